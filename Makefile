@@ -1,0 +1,39 @@
+# Two commands matter: `make run` (the site on embedded defaults) and `make test` (the whole suite).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+# Tests always run on the real services of this machine; override to point elsewhere.
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/grailsite
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
+
+.PHONY: run test venv services browser bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo
+	$(PY) manage.py runsite 127.0.0.1:8000
+
+services:
+	bash tests/ensure_services.sh
+
+browser:
+	bash tests/ensure_browser.sh
+
+test: $(STAMP) services browser
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m pytest
+
+bench: $(STAMP) services
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) bench/run_all.py
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -1,0 +1,3 @@
+from .game import GrailDuel
+
+__all__ = ["GrailDuel"]
