@@ -1,0 +1,1 @@
+"""Monty Python and the Holy Grail CCG: cards, effects and the rules engine (pure Python)."""
