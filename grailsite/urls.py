@@ -10,4 +10,4 @@ urlpatterns = [
     path("", include("games.urls")),
 ]
 if settings.DEBUG:
-    urlpatterns += [path(f"{settings.MEDIA_URL}<path:path>", serve, {"document_root": settings.MEDIA_ROOT})]
+    urlpatterns += [path(f"{settings.MEDIA_URL.lstrip('/')}<path:path>", serve, {"document_root": settings.MEDIA_ROOT})]

@@ -1,0 +1,58 @@
+"""Deadline arithmetic for time controls (no Django): per-move allowances, weekend pauses
+and vacation pauses. Times are aware UTC datetimes."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+UNIT_SECONDS = {"minutes": 60, "hours": 3600, "days": 86400}
+LIMITS = {"minutes": (1, 120), "hours": (1, 72), "days": (1, 14)}
+
+
+def allowance(clock: str, amount: int) -> timedelta | None:
+    """The time one move may take, or None for an untimed game."""
+    if clock == "none":
+        return None
+    return timedelta(seconds=UNIT_SECONDS[clock] * amount)
+
+
+def validate(clock: str, amount: int) -> None:
+    if clock == "none":
+        return
+    if clock not in LIMITS:
+        raise ValueError(f"Unknown clock '{clock}'.")
+    low, high = LIMITS[clock]
+    if not low <= amount <= high:
+        raise ValueError(f"A {clock} clock takes {low} to {high} {clock} per move.")
+
+
+def _is_weekend(moment: datetime) -> bool:
+    return moment.weekday() >= 5
+
+
+def _next_monday(moment: datetime) -> datetime:
+    days = 7 - moment.weekday()
+    return (moment + timedelta(days=days)).replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def add_weekday_time(start: datetime, duration: timedelta) -> datetime:
+    """``start`` + ``duration`` where Saturdays and Sundays (UTC) do not count."""
+    moment, left = start, duration
+    while True:
+        if _is_weekend(moment):
+            moment = _next_monday(moment)
+        saturday = (moment + timedelta(days=5 - moment.weekday())).replace(hour=0, minute=0, second=0, microsecond=0)
+        span = saturday - moment
+        if left <= span:
+            return moment + left
+        left -= span
+        moment = saturday
+
+
+def deadline(now: datetime, clock: str, amount: int, *, weekend_pause: bool = False,
+             paused_until: datetime | None = None) -> datetime | None:
+    """When a move owed from ``now`` is due. A vacation pause delays the start of counting."""
+    step = allowance(clock, amount)
+    if step is None:
+        return None
+    start = max(now, paused_until) if paused_until else now
+    return add_weekday_time(start, step) if weekend_pause else start + step

@@ -1,0 +1,140 @@
+"""Persistence of matches: the match row (current snapshot + version), seats with their
+deadlines, an append-only move log, chat and notifications."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        ACTIVE = "active", "In play"
+        FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Abandoned"
+
+    class Clock(models.TextChoices):
+        NONE = "none", "No clock"
+        MINUTES = "minutes", "Minutes per move"
+        HOURS = "hours", "Hours per move"
+        DAYS = "days", "Days per move"
+
+    kind = models.CharField(max_length=32, db_index=True)
+    title = models.CharField(max_length=80, blank=True)
+    creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches")
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
+    num_seats = models.PositiveSmallIntegerField()
+    allow_spectators = models.BooleanField(default=True)
+    seed = models.BigIntegerField()
+    # The full options setup() was called with at start (creator's options plus what the
+    # kind's hooks added, e.g. decks), so the game replays exactly from seed + moves.
+    setup_options = models.JSONField(null=True, blank=True)
+    # The current state (snapshot after ``move_count`` moves) and its version; every change
+    # that clients must see bumps ``version``.
+    state = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    move_count = models.PositiveIntegerField(default=0)
+    outcome = models.JSONField(null=True, blank=True)
+    clock = models.CharField(max_length=8, choices=Clock.choices, default=Clock.DAYS)
+    clock_amount = models.PositiveIntegerField(default=3, help_text="Minutes, hours or days per move.")
+    weekend_pause = models.BooleanField(default=False)
+    vacation_days = models.PositiveSmallIntegerField(default=0, help_text="Days a year each player's clock may stop.")
+    rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+        constraints = [models.CheckConstraint(condition=Q(num_seats__gte=1) & Q(num_seats__lte=8), name="match_seats_range")]
+
+    def __str__(self):
+        return f"{self.kind} #{self.pk}"
+
+    @property
+    def is_live(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                             related_name="seats")
+    accepted = models.BooleanField(default=False, help_text="False while an invitation is unanswered.")
+    # What this player chose on joining, for the game's setup (e.g. which deck).
+    choice = models.JSONField(default=dict, blank=True)
+    # What the rules wait for from this seat ('' when nothing) and until when.
+    waiting_for = models.CharField(max_length=24, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    deadline_warned = models.BooleanField(default=False)
+    paused_until = models.DateTimeField(null=True, blank=True)
+    vacation_days_used = models.PositiveSmallIntegerField(default=0)
+    vacation_year = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["match_id", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(fields=["match", "user"], condition=Q(user__isnull=False), name="seat_unique_user"),
+        ]
+
+    def __str__(self):
+        return f"seat {self.index} of {self.match_id}"
+
+
+class MoveRecord(models.Model):
+    """One applied move. Append-only: setup(seed) + these moves in ``seq`` order replay the game."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    move = models.JSONField()
+    events = models.JSONField(default=list)
+    key = models.CharField(max_length=64)
+    by_timeout = models.BooleanField(default=False)
+    version_after = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match_id", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="move_unique_seq"),
+            models.UniqueConstraint(fields=["match", "key"], name="move_unique_key"),
+        ]
+
+
+class ChatMessage(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match_id", "id"]
+
+
+class Notification(models.Model):
+    class Kind(models.TextChoices):
+        YOUR_TURN = "your_turn", "Your turn"
+        DEADLINE_NEAR = "deadline_near", "Deadline near"
+        INVITED = "invited", "Invitation"
+        GAME_OVER = "game_over", "Game over"
+        TIMEOUT = "timeout", "Timed out"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    text = models.CharField(max_length=300)
+    created_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user", "read_at"], name="notif_user_unread"),
+                   models.Index(fields=["emailed_at", "user"], name="notif_email_queue")]

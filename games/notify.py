@@ -1,0 +1,69 @@
+"""After-commit side effects of a change: push the new version to the match's group and
+schedule the fast-path deadline tasks. Group messages carry only ids and versions: each
+consumer loads what its own viewer may see."""
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from functools import partial
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+log = logging.getLogger(__name__)
+
+# Deadlines further away than this are left to the beat sweep: long ETA tasks sit in worker
+# memory and are redelivered late after a worker dies (see docs/architecture.md).
+FAST_PATH_HORIZON = timedelta(hours=1)
+
+
+def match_group(match_id: int) -> str:
+    return f"match-{match_id}"
+
+
+def user_group(user_id: int) -> str:
+    return f"user-{user_id}"
+
+
+def match_changed_on_commit(match, seats_with_deadlines) -> None:
+    deadlines = [(s.index, s.deadline) for s in seats_with_deadlines]
+    user_ids = [s.user_id for s in seats_with_deadlines if s.user_id]
+    transaction.on_commit(partial(_match_changed, match.pk, match.version, deadlines, user_ids))
+
+
+def chat_posted_on_commit(message) -> None:
+    payload = {"type": "chat.message", "id": message.pk}
+    transaction.on_commit(partial(_group_send, match_group(message.match_id), payload))
+
+
+def _match_changed(match_id: int, version: int, deadlines, user_ids) -> None:
+    _group_send(match_group(match_id), {"type": "match.update", "match": match_id, "version": version})
+    for user_id in user_ids:
+        _group_send(user_group(user_id), {"type": "user.update", "match": match_id})
+    if settings.TIMERS_USE_CELERY:
+        _schedule(match_id, version, deadlines)
+
+
+def _schedule(match_id: int, version: int, deadlines) -> None:
+    from games.tasks import deadline_fire
+
+    now = timezone.now()
+    for seat_index, deadline in deadlines:
+        if deadline - now <= FAST_PATH_HORIZON:
+            try:
+                deadline_fire.apply_async((match_id, seat_index, version), eta=deadline)
+            except Exception:  # the broker is down: the sweep still fires it
+                log.warning("could not schedule deadline task for match %s", match_id, exc_info=True)
+
+
+def _group_send(group: str, payload: dict) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, payload)
+    except Exception:  # a dropped push is caught up by version on the client's next fetch
+        log.warning("could not push to %s", group, exc_info=True)

@@ -1,0 +1,152 @@
+"""Reads: what a viewer may see of matches. Every view of a game's state goes through
+``match_payload``, which applies the rules' ``view_for`` for the viewer's own seat."""
+from __future__ import annotations
+
+from django.db.models import Case, Exists, IntegerField, OuterRef, Value, When
+
+from games import registry
+from games.errors import NotAllowed, NotFound
+from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
+from games.rules.base import Event
+
+LOG_TAIL = 60
+CHAT_TAIL = 50
+
+
+def match_get(match_id) -> Match:
+    try:
+        return Match.objects.get(pk=int(match_id))
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise NotFound("No such game.") from None
+
+
+def seat_of(match: Match, user, seats=None) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    for seat in seats if seats is not None else match.seats.all():
+        if seat.user_id == user.id and seat.accepted:
+            return seat.index
+    return None
+
+
+def can_view(match: Match, user, seats) -> bool:
+    return match.allow_spectators or seat_of(match, user, seats) is not None or (
+        user is not None and user.is_authenticated and user.is_staff)
+
+
+def seats_for(match: Match) -> list[Seat]:
+    return list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
+
+
+def match_payload(match: Match, user, *, seats: list[Seat] | None = None) -> dict:
+    """Everything the game page shows, for this viewer. Query count does not grow with history."""
+    seats = seats if seats is not None else seats_for(match)
+    if not can_view(match, user, seats):
+        raise NotAllowed("This game has no spectators.")
+    my_seat = seat_of(match, user, seats)
+    game = registry.get(match.kind)
+    payload = state_payload(match, my_seat, game=game)
+    payload.update({
+        "id": match.pk, "kind": match.kind, "name": game.name, "title": match.title,
+        "status": match.status, "my_seat": my_seat,
+        "seats": [seat_public(s) for s in seats],
+        "clock": {"kind": match.clock, "amount": match.clock_amount, "weekend_pause": match.weekend_pause,
+                  "vacation_days": match.vacation_days},
+        "allow_spectators": match.allow_spectators,
+        "creator": match.creator_id and next((s.user.username for s in seats if s.user_id == match.creator_id), None),
+        "log": log_for(match, my_seat),
+    })
+    return payload
+
+
+def state_payload(match: Match, my_seat: int | None, *, game=None) -> dict:
+    """The version-bound part: the rules' view for this seat, its legal moves, the outcome."""
+    game = game or registry.get(match.kind)
+    if match.state is None:
+        return {"version": match.version, "view": None, "legal_moves": [], "outcome": match.outcome}
+    legal = game.legal_moves(match.state, my_seat) if my_seat is not None and match.status == "active" else []
+    return {"version": match.version, "view": game.view_for(match.state, my_seat), "legal_moves": legal,
+            "outcome": match.outcome}
+
+
+def seat_public(seat: Seat) -> dict:
+    return {"seat": seat.index, "username": seat.user.username if seat.user_id else None,
+            "accepted": seat.accepted, "to_act": bool(seat.waiting_for), "waiting_for": seat.waiting_for or None,
+            "deadline": seat.deadline.isoformat() if seat.deadline else None,
+            "paused_until": seat.paused_until.isoformat() if seat.paused_until else None}
+
+
+def log_for(match: Match, seat: int | None, *, limit: int = LOG_TAIL) -> list[dict]:
+    """The latest events this seat may see, oldest first."""
+    records = list(MoveRecord.objects.filter(match=match).order_by("-seq")
+                   .values("seq", "events", "by_timeout")[:limit])
+    out = []
+    for record in reversed(records):
+        for raw in record["events"]:
+            event = Event.from_dict(raw)
+            if event.visible_to(seat):
+                out.append({"seq": record["seq"], "kind": event.kind, "text": event.text,
+                            "timeout": record["by_timeout"]})
+    return out
+
+
+def chat_for(match: Match, *, after_id: int = 0, limit: int = CHAT_TAIL) -> list[dict]:
+    rows = (ChatMessage.objects.filter(match=match, pk__gt=after_id).select_related("user").order_by("-id")[:limit])
+    return [chat_public(m) for m in reversed(list(rows))]
+
+
+def chat_public(message: ChatMessage) -> dict:
+    return {"id": message.pk, "user": message.user.username, "text": message.text,
+            "at": message.created_at.isoformat()}
+
+
+def matches_for_user(user) -> list[Match]:
+    """My games: those waiting for me first, then the rest by status and recency."""
+    waiting_for_me = Seat.objects.filter(match=OuterRef("pk"), user=user).exclude(waiting_for="")
+    return list(
+        Match.objects.filter(seats__user=user).distinct()
+        .annotate(my_turn=Exists(waiting_for_me))
+        .order_by("-my_turn", Case(When(status="active", then=Value(0)), When(status="open", then=Value(1)),
+                                   default=Value(2), output_field=IntegerField()), "-updated_at")
+        .prefetch_related("seats__user")[:200]
+    )
+
+
+def open_matches(*, exclude_user=None, limit: int = 100) -> list[Match]:
+    qs = (Match.objects.filter(status=Match.Status.OPEN, seats__user__isnull=True).distinct()
+          .prefetch_related("seats__user").order_by("-created_at"))
+    if exclude_user is not None and exclude_user.is_authenticated:
+        qs = qs.exclude(seats__user=exclude_user)
+    return list(qs[:limit])
+
+
+def live_matches(*, limit: int = 50) -> list[Match]:
+    return list(Match.objects.filter(status=Match.Status.ACTIVE, allow_spectators=True)
+                .prefetch_related("seats__user").order_by("-updated_at")[:limit])
+
+
+def unread_count(user) -> int:
+    return Notification.objects.filter(user=user, read_at__isnull=True).count()
+
+
+def replay_frames(match: Match, user, *, upto: int | None = None) -> dict:
+    """Replay from the seed: the view at step ``upto`` (0 = setup) for what this viewer could
+    see at that time, plus the log lines of that step."""
+    seats = seats_for(match)
+    if not can_view(match, user, seats):
+        raise NotAllowed("This game has no spectators.")
+    if match.state is None:
+        raise NotFound("This game has not started.")
+    seat = seat_of(match, user, seats)
+    game = registry.get(match.kind)
+    total = match.move_count
+    upto = total if upto is None else max(0, min(int(upto), total))
+    from games.replay import state_at
+
+    state, records = state_at(match, upto)
+    events = []
+    if upto:
+        events = [Event.from_dict(e) for e in records[-1].events]
+    return {"step": upto, "total": total, "view": game.view_for(state, seat),
+            "events": [e.text for e in events if e.visible_to(seat)],
+            "mover": records[-1].seat if upto else None}

@@ -1,0 +1,406 @@
+"""Every write to matches goes through here: check (validate, lock), do (change), notify
+(after commit). Views, consumers and tasks only translate and call these."""
+from __future__ import annotations
+
+import logging
+import secrets
+import uuid
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import clock, lifecycle, notify, registry
+from games.errors import MoveRejected, NotAllowed, NotFound, ServiceError, StaleVersion
+from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
+from games.rules.base import IllegalMove
+
+log = logging.getLogger(__name__)
+User = get_user_model()
+
+MAX_KEY_LENGTH = 64
+CHAT_MAX = 500
+
+
+# --- creating, joining, starting -------------------------------------------------------
+
+def match_create(*, creator, kind: str, num_seats: int, options: dict | None = None, invite: list[str] = (),
+                 clock_kind: str = "days", clock_amount: int = 3, weekend_pause: bool = False,
+                 vacation_days: int = 0, allow_spectators: bool = True, title: str = "",
+                 creator_choice: dict | None = None, seed: int | None = None, rematch_of: Match | None = None) -> Match:
+    """Create a match with the creator in seat 0 and invited users in the next seats."""
+    try:
+        game = registry.get(kind)
+    except LookupError as exc:
+        raise ServiceError(str(exc)) from None
+    if not game.min_players <= num_seats <= game.max_players:
+        raise ServiceError(f"{game.name} takes {game.min_players} to {game.max_players} players.")
+    try:
+        options = game.options_with_defaults(options)
+        clock.validate(clock_kind, clock_amount)
+    except ValueError as exc:
+        raise ServiceError(str(exc)) from None
+    if not 0 <= vacation_days <= 30:
+        raise ServiceError("The vacation allowance is 0 to 30 days a year.")
+    invitees = _users_by_name(invite)
+    if creator in invitees:
+        raise ServiceError("You are already in your own game.")
+    if len(invitees) > num_seats - 1:
+        raise ServiceError(f"Only {num_seats - 1} other seat(s) to invite into.")
+    if not allow_spectators or not game.allows_spectators:
+        allow_spectators = False
+    choice = _seat_choice(kind, creator, creator_choice or {})
+    with transaction.atomic():
+        match = Match.objects.create(
+            kind=kind, title=title[:80], creator=creator, options=options, num_seats=num_seats,
+            allow_spectators=allow_spectators, seed=seed if seed is not None else secrets.randbits(62),
+            clock=clock_kind, clock_amount=clock_amount if clock_kind != "none" else 0,
+            weekend_pause=weekend_pause, vacation_days=vacation_days, rematch_of=rematch_of)
+        Seat.objects.create(match=match, index=0, user=creator, accepted=True, choice=choice)
+        for index in range(1, num_seats):
+            invitee = invitees[index - 1] if index - 1 < len(invitees) else None
+            Seat.objects.create(match=match, index=index, user=invitee, accepted=False)
+            if invitee is not None:
+                _notify(invitee, match, Notification.Kind.INVITED,
+                        f"{creator.username} invites you to a game of {game.name}.")
+    return match
+
+
+def _users_by_name(names) -> list:
+    names = [n.strip() for n in names if n and n.strip()]
+    if len(set(names)) != len(names):
+        raise ServiceError("The same player is invited twice.")
+    found = {u.username: u for u in User.objects.filter(username__in=names)}
+    missing = [n for n in names if n not in found]
+    if missing:
+        raise ServiceError(f"No player named {', '.join(missing)}.")
+    return [found[n] for n in names]
+
+
+def _seat_choice(kind: str, user, choice: dict) -> dict:
+    hook = lifecycle.get(kind).seat_choice
+    if hook is None:
+        return {}
+    try:
+        return hook(user, choice)
+    except ValueError as exc:
+        raise ServiceError(str(exc)) from None
+
+
+def match_join(*, match_id: int, user, choice: dict | None = None) -> Match:
+    """Take an open seat, or accept an invitation. Starts the match when every seat is taken."""
+    choice = None if choice is None else dict(choice)
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != Match.Status.OPEN:
+            raise ServiceError("This game is not waiting for players.")
+        seats = list(match.seats.select_for_update().order_by("index"))
+        mine = next((s for s in seats if s.user_id == user.id), None)
+        if mine is not None and mine.accepted:
+            raise ServiceError("You already have a seat in this game.")
+        if mine is None:
+            mine = next((s for s in seats if s.user_id is None), None)
+            if mine is None:
+                raise ServiceError("Every seat is taken.")
+        mine.user, mine.accepted = user, True
+        mine.choice = _seat_choice(match.kind, user, choice or {})
+        mine.save(update_fields=["user", "accepted", "choice"])
+        if all(s.accepted for s in seats):
+            _start(match, seats)
+        else:
+            _bump(match)
+    return match
+
+
+def match_decline(*, match_id: int, user) -> Match:
+    with transaction.atomic():
+        match = _locked(match_id)
+        seat = match.seats.filter(user=user, accepted=False).first()
+        if match.status != Match.Status.OPEN or seat is None:
+            raise ServiceError("There is no invitation of yours to decline here.")
+        seat.user = None
+        seat.save(update_fields=["user"])
+        _bump(match)
+    return match
+
+
+def _start(match: Match, seats: list[Seat]) -> None:
+    game = registry.get(match.kind)
+    options = dict(match.options)
+    hooks = lifecycle.get(match.kind)
+    if hooks.setup_options:
+        try:
+            options.update(hooks.setup_options(match, seats))
+        except ValueError as exc:
+            raise ServiceError(str(exc)) from None
+    match.setup_options = options
+    try:
+        match.state = game.setup(match.num_seats, options, match.seed)
+    except ValueError as exc:
+        raise ServiceError(f"The game could not be set up: {exc}") from None
+    match.status = Match.Status.ACTIVE
+    match.started_at = timezone.now()
+    _after_change(match, seats, game, previous_pending={}, mover=None)
+    if hooks.on_start:
+        hooks.on_start(match)
+
+
+# --- moves -----------------------------------------------------------------------------
+
+def move_submit(*, match_id: int, user, move: dict, version: int | None, key: str | None = None) -> dict:
+    """Apply one move in one transaction. A repeated ``key`` returns the first result."""
+    key = (key or uuid.uuid4().hex)[:MAX_KEY_LENGTH]
+    if not isinstance(move, dict):
+        raise MoveRejected("A move must be a JSON object.")
+    with transaction.atomic():
+        match = _locked(match_id)
+        earlier = MoveRecord.objects.filter(match=match, key=key).first()
+        if earlier is not None:
+            if earlier.user_id != user.id:
+                raise NotAllowed("That submission key belongs to another player.")
+            return {"version": earlier.version_after, "seq": earlier.seq, "repeated": True}
+        seat = match.seats.filter(user=user, accepted=True).first()
+        if seat is None:
+            raise NotAllowed("You are not playing in this game.")
+        if match.status != Match.Status.ACTIVE:
+            raise MoveRejected("This game is not in play.")
+        if version is not None and version != match.version:
+            raise StaleVersion("The game moved on since you looked: it has been refreshed, please try again.")
+        record = _apply(match, seat.index, move, user=user, key=key, by_timeout=False)
+    return {"version": record.version_after, "seq": record.seq, "repeated": False}
+
+
+def _apply(match: Match, seat_index: int, move: dict, *, user, key: str, by_timeout: bool) -> MoveRecord:
+    """Apply ``move`` to a locked active match and persist everything that follows."""
+    game = registry.get(match.kind)
+    seats = list(match.seats.select_for_update().order_by("index"))
+    before = {p.seat: p.kind for p in game.pending(match.state)}
+    try:
+        state, events = game.apply(match.state, seat_index, move)
+    except IllegalMove as exc:
+        raise MoveRejected(exc.reason) from None
+    match.state = state
+    match.move_count += 1
+    record = MoveRecord(match=match, seq=match.move_count, seat=seat_index, user=user, move=move,
+                        events=[e.as_dict() for e in events], key=key, by_timeout=by_timeout,
+                        version_after=match.version + 1)
+    _after_change(match, seats, game, previous_pending=before, mover=seat_index)
+    try:
+        with transaction.atomic():
+            record.save()
+    except IntegrityError:
+        # Only a racing duplicate key can get here past the row lock; nothing is written.
+        raise StaleVersion("This move was already submitted.") from None
+    return record
+
+
+def _after_change(match: Match, seats: list[Seat], game, *, previous_pending: dict, mover: int | None) -> None:
+    """Outcome, deadlines and notifications after the state changed; saves match and seats."""
+    now = timezone.now()
+    result = game.outcome(match.state)
+    pending = {} if result is not None else {p.seat: p.kind for p in game.pending(match.state)}
+    newly_due = []
+    for seat in seats:
+        kind = pending.get(seat.index)
+        restart = kind is not None and (previous_pending.get(seat.index) != kind or seat.index == mover)
+        if kind is None:
+            seat.waiting_for, seat.deadline = "", None
+        elif restart:
+            seat.waiting_for = kind
+            seat.deadline = clock.deadline(now, match.clock, match.clock_amount, weekend_pause=match.weekend_pause,
+                                           paused_until=seat.paused_until)
+            seat.deadline_warned = False
+            if previous_pending.get(seat.index) is None:
+                newly_due.append(seat)
+        seat.save(update_fields=["waiting_for", "deadline", "deadline_warned"])
+    match.version += 1
+    if result is not None:
+        match.status = Match.Status.FINISHED
+        match.outcome = result.as_dict()
+        match.finished_at = now
+    match.save()
+    if result is not None:
+        hook = lifecycle.get(match.kind).on_finish
+        if hook:
+            hook(match, match.outcome)
+        for seat in seats:
+            if seat.user_id:
+                _notify(seat.user, match, Notification.Kind.GAME_OVER, f"Game over: {result.reason}")
+    name = registry.get(match.kind).name
+    for seat in newly_due:
+        if seat.user_id:
+            _notify(seat.user, match, Notification.Kind.YOUR_TURN, f"Your move in {name} #{match.pk}.")
+    notify.match_changed_on_commit(match, [s for s in seats if s.deadline])
+
+
+def match_resign(*, match_id: int, user) -> Match:
+    with transaction.atomic():
+        match = _locked(match_id)
+        seat = match.seats.filter(user=user, accepted=True).first()
+        if seat is None:
+            raise NotAllowed("You are not playing in this game.")
+        if match.status != Match.Status.ACTIVE:
+            raise ServiceError("Only a game in play can be resigned.")
+        _apply(match, seat.index, {"type": "resign"}, user=user, key=f"resign-{seat.index}-{match.version}",
+               by_timeout=False)
+    return match
+
+
+def match_abandon(*, match_id: int, user) -> Match:
+    """The creator may call off a game that has not started, or one with no move made yet."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.creator_id != user.id and not user.is_staff:
+            raise NotAllowed("Only the game's creator can abandon it.")
+        if match.status == Match.Status.OPEN or (match.status == Match.Status.ACTIVE and match.move_count == 0):
+            was_active = match.status == Match.Status.ACTIVE
+            match.status = Match.Status.ABANDONED
+            match.finished_at = timezone.now()
+            match.seats.update(deadline=None, waiting_for="")
+            _bump(match)
+            hook = lifecycle.get(match.kind).on_abandon
+            if hook and was_active:
+                hook(match)
+        else:
+            raise ServiceError("A game under way cannot be abandoned; resign instead.")
+    return match
+
+
+# --- timers ----------------------------------------------------------------------------
+
+def deadline_expire(*, match_id: int, seat_index: int, version: int | None = None) -> bool:
+    """Apply the rules' timeout move for a seat whose deadline has passed.
+
+    Idempotent and safe to race: returns False (doing nothing) when the version moved on,
+    the deadline is not yet due, or the match is over.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        try:
+            match = Match.objects.select_for_update().get(pk=match_id)
+        except Match.DoesNotExist:
+            return False
+        if match.status != Match.Status.ACTIVE or (version is not None and version != match.version):
+            return False
+        seat = match.seats.filter(index=seat_index).first()
+        if seat is None or seat.deadline is None or seat.deadline > now:
+            return False
+        game = registry.get(match.kind)
+        move = game.timeout_move(match.state, seat_index)
+        try:
+            _apply(match, seat_index, move, user=None, key=f"timeout-{seat_index}-{match.version}", by_timeout=True)
+        except MoveRejected:
+            log.exception("timeout move refused for match %s seat %s; resigning the seat", match_id, seat_index)
+            _apply(match, seat_index, {"type": "resign"}, user=None,
+                   key=f"timeout-resign-{seat_index}-{match.version}", by_timeout=True)
+        if seat.user_id:
+            _notify(seat.user, match, Notification.Kind.TIMEOUT,
+                    f"Your time ran out in {game.name} #{match.pk}: {game.describe_move(move)}.")
+    return True
+
+
+def deadlines_sweep(*, limit: int = 500) -> int:
+    """The guarantee behind the Celery fast path: expire every overdue seat. Returns how many."""
+    now = timezone.now()
+    overdue = list(Seat.objects.filter(deadline__lte=now, match__status=Match.Status.ACTIVE)
+                   .order_by("deadline").values_list("match_id", "index")[:limit])
+    fired = sum(deadline_expire(match_id=m, seat_index=i) for m, i in overdue)
+    deadline_warnings_send(now=now)
+    return fired
+
+
+def deadline_warnings_send(*, now=None) -> int:
+    """Tell players whose deadline is within 24 hours (once per deadline)."""
+    now = now or timezone.now()
+    soon = Seat.objects.filter(deadline__gt=now, deadline__lte=now + timedelta(hours=24), deadline_warned=False,
+                               match__status=Match.Status.ACTIVE, user__isnull=False).select_related("match", "user")
+    sent = 0
+    for seat in soon:
+        # Only clocks longer than a day deserve a warning: a 10-minute game needs none.
+        if clock.allowance(seat.match.clock, seat.match.clock_amount) <= timedelta(hours=24):
+            continue
+        if Seat.objects.filter(pk=seat.pk, deadline_warned=False).update(deadline_warned=True):
+            _notify(seat.user, seat.match, Notification.Kind.DEADLINE_NEAR,
+                    f"Less than a day left for your move in game #{seat.match_id}.")
+            sent += 1
+    return sent
+
+
+def vacation_start(*, user, days: int) -> int:
+    """Stop this person's clocks for ``days`` in every active game, within each game's yearly
+    allowance. Returns the number of games whose clock was stopped."""
+    if days < 1:
+        raise ValueError("A vacation lasts at least one day.")
+    now = timezone.now()
+    stopped = 0
+    with transaction.atomic():
+        seats = (Seat.objects.select_for_update().filter(user=user, match__status=Match.Status.ACTIVE)
+                 .select_related("match").order_by("match_id"))
+        for seat in seats:
+            if seat.vacation_year != now.year:
+                seat.vacation_year, seat.vacation_days_used = now.year, 0
+            grant = min(days, seat.match.vacation_days - seat.vacation_days_used)
+            if grant <= 0:
+                continue
+            pause = timedelta(days=grant)
+            seat.paused_until = max(now, seat.paused_until or now) + pause
+            seat.vacation_days_used += grant
+            if seat.deadline:
+                seat.deadline += pause
+            seat.save()
+            Match.objects.filter(pk=seat.match_id).update(version=seat.match.version + 1)
+            stopped += 1
+        profile = user.profile
+        profile.vacation_until = now + timedelta(days=days)
+        profile.vacation_days_used = (profile.vacation_days_used if profile.vacation_year == now.year else 0) + days
+        profile.vacation_year = now.year
+        profile.save()
+    if stopped == 0:
+        raise ValueError("None of your games has vacation days left to stop its clock.")
+    return stopped
+
+
+# --- chat and notifications ------------------------------------------------------------
+
+def chat_post(*, match_id: int, user, text: str) -> ChatMessage:
+    text = (text or "").strip()
+    if not text:
+        raise ServiceError("Say something first.")
+    if len(text) > CHAT_MAX:
+        raise ServiceError(f"Chat messages are at most {CHAT_MAX} characters.")
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        raise NotFound("No such game.")
+    seated = match.seats.filter(user=user, accepted=True).exists()
+    if not seated and not match.allow_spectators:
+        raise NotAllowed("Only the players can chat in this game.")
+    message = ChatMessage.objects.create(match=match, user=user, text=text)
+    notify.chat_posted_on_commit(message)
+    return message
+
+
+def notifications_mark_read(*, user, ids: list[int] | None = None) -> int:
+    qs = Notification.objects.filter(user=user, read_at__isnull=True)
+    if ids is not None:
+        qs = qs.filter(pk__in=ids)
+    return qs.update(read_at=timezone.now())
+
+
+def _notify(user, match, kind, text) -> None:
+    Notification.objects.create(user=user, match=match, kind=kind, text=text[:300])
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+def _locked(match_id: int) -> Match:
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise NotFound("No such game.") from None
+
+
+def _bump(match: Match) -> None:
+    match.version += 1
+    match.save()
+    notify.match_changed_on_commit(match, [])

@@ -1,0 +1,282 @@
+/* The game page client: fetches the viewer's JSON, listens on the match websocket, shows
+   seats, clocks, log and chat, and hands the game area to the kind's renderer.
+   DOM is built with textContent only: usernames, chat and card texts are user input. */
+(function () {
+  "use strict";
+  var renderers = {};
+  var Grail = { renderers: renderers };
+
+  Grail.registerRenderer = function (kind, renderer) { renderers[kind] = renderer; };
+
+  function el(tag, attrs) {
+    var node = document.createElement(tag);
+    if (attrs) Object.keys(attrs).forEach(function (k) {
+      if (k === "text") node.textContent = attrs[k];
+      else if (k === "class") node.className = attrs[k];
+      else if (k.slice(0, 2) === "on") node.addEventListener(k.slice(2), attrs[k]);
+      else node.setAttribute(k, attrs[k]);
+    });
+    for (var i = 2; i < arguments.length; i++) {
+      var c = arguments[i];
+      if (c == null) continue;
+      node.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+    }
+    return node;
+  }
+  Grail.el = el;
+
+  function csrfToken() {
+    var m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    if (m) return decodeURIComponent(m[1]);
+    var input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  }
+
+  function api(method, url, body) {
+    var opts = { method: method, headers: { "Accept": "application/json" }, credentials: "same-origin" };
+    if (body !== undefined) {
+      opts.headers["Content-Type"] = "application/json";
+      opts.headers["X-CSRFToken"] = csrfToken();
+      opts.body = JSON.stringify(body);
+    }
+    return fetch(url, opts).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (data) {
+        if (!r.ok) {
+          var err = new Error((data.error && data.error.message) || ("The server answered " + r.status + "."));
+          err.code = data.error && data.error.code; err.status = r.status;
+          throw err;
+        }
+        return data;
+      });
+    });
+  }
+  Grail.api = api;
+
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return Date.now().toString(36) + Math.random().toString(36).slice(2);
+  }
+
+  function timeLeft(iso) {
+    var ms = new Date(iso) - new Date();
+    if (ms <= 0) return "time is up";
+    var m = Math.floor(ms / 60000), h = Math.floor(m / 60), d = Math.floor(h / 24);
+    if (d >= 1) return d + "d " + (h % 24) + "h left";
+    if (h >= 1) return h + "h " + (m % 60) + "m left";
+    if (m >= 1) return m + "m left";
+    return Math.ceil(ms / 1000) + "s left";
+  }
+
+  /* A renderer for kinds without one of their own: the view as text, legal moves as buttons. */
+  var fallback = {
+    render: function (root, data, ctx) {
+      root.textContent = "";
+      root.appendChild(el("pre", { class: "raw-view", text: JSON.stringify(data.view, null, 2) }));
+      var moves = el("div", { class: "moves" });
+      (data.legal_moves || []).forEach(function (mv) {
+        moves.appendChild(el("button", { onclick: function () { ctx.submit(mv).catch(function () {}); } },
+          JSON.stringify(mv)));
+      });
+      root.appendChild(moves);
+    }
+  };
+
+  function Page(root) {
+    this.root = root;
+    this.id = root.dataset.match;
+    this.kind = root.dataset.kind;
+    this.data = null;
+    this.retry = 0;
+    this.board = document.getElementById("board");
+  }
+
+  Page.prototype.renderer = function () { return renderers[this.kind] || fallback; };
+
+  Page.prototype.ctx = function () {
+    var page = this;
+    return {
+      submit: function (move) { return page.submit(move); },
+      seatName: function (seat) {
+        var s = page.data && page.data.seats[seat];
+        return s && s.username ? s.username : "Seat " + (seat + 1);
+      },
+      el: el,
+      showError: function (msg) { page.showError(msg); }
+    };
+  };
+
+  Page.prototype.load = function () {
+    var page = this;
+    return api("GET", "/api/matches/" + this.id + "/").then(function (d) { page.update(d); });
+  };
+
+  Page.prototype.update = function (data) {
+    if (this.data && data.version < this.data.version) return;  // an older push arrived late
+    var wasMyTurn = this.isMyTurn();
+    var statusChanged = this.data && this.data.status !== data.status;
+    this.data = data;
+    if (statusChanged && (data.status === "active" || this.root.dataset.status === "open")) {
+      location.reload();  // the waiting room became a game: the page around it changes
+      return;
+    }
+    this.drawSeats();
+    this.drawOutcome();
+    this.drawLog();
+    if (data.view !== null && data.view !== undefined) {
+      try { this.renderer().render(this.board, data, this.ctx()); }
+      catch (e) { this.showError("Could not draw the game: " + e.message); throw e; }
+    }
+    var mine = this.isMyTurn();
+    document.title = (mine ? "(Your move) " : "") + document.title.replace(/^\(Your move\) /, "");
+    if (mine && !wasMyTurn && document.hidden && window.Notification && Notification.permission === "granted") {
+      new Notification("Your move", { body: data.name + " #" + data.id });
+    }
+  };
+
+  Page.prototype.isMyTurn = function () {
+    var d = this.data;
+    return !!(d && d.my_seat !== null && d.seats[d.my_seat] && d.seats[d.my_seat].to_act);
+  };
+
+  Page.prototype.drawSeats = function () {
+    var box = document.getElementById("seats"), d = this.data;
+    box.textContent = "";
+    d.seats.forEach(function (s) {
+      var cls = "seat seat-" + s.seat + (s.to_act ? " to-act" : "") + (s.seat === d.my_seat ? " me" : "");
+      var item = el("div", { class: cls, "data-seat": s.seat },
+        el("span", { class: "dot" }),
+        el("span", { class: "name", text: s.username || "open seat" }),
+        s.seat === d.my_seat ? el("span", { class: "you", text: "you" }) : null);
+      if (s.to_act) item.appendChild(el("span", { class: "waiting", text: s.waiting_for === "turn" ? "to move" : (s.waiting_for || "to act") }));
+      if (s.deadline) item.appendChild(el("span", { class: "clock", "data-deadline": s.deadline, text: timeLeft(s.deadline) }));
+      if (s.paused_until && new Date(s.paused_until) > new Date()) item.appendChild(el("span", { class: "paused", text: "on vacation" }));
+      box.appendChild(item);
+    });
+  };
+
+  Page.prototype.drawOutcome = function () {
+    var box = document.getElementById("outcome"), o = this.data.outcome;
+    if (!box) return;
+    box.hidden = !o;
+    if (o) box.textContent = "Game over. " + (o.reason || "");
+  };
+
+  Page.prototype.drawLog = function () {
+    var list = document.getElementById("log");
+    if (!list) return;
+    list.textContent = "";
+    (this.data.log || []).forEach(function (line) {
+      list.appendChild(el("li", { class: line.timeout ? "timeout" : "", text: line.text }));
+    });
+    list.scrollTop = list.scrollHeight;
+  };
+
+  Page.prototype.showError = function (msg) {
+    var box = document.getElementById("move-error");
+    if (!box) { alert(msg); return; }
+    box.textContent = msg;
+    box.hidden = !msg;
+  };
+
+  Page.prototype.submit = function (move) {
+    var page = this;
+    page.showError("");
+    var body = { move: move, version: this.data.version, key: newKey() };
+    return api("POST", "/api/matches/" + this.id + "/moves/", body).then(function (res) {
+      // The websocket brings the new view; fetch too in case it is down.
+      if (!page.data || res.version > page.data.version) return page.load();
+    }).catch(function (err) {
+      page.showError(err.message);
+      page.load();
+      throw err;
+    });
+  };
+
+  Page.prototype.connect = function () {
+    var page = this;
+    var proto = location.protocol === "https:" ? "wss://" : "ws://";
+    var ws = new WebSocket(proto + location.host + "/ws/matches/" + this.id + "/");
+    var conn = document.getElementById("conn");
+    ws.onopen = function () {
+      page.retry = 0;
+      if (conn) { conn.className = "conn up"; conn.title = "Live"; }
+      if (page.data) ws.send(JSON.stringify({ type: "sync", version: page.data.version }));
+    };
+    ws.onmessage = function (ev) {
+      var msg = JSON.parse(ev.data);
+      if (msg.type === "state") page.update(msg.data);
+      else if (msg.type === "chat") page.addChat(msg.message);
+    };
+    ws.onclose = function () {
+      if (conn) { conn.className = "conn down"; conn.title = "Reconnecting…"; }
+      // Back off up to 30 s; on reconnect the server sends the current state.
+      var delay = Math.min(30000, 500 * Math.pow(2, page.retry++)) * (0.5 + Math.random() / 2);
+      setTimeout(function () { page.connect(); }, delay);
+    };
+    this.ws = ws;
+  };
+
+  Page.prototype.addChat = function (m) {
+    var list = document.getElementById("chat");
+    if (!list || list.querySelector('[data-id="' + m.id + '"]')) return;
+    list.appendChild(el("li", { "data-id": m.id }, el("b", { text: m.user }), " " + m.text));
+    list.scrollTop = list.scrollHeight;
+  };
+
+  Page.prototype.wireChat = function () {
+    var form = document.getElementById("chat-form"), page = this;
+    if (!form) return;
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      var text = form.text.value.trim();
+      if (!text) return;
+      api("POST", "/api/matches/" + page.id + "/chat/", { text: text }).then(function (m) {
+        form.text.value = ""; page.addChat(m);
+      }).catch(function (err) { page.showError(err.message); });
+    });
+  };
+
+  Grail.start = function () {
+    var root = document.getElementById("match");
+    var page = new Page(root);
+    Grail.page = page;
+    page.wireChat();
+    page.load().then(function () { page.connect(); });
+    setInterval(function () {
+      document.querySelectorAll(".clock[data-deadline]").forEach(function (c) { c.textContent = timeLeft(c.dataset.deadline); });
+    }, 1000);
+    if (window.Notification && Notification.permission === "default") {
+      document.addEventListener("click", function ask() {
+        Notification.requestPermission(); document.removeEventListener("click", ask);
+      });
+    }
+  };
+
+  Grail.startReplay = function () {
+    var root = document.getElementById("replay"), id = root.dataset.match;
+    var board = document.getElementById("board"), slider = document.getElementById("step");
+    var label = document.getElementById("step-label"), events = document.getElementById("replay-events");
+    var base = null;
+    function show(step) {
+      api("GET", "/api/matches/" + id + "/replay/?step=" + step).then(function (frame) {
+        slider.max = frame.total; slider.value = frame.step;
+        label.textContent = "Step " + frame.step + " of " + frame.total;
+        events.textContent = "";
+        frame.events.forEach(function (t) { events.appendChild(el("li", { text: t })); });
+        var data = Object.assign({}, base, { view: frame.view, legal_moves: [], replay: true });
+        (renderers[base.kind] || fallback).render(board, data, {
+          submit: function () { return Promise.reject(new Error("This is a replay.")); },
+          seatName: function (s) { return base.seats[s] && base.seats[s].username || "Seat " + (s + 1); }, el: el
+        });
+      }).catch(function (err) { label.textContent = err.message; });
+    }
+    api("GET", "/api/matches/" + id + "/").then(function (d) { base = d; show(0); });
+    slider.addEventListener("input", function () { show(slider.value); });
+    document.getElementById("first").onclick = function () { show(0); };
+    document.getElementById("prev").onclick = function () { show(Math.max(0, +slider.value - 1)); };
+    document.getElementById("next").onclick = function () { show(Math.min(+slider.max, +slider.value + 1)); };
+    document.getElementById("last").onclick = function () { show(slider.max); };
+  };
+
+  window.Grail = Grail;
+})();

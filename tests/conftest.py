@@ -1,0 +1,85 @@
+"""Shared fixtures. Tests run on PostgreSQL and Redis (see Makefile: `make test`)."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+
+from games import registry
+from tests.secret_game import SecretHand
+
+# A test game whose hands are unmistakable strings, so leak checks can search for them.
+registry.register(SecretHand())
+
+PASSWORD = "a-long-test-password-42"
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """Database tests run on PostgreSQL with the Redis channel layer, never on stand-ins.
+    (Pure rules tests need neither and never reach this.)"""
+    assert settings.DATABASES["default"]["ENGINE"].endswith("postgresql"), (
+        "Tests run on PostgreSQL: use `make test` (it sets DATABASE_URL and REDIS_URL).")
+    assert "RedisChannelLayer" in settings.CHANNEL_LAYERS["default"]["BACKEND"], "Tests need REDIS_URL."
+
+
+@pytest.fixture
+def make_user(db):
+    User = get_user_model()
+    counter = {"n": 0}
+
+    def make(username: str | None = None, **extra):
+        counter["n"] += 1
+        username = username or f"player{counter['n']}"
+        user = User.objects.create_user(username=username, password=PASSWORD,
+                                        email=extra.pop("email", f"{username}@example.com"), **extra)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def make_match(make_user):
+    """A started match of ``kind`` between fresh users; returns (match, [users])."""
+    from games import services
+
+    def make(kind: str = "duel", seats: int = 2, users=None, **kwargs):
+        users = users or [make_user() for _ in range(seats)]
+        match = services.match_create(creator=users[0], kind=kind, num_seats=seats,
+                                      invite=[u.username for u in users[1:]], seed=kwargs.pop("seed", 1234), **kwargs)
+        for user in users[1:]:
+            services.match_join(match_id=match.pk, user=user)
+        match.refresh_from_db()
+        return match, users
+
+    return make
+
+
+@pytest.fixture
+def run_threads():
+    """Run callables at the same moment in threads; returns their results or exceptions."""
+    from django.db import connection
+
+    def run(*funcs):
+        barrier = threading.Barrier(len(funcs))
+        results = [None] * len(funcs)
+
+        def body(i, fn):
+            try:
+                barrier.wait()
+                results[i] = fn()
+            except Exception as exc:  # collected for the test to assert on
+                results[i] = exc
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=body, args=(i, f)) for i, f in enumerate(funcs)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+        return results
+
+    return run
