@@ -504,25 +504,32 @@ def power_score(card: dict) -> int:
     return score
 
 
-def derive_power_budget(cards: list[dict]) -> dict[str, int]:
-    """The highest power score per type among ``cards``, leaving out game-ending cards.
+def _sets_the_bar(card: dict) -> bool:
+    """Whether a printed card counts when deriving what a written card may do.
 
-    Cards tagged ``grail_quest_ender`` (e.g. the Slaying of the Historian) are set apart:
-    written cards may not end the game at all, so those cards must not raise the bar.
+    Left out: the fixed cards (Arthur, Patsy and the blank), which every deck holds and no
+    design competes with, and game-ending cards such as the Slaying of the Historian,
+    since written cards may not end the game at all.
     """
+    return card.get("rarity") != "fixed" and TAG_GAME_ENDER not in card.get("tags", [])
+
+
+def derive_power_budget(cards: list[dict]) -> dict[str, int]:
+    """The highest power score per type among the printed ``cards`` that set the bar."""
     budget: dict[str, int] = {}
-    for card in cards:
-        if TAG_GAME_ENDER in card.get("tags", []):
-            continue
+    for card in filter(_sets_the_bar, cards):
         budget[card["type"]] = max(budget.get(card["type"], 0), power_score(card))
     return budget
 
 
 def derive_number_caps(cards: list[dict]) -> dict[str, dict[str, int]]:
-    """The highest printed value of each number field per type among ``cards``."""
+    """The highest printed value of each number field per type, among the same cards."""
     caps: dict[str, dict[str, int]] = {}
-    for card in map(normalize_card, cards):
-        for name in ("combat", "wits", "castle_defense", "draw_bonus"):
+    for card in map(normalize_card, filter(_sets_the_bar, cards)):
+        names = ["combat", "wits", "castle_defense"]
+        if card["type"] in _MAY_HAVE_DRAW_BONUS:
+            names.append("draw_bonus")
+        for name in names:
             if card[name] is not None:
                 per_type = caps.setdefault(card["type"], {})
                 per_type[name] = max(per_type.get(name, 0), card[name])
@@ -531,8 +538,29 @@ def derive_number_caps(cards: list[dict]) -> dict[str, dict[str, int]]:
 
 # Derived from data/starter_set.json with derive_power_budget / derive_number_caps and
 # pinned here because rules code reads no files; a test fails if they drift apart.
-POWER_BUDGET: dict[str, int] = {}
-NUMBER_CAPS: dict[str, dict[str, int]] = {}
+POWER_BUDGET: dict[str, int] = {
+    "adversary": 30,
+    "castle": 23,
+    "event": 14,
+    "item": 13,
+    "knight": 26,
+    "land": 14,
+    "page": 15,
+    "peril": 23,
+    "persona": 28,
+    "questions_three": 9,
+    "song": 7,
+    "taunt": 6,
+    "village": 9,
+}
+NUMBER_CAPS: dict[str, dict[str, int]] = {
+    "adversary": {"combat": 7, "wits": 7},
+    "castle": {"castle_defense": 6, "draw_bonus": 2},
+    "knight": {"combat": 8, "wits": 6},
+    "land": {"draw_bonus": 2},
+    "peril": {"combat": 8},
+    "persona": {"combat": 3, "wits": 6},
+}
 
 
 def check_power_budget(card: dict) -> list[str]:
@@ -550,10 +578,15 @@ def check_power_budget(card: dict) -> list[str]:
         e["op"] == "end_game" for row in card["village_table"] or [] for e in row["effects"]
     ):
         errors.append("a written card may not end the game.")
-    for name, cap in NUMBER_CAPS.get(kind, {}).items():
+    caps = NUMBER_CAPS.get(kind, {})
+    for name in ("combat", "wits", "castle_defense", "draw_bonus"):
         value = card[name]
-        if value is not None and value > cap:
-            errors.append(f"'{name}' {value} is above the highest printed on a {type_name(kind)} card ({cap}).")
+        if not value:
+            continue
+        if name not in caps:
+            errors.append(f"no printed {type_name(kind)} card has a '{name}' number.")
+        elif value > caps[name]:
+            errors.append(f"'{name}' {value} is above the highest printed on a {type_name(kind)} card ({caps[name]}).")
     budget = POWER_BUDGET.get(kind)
     score = power_score(card)
     if budget is None:
