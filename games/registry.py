@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from games.rules.base import Game
+from games.rules.cupquest import CupQuest
 from games.rules.duel import GrailDuel
 
 _GAMES: dict[str, Game] = {}
@@ -24,3 +25,4 @@ def kinds() -> list[Game]:
 
 
 register(GrailDuel())
+register(CupQuest())

@@ -1,0 +1,364 @@
+"""Hex geometry shared by the hex-map games (Cup Quest, Camelot).
+
+Coordinates are *axial* ``(q, r)`` with pointy-top hexes: ``q`` grows to the east,
+``r`` grows to the south-east, and the implied cube coordinate is ``s = -q - r``.
+In game state a hex is written as the JSON-friendly key ``"q,r"`` (see ``key`` and
+``parse``); ``parse`` also accepts a ``[q, r]`` list, so board files may use either.
+
+Two layers:
+
+* free functions on single hexes: ``neighbours``, ``distance``, ``ring``, ``spiral``,
+  ``line`` and ``line_of_sight`` -- no board needed;
+* ``Grid``, a fixed set of passable hexes with precomputed adjacency, for the questions
+  a board asks: shortest paths, graph distances, and the walks a piece can make
+  (``ends_of_walks``: where a piece can stop after exactly *n* steps along a path that
+  never enters a hex twice, with per-call blockers).
+
+Pure Python: no I/O, no randomness, nothing global but read-only tables.
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import Iterable, Iterator, Sequence
+
+Hex = tuple[int, int]
+
+# Pointy-top axial directions, clockwise from east.
+DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+# --- coordinates ------------------------------------------------------------------
+
+def key(h: Hex | Sequence[int]) -> str:
+    """``(q, r)`` -> ``"q,r"`` (the form stored in game state)."""
+    return f"{int(h[0])},{int(h[1])}"
+
+
+def parse(k: str | Sequence[int]) -> Hex:
+    """``"q,r"`` or ``[q, r]`` -> ``(q, r)``; ValueError on anything else."""
+    if isinstance(k, str):
+        parts = k.split(",")
+        if len(parts) != 2:
+            raise ValueError(f"Not a hex key: {k!r}")
+        return int(parts[0]), int(parts[1])
+    if isinstance(k, (list, tuple)) and len(k) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in k):
+        return int(k[0]), int(k[1])
+    raise ValueError(f"Not a hex: {k!r}")
+
+
+def to_cube(h: Hex) -> tuple[int, int, int]:
+    q, r = h
+    return q, r, -q - r
+
+
+def add(a: Hex, b: Hex) -> Hex:
+    return a[0] + b[0], a[1] + b[1]
+
+
+def neighbours(h: Hex) -> list[Hex]:
+    """The six hexes touching ``h``, clockwise from east (whether on a board or not)."""
+    q, r = h
+    return [(q + dq, r + dr) for dq, dr in DIRECTIONS]
+
+
+def are_adjacent(a: Hex, b: Hex) -> bool:
+    return distance(a, b) == 1
+
+
+def distance(a: Hex, b: Hex) -> int:
+    """Steps between two hexes on an open plane (ignores any board)."""
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def ring(center: Hex, radius: int) -> list[Hex]:
+    """The hexes exactly ``radius`` steps from ``center`` (just ``center`` for 0)."""
+    if radius == 0:
+        return [center]
+    out = []
+    h = (center[0] + DIRECTIONS[4][0] * radius, center[1] + DIRECTIONS[4][1] * radius)
+    for d in DIRECTIONS:
+        for _ in range(radius):
+            out.append(h)
+            h = add(h, d)
+    return out
+
+
+def spiral(center: Hex, radius: int) -> list[Hex]:
+    """Every hex within ``radius`` steps, nearest first."""
+    return [h for k in range(radius + 1) for h in ring(center, k)]
+
+
+def _cube_round(x: float, y: float, z: float) -> tuple[int, int, int]:
+    rx, ry, rz = round(x), round(y), round(z)
+    dx, dy, dz = abs(rx - x), abs(ry - y), abs(rz - z)
+    if dx > dy and dx > dz:
+        rx = -ry - rz
+    elif dy > dz:
+        ry = -rx - rz
+    else:
+        rz = -rx - ry
+    return rx, ry, rz
+
+
+def line(a: Hex, b: Hex, nudge: float = 1e-6) -> list[Hex]:
+    """Hexes a straight line from the centre of ``a`` to the centre of ``b`` crosses.
+
+    Both ends included. When the line runs exactly along an edge between two hexes the
+    tie is broken by shifting it a hair (``nudge``); ``line_of_sight`` tries both sides.
+    """
+    n = distance(a, b)
+    if n == 0:
+        return [a]
+    ax, ay, az = to_cube(a)
+    bx, by, bz = to_cube(b)
+    ax, ay, az = ax + nudge, ay + nudge, az - 2 * nudge
+    bx, by, bz = bx + nudge, by + nudge, bz - 2 * nudge
+    out = []
+    for i in range(n + 1):
+        t = i / n
+        x, y, _ = _cube_round(ax + (bx - ax) * t, ay + (by - ay) * t, az + (bz - az) * t)
+        out.append((x, y))
+    return out
+
+
+def line_of_sight(a: Hex, b: Hex, blocks: Iterable[Hex] | set[Hex]) -> bool:
+    """True when no hex strictly between ``a`` and ``b`` is in ``blocks``.
+
+    A line grazing the edge between a blocking and a clear hex is *not* blocked (the
+    permissive convention: either side of the edge being clear is enough).
+    """
+    blocking = blocks if isinstance(blocks, (set, frozenset)) else set(blocks)
+    for nudge in (1e-6, -1e-6):
+        if not any(h in blocking for h in line(a, b, nudge)[1:-1]):
+            return True
+    return False
+
+
+# --- a board's passable hexes -----------------------------------------------------
+
+class Grid:
+    """A fixed set of passable hexes with the walking questions a game asks of it.
+
+    Hexes are tuples at the API; inside, each hex has an index so searches can use
+    small lists and bit masks. ``blocked`` arguments are per-call (pieces that move).
+    """
+
+    def __init__(self, cells: Iterable[Hex]) -> None:
+        self.cells: list[Hex] = sorted(set(cells))
+        self.index: dict[Hex, int] = {h: i for i, h in enumerate(self.cells)}
+        self._adj: list[tuple[int, ...]] = [
+            tuple(self.index[n] for n in neighbours(h) if n in self.index) for h in self.cells
+        ]
+        self._dist: list[list[int]] | None = None  # all-pairs walking distances, built lazily
+        self._balls: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._ball_masks: dict[tuple[int, int], int] = {}
+
+    def __contains__(self, h: object) -> bool:
+        return h in self.index
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    def neighbours(self, h: Hex) -> list[Hex]:
+        """Neighbours of ``h`` that are on this grid."""
+        return [self.cells[j] for j in self._adj[self.index[h]]]
+
+    # -- distances over the grid (walking, not as the crow flies) -------------------
+
+    def _bfs(self, src: int, blocked_mask: int = 0) -> list[int]:
+        dist = [-1] * len(self.cells)
+        dist[src] = 0
+        queue = deque([src])
+        while queue:
+            u = queue.popleft()
+            for v in self._adj[u]:
+                if dist[v] < 0 and not (blocked_mask >> v) & 1:
+                    dist[v] = dist[u] + 1
+                    queue.append(v)
+        return dist
+
+    def _all_pairs(self) -> list[list[int]]:
+        if self._dist is None:
+            self._dist = [self._bfs(i) for i in range(len(self.cells))]
+        return self._dist
+
+    def walk_distance(self, a: Hex, b: Hex) -> int | None:
+        """Fewest steps from ``a`` to ``b`` staying on the grid; None if cut off."""
+        d = self._all_pairs()[self.index[a]][self.index[b]]
+        return None if d < 0 else d
+
+    def shortest_path(self, a: Hex, b: Hex, blocked: Iterable[Hex] = ()) -> list[Hex] | None:
+        """A shortest path from ``a`` to ``b`` (both included) avoiding ``blocked``."""
+        mask = self._mask(blocked)
+        src, dst = self.index[a], self.index[b]
+        prev = {src: -1}
+        queue = deque([src])
+        while queue:
+            u = queue.popleft()
+            if u == dst:
+                out = []
+                while u != -1:
+                    out.append(self.cells[u])
+                    u = prev[u]
+                return out[::-1]
+            for v in self._adj[u]:
+                if v not in prev and not (mask >> v) & 1:
+                    prev[v] = u
+                    queue.append(v)
+        return None
+
+    def _mask(self, hexes: Iterable[Hex]) -> int:
+        mask = 0
+        for h in hexes:
+            i = self.index.get(h)
+            if i is not None:
+                mask |= 1 << i
+        return mask
+
+    def _ball(self, u: int, r: int) -> tuple[int, ...]:
+        """Indexes within ``r`` walking steps of ``u`` (static grid), cached."""
+        got = self._balls.get((u, r))
+        if got is None:
+            row = self._all_pairs()[u]
+            got = tuple(v for v, d in enumerate(row) if 0 < d <= r)
+            self._balls[(u, r)] = got
+        return got
+
+    def _ball_mask(self, u: int, r: int) -> int:
+        got = self._ball_masks.get((u, r))
+        if got is None:
+            got = 0
+            for v in self._ball(u, r):
+                got |= 1 << v
+            self._ball_masks[(u, r)] = got
+        return got
+
+    # -- walks that never revisit a hex --------------------------------------------
+
+    def ends_of_walks(self, start: Hex, steps: int, blocked: Iterable[Hex] = ()) -> set[Hex]:
+        """Hexes where a walk of exactly ``steps`` steps from ``start`` can end.
+
+        A walk moves to a neighbouring hex each step, never enters a hex in ``blocked``
+        and never enters a hex it has already been on (``start`` included), so it is a
+        simple path. Enumerating simple paths blindly is exponential (about four million
+        of length ten on an open hex plane), so the search prunes a branch as soon as
+        every hex it could still end on has already been found as an end.
+        """
+        if steps <= 0:
+            return set()
+        mask = self._mask(blocked)
+        ends = self._ends(self.index[start], steps, mask)
+        return {self.cells[i] for i in ends}
+
+    def _ends(self, src: int, steps: int, blocked_mask: int) -> set[int]:
+        adj = self._adj
+        # Seed the answer cheaply, so the exhaustive search below mostly just confirms it.
+        found: set[int] = self._greedy_ends(src, steps, blocked_mask)
+        # For each (hex, steps left): position of the first hex of its ball not yet
+        # known to be an end. Found only grows, so the pointer only moves forward.
+        cursor: dict[tuple[int, int], int] = {}
+        ball = self._ball
+
+        def exhausted(u: int, left: int) -> bool:
+            members = ball(u, left)
+            i = cursor.get((u, left), 0)
+            n = len(members)
+            while i < n:
+                v = members[i]
+                # The start can never be an end (a walk does not re-enter it).
+                if v not in found and v != src and not (blocked_mask >> v) & 1:
+                    break
+                i += 1
+            cursor[(u, left)] = i
+            return i >= n
+
+        def walk(u: int, left: int, visited: int) -> None:
+            if left == 0:
+                found.add(u)
+                return
+            if exhausted(u, left):
+                return
+            for v in adj[u]:
+                if not (visited >> v) & 1 and not (blocked_mask >> v) & 1:
+                    walk(v, left - 1, visited | (1 << v))
+
+        walk(src, steps, 1 << src)
+        return found
+
+    def _greedy_ends(self, src: int, steps: int, blocked_mask: int, witnesses: int = 3) -> set[int]:
+        """Ends found by growing a few witness paths per hex, a step at a time.
+
+        Every hex returned really is an end (its witness is a simple path of the right
+        length); some ends may be missed, which ``_ends`` then finds by search. Three
+        witnesses per hex find nearly all ends on open ground (measured), one misses the
+        hexes that need a winding path.
+        """
+        adj = self._adj
+        layer: dict[int, list[int]] = {src: [1 << src]}  # end -> hexes each witness used
+        for _ in range(steps):
+            nxt: dict[int, list[int]] = {}
+            for u, useds in layer.items():
+                for used in useds:
+                    for v in adj[u]:
+                        if (used >> v) & 1 or (blocked_mask >> v) & 1:
+                            continue
+                        paths = nxt.get(v)
+                        if paths is None:
+                            nxt[v] = [used | (1 << v)]
+                        elif len(paths) < witnesses:
+                            paths.append(used | (1 << v))
+            layer = nxt
+        return set(layer)
+
+    def walk_to(self, start: Hex, goal: Hex, steps: int, blocked: Iterable[Hex] = ()) -> list[Hex] | None:
+        """One simple path of exactly ``steps`` steps from ``start`` to ``goal``, or None.
+
+        The path lists every hex entered, ``start`` first and ``goal`` last.
+        """
+        if start not in self.index or goal not in self.index or steps <= 0:
+            return None
+        mask = self._mask(blocked)
+        src, dst = self.index[start], self.index[goal]
+        if (mask >> dst) & 1:
+            return None
+        dist = self._all_pairs()
+        adj = self._adj
+        path = [src]
+
+        def walk(u: int, left: int, visited: int) -> bool:
+            if left == 0:
+                return u == dst
+            d = dist[u][dst]
+            if d < 0 or d > left:
+                return False
+            for v in adj[u]:
+                if not (visited >> v) & 1 and not (mask >> v) & 1:
+                    path.append(v)
+                    if walk(v, left - 1, visited | (1 << v)):
+                        return True
+                    path.pop()
+            return False
+
+        if walk(src, steps, 1 << src):
+            return [self.cells[i] for i in path]
+        return None
+
+    def simple_paths(self, start: Hex, steps: int, blocked: Iterable[Hex] = ()) -> Iterator[list[Hex]]:
+        """Every simple path of exactly ``steps`` steps (exponential; small ``steps`` only)."""
+        mask = self._mask(blocked)
+        src = self.index[start]
+        path = [src]
+        adj = self._adj
+
+        def walk(u: int, left: int, visited: int) -> Iterator[list[Hex]]:
+            if left == 0:
+                yield [self.cells[i] for i in path]
+                return
+            for v in adj[u]:
+                if not (visited >> v) & 1 and not (mask >> v) & 1:
+                    path.append(v)
+                    yield from walk(v, left - 1, visited | (1 << v))
+                    path.pop()
+
+        yield from walk(src, steps, 1 << src)
