@@ -1,0 +1,75 @@
+"""The card database's door to the pure card module (``games/rules/ccg/cards.py``).
+
+Every check of a card, a deck or a Write Yer Own design goes through here to the one
+source of truth, so the admin, the services and the engine never disagree.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from games.rules.ccg import cards as ccg_cards
+from games.rules.ccg import vocabulary
+
+# DECKS_CARD_DATA_DIR points the loader at another copy of the data files (development only).
+DATA_DIR = Path(os.environ.get("DECKS_CARD_DATA_DIR") or Path(ccg_cards.__file__).resolve().parent / "data")
+
+
+def normalize(card: dict) -> dict:
+    return ccg_cards.normalize_card(dict(card))
+
+
+def card_errors(card: dict) -> list[str]:
+    """Reasons the card is not valid (empty when valid), after filling defaults."""
+    try:
+        normal = normalize(card)
+    except Exception as exc:  # a malformed dict can trip the normaliser itself
+        return [f"Malformed card: {exc}"]
+    return list(ccg_cards.validate_card(normal))
+
+
+def budget_errors(card: dict) -> list[str]:
+    return list(ccg_cards.check_power_budget(normalize(card)))
+
+
+def power_score(card: dict) -> int:
+    return ccg_cards.power_score(normalize(card))
+
+
+def power_budget(card_type: str) -> int | None:
+    return ccg_cards.POWER_BUDGET.get(card_type)
+
+
+def rules_text(card: dict) -> str:
+    return ccg_cards.card_text(normalize(card))
+
+
+def effects_errors(effects) -> list[str]:
+    return vocabulary.validate_effects(effects)
+
+
+def effects_text(effects) -> str:
+    return vocabulary.describe_effects(effects) if not vocabulary.validate_effects(effects) else ""
+
+
+def deck_errors(cards: list[dict]) -> list[str]:
+    """Reasons a deck (a list of card dicts, one per copy) is not playable."""
+    return list(ccg_cards.validate_deck(cards))
+
+
+def load_json(name: str):
+    with open(DATA_DIR / name, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def starter_set() -> list[dict]:
+    return load_json("starter_set.json")
+
+
+def starter_decks() -> list[dict]:
+    return load_json("starter_decks.json")
+
+
+def starter_collection():
+    return load_json("starter_collection.json")

@@ -1,0 +1,204 @@
+"""Reads: card search, collections, the ledger check, deck analysis."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from django.db.models import Count, Q, Sum
+
+from decks import cardformat, query as query_syntax
+from decks.models import AnteStake, Card, Deck, Holding, LedgerEntry
+
+SEARCH_LIMIT = 60
+OPENING_AREAS = 14   # rule 2.4: fourteen cards form England and Avalon
+OPENING_HAND = 7     # rule 2.5
+
+
+# -- card search ----------------------------------------------------------------------------
+
+def cards_visible_to(user) -> "models.QuerySet[Card]":
+    """Official cards, plus the Write Yer Own cards the user wrote."""
+    condition = Q(review=Card.Review.OFFICIAL)
+    if user is not None and user.is_authenticated:
+        condition |= Q(author=user)
+    return Card.objects.filter(condition)
+
+
+_NUMBER_LOOKUPS = {"=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
+
+
+def _term_condition(term: query_syntax.Term) -> Q:
+    if term.field in ("grail", "combat", "wits"):
+        if term.op == "!=":
+            condition = ~Q(**{term.field: term.value}) & Q(**{f"{term.field}__isnull": False})
+        else:
+            condition = Q(**{f"{term.field}__{_NUMBER_LOOKUPS[term.op]}": term.value})
+    elif term.field == "type":
+        condition = Q(type=term.value)
+    elif term.field == "rarity":
+        condition = Q(rarity=term.value)
+    elif term.field == "set":
+        condition = Q(set_code=term.value)
+    elif term.field == "tag":
+        condition = Q(tags__contains=[term.value]) if _json_contains_supported() else Q(tags__icontains=f'"{term.value}"')
+    elif term.field == "is":
+        condition = {
+            "unique": Q(unique=True), "generic": Q(unique=False), "castle": Q(castle_icon=True),
+            "written": Q(author__isnull=False),
+        }[term.value]
+    else:  # text: search_text is stored lower-cased, so a plain contains is enough
+        condition = Q(search_text__contains=term.value)
+    return ~condition if term.negate else condition
+
+
+def _json_contains_supported() -> bool:
+    from django.db import connection
+    return connection.features.supports_json_field_contains
+
+
+def card_search(*, text: str, user=None, limit: int = SEARCH_LIMIT, offset: int = 0):
+    """(cards, total, errors) for a query string in the search syntax."""
+    parsed = query_syntax.parse(text)
+    qs = cards_visible_to(user)
+    for term in parsed.terms:
+        qs = qs.filter(_term_condition(term))
+    total = qs.count()
+    cards = list(qs.order_by("type", "title", "id")[offset:offset + limit])
+    return cards, total, parsed.errors
+
+
+# -- collections ----------------------------------------------------------------------------
+
+def owned_counts(*, user, card_ids=None) -> dict[int, int]:
+    """{card id: copies owned (free + staked)} for the user."""
+    qs = Holding.objects.filter(user=user)
+    if card_ids is not None:
+        qs = qs.filter(card_id__in=card_ids)
+    return {h.card_id: h.quantity + h.held for h in qs if h.quantity + h.held}
+
+
+def collection_for(*, user, text: str = ""):
+    """The user's holdings (with cards) matching a search, and the search's errors."""
+    parsed = query_syntax.parse(text)
+    qs = Holding.objects.filter(user=user).filter(Q(quantity__gt=0) | Q(held__gt=0)).select_related("card")
+    for term in parsed.terms:
+        qs = qs.filter(_prefixed(_term_condition(term)))
+    return list(qs.order_by("card__type", "card__title")), parsed.errors
+
+
+def _prefixed(condition: Q) -> Q:
+    """Re-root a Card condition on Holding.card."""
+    clone = Q()
+    clone.connector, clone.negated = condition.connector, condition.negated
+    clone.children = [_prefixed(c) if isinstance(c, Q) else (f"card__{c[0]}", c[1]) for c in condition.children]
+    return clone
+
+
+def collection_counts(*, user) -> dict:
+    """Copies owned by type and by rarity, and the total."""
+    qs = Holding.objects.filter(user=user)
+    by_type = {r["card__type"]: r["n"] for r in qs.values("card__type").annotate(n=Sum("quantity") + Sum("held")) if r["n"]}
+    by_rarity = {r["card__rarity"]: r["n"] for r in qs.values("card__rarity").annotate(n=Sum("quantity") + Sum("held")) if r["n"]}
+    return {"by_type": dict(sorted(by_type.items())), "by_rarity": by_rarity, "total": sum(by_type.values())}
+
+
+def ledger_for(*, user, card=None, limit: int = 200):
+    qs = LedgerEntry.objects.filter(user=user).select_related("card", "actor")
+    if card is not None:
+        qs = qs.filter(card=card)
+    return list(qs.order_by("-id")[:limit])
+
+
+def ledger_discrepancies() -> list[str]:
+    """Every way the holdings disagree with the ledger or with open ante stakes (empty = sound)."""
+    problems = []
+    sums = {
+        (r["user_id"], r["card_id"]): (r["q"], r["h"])
+        for r in LedgerEntry.objects.values("user_id", "card_id").annotate(q=Sum("quantity_delta"), h=Sum("held_delta"))
+    }
+    stakes = Counter(
+        {(r["user_id"], r["card_id"]): r["n"]
+         for r in AnteStake.objects.filter(status=AnteStake.Status.HELD).values("user_id", "card_id").annotate(n=Count("id"))}
+    )
+    seen = set()
+    for h in Holding.objects.values("user_id", "card_id", "quantity", "held"):
+        key = (h["user_id"], h["card_id"])
+        seen.add(key)
+        q, held = sums.get(key, (0, 0))
+        if (h["quantity"], h["held"]) != (q, held):
+            problems.append(f"user {key[0]} card {key[1]}: holding {h['quantity']} free/{h['held']} held, "
+                            f"ledger says {q}/{held}.")
+        if h["held"] != stakes.get(key, 0):
+            problems.append(f"user {key[0]} card {key[1]}: {h['held']} held but {stakes.get(key, 0)} open stake(s).")
+    for key, (q, held) in sums.items():
+        if key not in seen and (q or held):
+            problems.append(f"user {key[0]} card {key[1]}: no holding, ledger says {q}/{held}.")
+    for key, n in stakes.items():
+        if key not in seen:
+            problems.append(f"user {key[0]} card {key[1]}: {n} open stake(s) without a holding.")
+    return problems
+
+
+# -- decks ----------------------------------------------------------------------------------
+
+def decks_for(*, user):
+    return list(Deck.objects.filter(owner=user).order_by("-updated_at", "id"))
+
+
+def deck_cards(cards: dict[str, int]) -> dict[str, Card]:
+    return {c.code: c for c in Card.objects.filter(code__in=list(cards))}
+
+
+def deck_analysis(*, user, cards: dict[str, int]) -> dict:
+    """Validation reasons and statistics for a deck list {code: quantity}."""
+    known = deck_cards(cards)
+    problems = [f"Unknown card '{code}'." for code in cards if code not in known]
+    owned = owned_counts(user=user, card_ids=[c.pk for c in known.values()])
+    for code, n in cards.items():
+        card = known.get(code)
+        if card is not None and n > owned.get(card.pk, 0):
+            problems.append(f"You own {owned.get(card.pk, 0)} of {card.title} but the deck has {n}.")
+    copies = [known[code].to_format() for code, n in cards.items() if code in known for _ in range(n)]
+    problems += [reason[:1].upper() + reason[1:] for reason in cardformat.deck_errors(copies)]
+    return {"valid": not problems, "problems": problems, "stats": deck_stats(cards=cards, known=known)}
+
+
+def deck_stats(*, cards: dict[str, int], known: dict[str, Card]) -> dict:
+    by_type, grail, combat, wits = Counter(), Counter(), Counter(), Counter()
+    for code, n in cards.items():
+        card = known.get(code)
+        if card is None:
+            continue
+        by_type[card.type] += n
+        grail[card.grail] += n
+        if card.combat is not None:
+            combat[card.combat] += n
+        if card.wits is not None:
+            wits[card.wits] += n
+    return {
+        "size": sum(n for code, n in cards.items() if code in known),
+        "by_type": dict(sorted(by_type.items())),
+        "grail": {str(g): grail.get(g, 0) for g in range(8)},
+        "combat": {str(k): v for k, v in sorted(combat.items())},
+        "wits": {str(k): v for k, v in sorted(wits.items())},
+    }
+
+
+def sample_opening(*, cards: dict[str, int], seed: int | None = None) -> dict:
+    """Set Arthur and Patsy aside, shuffle, lay 14 cards out as England/Avalon, draw 7."""
+    known = deck_cards(cards)
+    pile = [known[code] for code, n in sorted(cards.items()) if code in known for _ in range(n)]
+    aside = []
+    for tag in ("arthur", "patsy"):
+        for card in pile:
+            if tag in (card.tags or []):
+                aside.append(card)
+                pile.remove(card)
+                break
+    random.Random(seed).shuffle(pile)
+    return {"aside": aside, "areas": pile[:OPENING_AREAS], "hand": pile[OPENING_AREAS:OPENING_AREAS + OPENING_HAND],
+            "short": len(pile) < OPENING_AREAS + OPENING_HAND}
+
+
+def review_queue():
+    return Card.objects.filter(review=Card.Review.SUBMITTED).select_related("author").order_by("updated_at")

@@ -1,0 +1,27 @@
+from django.urls import path
+
+from decks import views
+
+urlpatterns = [
+    path("", views.deck_list, name="deck_list"),
+    path("new/", views.deck_create, name="deck_create"),
+    path("<int:pk>/", views.deck_builder, name="deck_builder"),
+    path("<int:pk>/rename/", views.deck_rename, name="deck_rename"),
+    path("<int:pk>/clone/", views.deck_clone, name="deck_clone"),
+    path("<int:pk>/delete/", views.deck_delete, name="deck_delete"),
+    path("<int:pk>/versions/", views.deck_versions, name="deck_versions"),
+    path("<int:pk>/versions/<int:number>/restore/", views.deck_version_restore, name="deck_version_restore"),
+    path("<int:pk>/export.txt", views.deck_export, name="deck_export"),
+    path("<int:pk>/import/", views.deck_import, name="deck_import"),
+    path("cards/", views.card_search, name="card_search"),
+    path("cards/<slug:code>/", views.card_detail, name="card_detail"),
+    path("cards/<slug:code>/face.svg", views.card_face, name="card_face"),
+    path("collection/", views.collection, name="collection"),
+    path("write/", views.wyo_write, name="wyo_write"),
+    path("write/<slug:code>/submit/", views.wyo_submit, name="wyo_submit"),
+    path("api/cards/", views.card_search_api, name="card_search_api"),
+    path("api/analyse/", views.deck_analyse_api, name="deck_analyse_api"),
+    path("api/opening/", views.deck_opening_api, name="deck_opening_api"),
+    path("api/decks/<int:pk>/save/", views.deck_save_api, name="deck_save_api"),
+    path("api/write/check/", views.wyo_check_api, name="wyo_check_api"),
+]

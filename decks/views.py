@@ -1,0 +1,392 @@
+"""Pages and small JSON endpoints for cards, collections, decks and Write Yer Own.
+
+Views only translate HTTP into service and selector calls; every write is a service.
+"""
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_POST
+
+from decks import cardformat, selectors, services, textformat
+from decks.forms import DeckImportForm, DeckRenameForm, WriteYerOwnForm
+from decks.models import Card, Deck, DeckVersion
+from games.rules.ccg import vocabulary
+
+MAX_JSON_BODY = 64 * 1024
+
+
+def _json_body(request) -> dict:
+    if len(request.body) > MAX_JSON_BODY:
+        raise ValueError("Request too large.")
+    data = json.loads(request.body or b"{}")
+    if not isinstance(data, dict):
+        raise ValueError("Expected a JSON object.")
+    return data
+
+
+def _deck_cards_from(data) -> dict[str, int]:
+    cards = data.get("cards", {})
+    if not isinstance(cards, dict) or len(cards) > services.MAX_DECK_SIZE:
+        raise ValueError("'cards' must be an object of card code to quantity.")
+    return {str(k)[:100]: v for k, v in cards.items()}
+
+
+def card_json(card: Card, owned: int | None = None) -> dict:
+    data = {
+        "code": card.code, "title": card.title, "type": card.type, "grail": card.grail,
+        "combat": card.combat, "wits": card.wits, "rarity": card.rarity, "unique": card.unique,
+        "castle_icon": card.castle_icon, "tags": card.tags, "text": card.text,
+        "effects": cardformat.effects_text(card.primary), "quote": card.quote,
+        "author": card.author.username if card.author_id else None,
+        "url": reverse("card_detail", args=[card.code]),
+    }
+    if owned is not None:
+        data["owned"] = owned
+    return data
+
+
+def _card_refs():
+    return [textformat.CardRef(c["code"], c["title"], c["type"]) for c in Card.objects.values("code", "title", "type")]
+
+
+# -- card search ----------------------------------------------------------------------------
+
+@require_GET
+def card_search(request):
+    text = request.GET.get("q", "")
+    page = max(1, int(request.GET.get("page", "1")) if request.GET.get("page", "1").isdigit() else 1)
+    limit = selectors.SEARCH_LIMIT
+    cards, total, errors = selectors.card_search(text=text, user=request.user, limit=limit, offset=(page - 1) * limit)
+    return render(request, "decks/card_search.html", {
+        "q": text, "cards": cards, "total": total, "errors": errors, "page": page,
+        "has_next": page * limit < total, "has_prev": page > 1,
+    })
+
+
+@require_GET
+def card_search_api(request):
+    text = request.GET.get("q", "")
+    offset = int(request.GET["offset"]) if request.GET.get("offset", "").isdigit() else 0
+    cards, total, errors = selectors.card_search(text=text, user=request.user, offset=offset)
+    owned = selectors.owned_counts(user=request.user) if request.user.is_authenticated else {}
+    return JsonResponse({"total": total, "errors": errors,
+                         "cards": [card_json(c, owned.get(c.pk, 0)) for c in cards]})
+
+
+def _visible_card(request, code) -> Card:
+    card = get_object_or_404(Card.objects.select_related("author"), code=code)
+    if not card.is_official and card.author_id != getattr(request.user, "pk", None) and not request.user.is_staff:
+        raise Http404("No such card.")
+    return card
+
+
+@require_GET
+def card_detail(request, code):
+    card = _visible_card(request, code)
+    return render(request, "decks/card_detail.html", {
+        "card": card, "rules_text": cardformat.rules_text(card.to_format()),
+        "revisions": card.revisions.select_related("changed_by")[:20],
+    })
+
+
+@require_GET
+def card_face(request, code):
+    """A generated SVG card face for cards without an uploaded picture (autoescaped template)."""
+    card = _visible_card(request, code)
+    text_lines = _wrap(card.text or cardformat.effects_text(card.primary), 38)[:5]
+    quote_lines = _wrap(card.quote, 42)[:3]
+    lines = [(230 + 13 * i, line) for i, line in enumerate(text_lines)]
+    quote = [(300 + 12 * i, line) for i, line in enumerate(quote_lines)]
+    response = render(request, "decks/card_face.svg", {"card": card, "lines": lines, "quote": quote},
+                      content_type="image/svg+xml")
+    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    response["Cache-Control"] = "max-age=300"
+    return response
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    lines, current = [], ""
+    for word in (text or "").split():
+        if current and len(current) + 1 + len(word) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}".strip()
+    if current:
+        lines.append(current)
+    return lines
+
+
+# -- collection -----------------------------------------------------------------------------
+
+@login_required
+@require_GET
+def collection(request):
+    text = request.GET.get("q", "")
+    holdings, errors = selectors.collection_for(user=request.user, text=text)
+    card_code = request.GET.get("card", "")
+    ledger_card = Card.objects.filter(code=card_code).first() if card_code else None
+    ledger = selectors.ledger_for(user=request.user, card=ledger_card, limit=200)
+    return render(request, "decks/collection.html", {
+        "q": text, "holdings": holdings, "errors": errors, "counts": selectors.collection_counts(user=request.user),
+        "ledger": ledger, "ledger_card": ledger_card,
+    })
+
+
+# -- decks ----------------------------------------------------------------------------------
+
+def _own_deck(request, pk) -> Deck:
+    return get_object_or_404(Deck, pk=pk, owner=request.user)
+
+
+@login_required
+def deck_list(request):
+    return render(request, "decks/deck_list.html", {
+        "decks": selectors.decks_for(user=request.user), "import_form": DeckImportForm(),
+    })
+
+
+@login_required
+@require_POST
+def deck_create(request):
+    form = DeckImportForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "; ".join(e for errs in form.errors.values() for e in errs))
+        return redirect("deck_list")
+    parsed = textformat.parse(form.cleaned_data["text"], _card_refs())
+    if not parsed.ok:
+        return render(request, "decks/deck_list.html", {
+            "decks": selectors.decks_for(user=request.user), "import_form": form, "import_errors": parsed.errors,
+        }, status=400)
+    try:
+        deck = services.deck_save(user=request.user, name=form.cleaned_data["name"], cards=parsed.cards,
+                                  note="Imported" if parsed.cards else "Created")
+    except services.ServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("deck_list")
+    return redirect("deck_builder", pk=deck.pk)
+
+
+@login_required
+def deck_builder(request, pk):
+    deck = _own_deck(request, pk)
+    known = selectors.deck_cards(deck.cards)
+    owned = selectors.owned_counts(user=request.user, card_ids=[c.pk for c in known.values()])
+    initial = {
+        "id": deck.pk, "name": deck.name, "version": deck.version, "cards": deck.cards,
+        "known": {code: card_json(card, owned.get(card.pk, 0)) for code, card in known.items()},
+        "urls": {
+            "search": reverse("card_search_api"), "analyse": reverse("deck_analyse_api"),
+            "save": reverse("deck_save_api", args=[deck.pk]), "opening": reverse("deck_opening_api"),
+            "export": reverse("deck_export", args=[deck.pk]),
+        },
+    }
+    return render(request, "decks/deck_builder.html", {
+        "deck": deck, "initial": initial, "import_form": DeckImportForm(initial={"name": deck.name}),
+        "rename_form": DeckRenameForm(initial={"name": deck.name}),
+    })
+
+
+@login_required
+@require_POST
+def deck_analyse_api(request):
+    try:
+        cards = _deck_cards_from(_json_body(request))
+    except (ValueError, json.JSONDecodeError) as exc:
+        return JsonResponse({"error": str(exc)}, status=400)
+    return JsonResponse(selectors.deck_analysis(user=request.user, cards=cards))
+
+
+@login_required
+@require_POST
+def deck_opening_api(request):
+    try:
+        cards = _deck_cards_from(_json_body(request))
+    except (ValueError, json.JSONDecodeError) as exc:
+        return JsonResponse({"error": str(exc)}, status=400)
+    opening = selectors.sample_opening(cards=cards)
+    return JsonResponse({key: [card_json(c) for c in value] if isinstance(value, list) else value
+                         for key, value in opening.items()})
+
+
+@login_required
+@require_POST
+def deck_save_api(request, pk):
+    deck = _own_deck(request, pk)
+    try:
+        data = _json_body(request)
+        cards = _deck_cards_from(data)
+        deck = services.deck_save(user=request.user, deck=deck, name=str(data.get("name", deck.name)), cards=cards)
+    except (ValueError, json.JSONDecodeError, services.ServiceError) as exc:
+        return JsonResponse({"error": str(exc)}, status=400)
+    return JsonResponse({"version": deck.version, "name": deck.name})
+
+
+@login_required
+@require_POST
+def deck_rename(request, pk):
+    deck = _own_deck(request, pk)
+    form = DeckRenameForm(request.POST)
+    if form.is_valid():
+        try:
+            services.deck_rename(user=request.user, deck=deck, name=form.cleaned_data["name"])
+            messages.success(request, "Deck renamed.")
+        except services.ServiceError as exc:
+            messages.error(request, str(exc))
+    else:
+        messages.error(request, "A deck name is 1 to 80 characters.")
+    return redirect("deck_builder", pk=deck.pk)
+
+
+@login_required
+@require_POST
+def deck_clone(request, pk):
+    deck = _own_deck(request, pk)
+    try:
+        clone = services.deck_clone(user=request.user, deck=deck)
+    except services.ServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("deck_list")
+    messages.success(request, f"Cloned as “{clone.name}”.")
+    return redirect("deck_builder", pk=clone.pk)
+
+
+@login_required
+@require_POST
+def deck_delete(request, pk):
+    deck = _own_deck(request, pk)
+    services.deck_delete(user=request.user, deck=deck)
+    messages.success(request, f"Deleted “{deck.name}”.")
+    return redirect("deck_list")
+
+
+@login_required
+@require_GET
+def deck_versions(request, pk):
+    deck = _own_deck(request, pk)
+    number = request.GET.get("v")
+    shown = None
+    if number and number.isdigit():
+        shown = get_object_or_404(DeckVersion, deck=deck, number=int(number))
+    versions = list(deck.versions.all())
+    shown_cards = []
+    if shown is not None:
+        known = selectors.deck_cards(shown.cards)
+        shown_cards = sorted(((known[c], n) for c, n in shown.cards.items() if c in known),
+                             key=lambda pair: (pair[0].type, pair[0].title))
+    return render(request, "decks/deck_versions.html", {
+        "deck": deck, "versions": versions, "shown": shown, "shown_cards": shown_cards,
+    })
+
+
+@login_required
+@require_POST
+def deck_version_restore(request, pk, number):
+    deck = _own_deck(request, pk)
+    try:
+        services.deck_version_restore(user=request.user, deck=deck, number=number)
+        messages.success(request, f"Version {number} restored as the newest version.")
+    except DeckVersion.DoesNotExist:
+        raise Http404("No such version.")
+    except services.ServiceError as exc:
+        messages.error(request, str(exc))
+    return redirect("deck_builder", pk=deck.pk)
+
+
+@login_required
+@require_GET
+def deck_export(request, pk):
+    deck = _own_deck(request, pk)
+    text = textformat.export(deck.name, deck.cards, _card_refs())
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    filename = slugify(deck.name) or "deck"
+    response["Content-Disposition"] = f'attachment; filename="{filename}.txt"'
+    return response
+
+
+@login_required
+@require_POST
+def deck_import(request, pk):
+    """Replace a deck's cards from a text list; any bad line and nothing changes."""
+    deck = _own_deck(request, pk)
+    form = DeckImportForm(request.POST)
+    if not form.is_valid():
+        return HttpResponseBadRequest("Bad form.")
+    parsed = textformat.parse(form.cleaned_data["text"], _card_refs())
+    error = None
+    if parsed.ok:
+        try:
+            services.deck_save(user=request.user, deck=deck, name=form.cleaned_data["name"] or deck.name,
+                               cards=parsed.cards, note="Imported")
+            messages.success(request, "Deck list imported.")
+            return redirect("deck_builder", pk=deck.pk)
+        except services.ServiceError as exc:
+            error = str(exc)
+    return render(request, "decks/deck_import_errors.html", {
+        "deck": deck, "errors": parsed.errors, "error": error, "form": form,
+    }, status=400)
+
+
+# -- Write Yer Own --------------------------------------------------------------------------
+
+@login_required
+def wyo_write(request):
+    blanks = selectors.owned_counts(user=request.user, card_ids=list(
+        Card.objects.filter(type=services.WYO_BLANK_TYPE, review=Card.Review.OFFICIAL).values_list("pk", flat=True)))
+    blank_count = sum(blanks.values())
+    form = WriteYerOwnForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            card = services.wyo_card_write(user=request.user, data=form.card_data(), image=form.picture())
+        except services.ServiceError as exc:
+            form.add_error(None, str(exc))
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            messages.success(request, f"“{card.title}” is written. It is yours for good.")
+            return redirect("card_detail", code=card.code)
+    written = Card.objects.filter(author=request.user).order_by("-created_at")
+    return render(request, "decks/wyo_write.html", {
+        "form": form, "blank_count": blank_count, "written": written,
+        "vocabulary": {"ops": vocabulary.EFFECT_OPS, "templates": vocabulary.EFFECT_TEMPLATES,
+                       "max": vocabulary.MAX_EFFECTS_PER_SIDE},
+        "check_url": reverse("wyo_check_api"),
+    })
+
+
+@login_required
+@require_POST
+def wyo_check_api(request):
+    """Live feedback while designing: every reason a design would be refused, and its power."""
+    try:
+        data = _json_body(request)
+    except (ValueError, json.JSONDecodeError) as exc:
+        return JsonResponse({"error": str(exc)}, status=400)
+    form = WriteYerOwnForm(data)
+    if not form.is_valid():
+        return JsonResponse({"errors": [f"{k}: {e}" for k, errs in form.errors.items() for e in errs]})
+    design = services.wyo_design(user=request.user, data=form.card_data())
+    errors = services.wyo_errors(design)
+    power = cardformat.power_score(design) if not cardformat.card_errors(design) else None
+    return JsonResponse({"errors": errors, "power": power, "budget": cardformat.power_budget(design["type"])})
+
+
+@login_required
+@require_POST
+def wyo_submit(request, code):
+    card = get_object_or_404(Card, code=code, author=request.user)
+    try:
+        services.wyo_card_submit(user=request.user, card=card)
+        messages.success(request, "Submitted. The keepers of the card database will have a look.")
+    except services.ServiceError as exc:
+        messages.error(request, str(exc))
+    return redirect("card_detail", code=card.code)
