@@ -56,6 +56,9 @@ TAG_PATSY = "patsy"
 TAG_ANTHRAX = "anthrax"                  # rule 6.3: may share a space with another Anthrax card
 TAG_GAME_ENDER = "grail_quest_ender"     # rule 15.2: can end a player's game early
 TAG_WRITE_YER_OWN = "write_yer_own"      # a written Write Yer Own card (rule 12.1)
+# Tags a written card may not claim: they would make it count as a starting Arthur or
+# Patsy, or mark it as one of the game-ending cards that written cards may not copy.
+RESERVED_TAGS = (TAG_ARTHUR, TAG_PATSY, TAG_GAME_ENDER)
 
 FIELDS = (
     "code", "title", "type", "grail", "combat", "wits", "castle_icon", "unique",
@@ -92,6 +95,11 @@ def normalize_card(card: dict) -> dict:
 
 
 # ---------------------------------------------------------------- validation helpers
+def _a(kind: str) -> str:
+    """``kind`` with its indefinite article: "a knight", "an item"."""
+    return f"an {kind}" if kind[:1].lower() in "aeiou" else f"a {kind}"
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -212,10 +220,10 @@ def _validate_numbers(card: dict, errors: list) -> None:
         value = card[stat]
         if need is None:
             if value is not None:
-                errors.append(f"a {kind} card has no '{stat}'; it must be null.")
+                errors.append(f"{_a(kind)} card has no '{stat}'; it must be null.")
         elif value is None:
             if need == "required":
-                errors.append(f"a {kind} card needs a '{stat}' number.")
+                errors.append(f"{_a(kind)} card needs a '{stat}' number.")
         else:
             _check_int(errors, stat, value, STAT_MIN, STAT_MAX)
     if kind == "adversary" and card["combat"] is None and card["wits"] is None:
@@ -290,7 +298,7 @@ def _validate_page(card: dict, errors: list) -> None:
 def _validate_effects_presence(card: dict, errors: list) -> None:
     kind = card["type"]
     if kind in _NEEDS_PRIMARY and isinstance(card["primary"], list) and not card["primary"]:
-        errors.append(f"a {kind} card needs at least one primary effect.")
+        errors.append(f"{_a(kind)} card needs at least one primary effect.")
     if kind == "write_yer_own":
         # The blank: nothing written yet, but its printed secondary side is usable (rule 12.1).
         if card["primary"] != []:
@@ -341,7 +349,7 @@ _TYPE_NAMES = {
 }
 _RESULT_NAMES = {
     "pass": "pass", "no_pass": "no passage", "lead_knight_slain": "lead knight slain",
-    "draw_card": "draw a card",
+    "draw_card": "pass and draw a card",
 }
 
 
@@ -362,8 +370,11 @@ def _stat_text(combat, wits) -> str:
     return ", ".join(p for p in parts if p)
 
 
-def card_text(card: dict) -> str:
-    """Readable rules text built only from the card's structured fields, one line each."""
+def card_text(card: dict, titles: dict[str, str] | None = None) -> str:
+    """Readable rules text built only from the card's structured fields, one line each.
+
+    ``titles`` (code -> title) lets a castle name its occupant; without it the code shows.
+    """
     card = normalize_card(card)
     lines = []
     header = [type_name(card["type"]), f"grail {card['grail']}"]
@@ -378,7 +389,7 @@ def card_text(card: dict) -> str:
         lines.append(f"Castle defence {card['castle_defense']}.")
     if card["castle_occupant"]:
         occ = card["castle_occupant"]
-        who = occ["code"] or f"a {occ['type']} of the opponent's choosing from their deck"
+        who = (titles or {}).get(occ["code"], occ["code"]) or f"a {occ['type']} of the opponent's choosing from their deck"
         lines.append(f"Held by {who}.")
     if card["castle_table"]:
         rows = sorted(card["castle_table"], key=lambda r: r["min"])
@@ -574,6 +585,9 @@ def check_power_budget(card: dict) -> list[str]:
         return errors
     card = normalize_card(card)
     kind = card["type"]
+    reserved = sorted(set(card["tags"]) & set(RESERVED_TAGS))
+    if reserved:
+        errors.append(f"a written card may not carry the tag(s) {', '.join(reserved)}.")
     if any(e["op"] == "end_game" for e in card["primary"] + card["secondary"] + card["round_table_bonus"]) or any(
         e["op"] == "end_game" for row in card["village_table"] or [] for e in row["effects"]
     ):
@@ -586,13 +600,13 @@ def check_power_budget(card: dict) -> list[str]:
         if name not in caps:
             errors.append(f"no printed {type_name(kind)} card has a '{name}' number.")
         elif value > caps[name]:
-            errors.append(f"'{name}' {value} is above the highest printed on a {type_name(kind)} card ({caps[name]}).")
+            errors.append(f"'{name}' {value} is above the highest printed on {_a(type_name(kind))} card ({caps[name]}).")
     budget = POWER_BUDGET.get(kind)
     score = power_score(card)
     if budget is None:
         errors.append(f"there is no power budget for {type_name(kind)} cards.")
     elif score > budget:
-        errors.append(f"power {score} is over the budget of {budget} for a {type_name(kind)} card.")
+        errors.append(f"power {score} is over the budget of {budget} for {_a(type_name(kind))} card.")
     return errors
 
 
@@ -628,8 +642,8 @@ def validate_deck(cards: list[dict]) -> list[str]:
         errors.append(f"a deck needs at least {DECK_MIN_SIZE} cards; this one has {len(cards)}.")
     if len(cards) > DECK_MAX_SIZE:
         errors.append(f"a deck holds at most {DECK_MAX_SIZE} cards; this one has {len(cards)}.")
-    arthurs = [c for c in cards if TAG_ARTHUR in c["tags"]]
-    patsies = [c for c in cards if TAG_PATSY in c["tags"]]
+    arthurs = [c for c in cards if TAG_ARTHUR in c["tags"] and c["type"] == "knight"]
+    patsies = [c for c in cards if TAG_PATSY in c["tags"] and c["type"] == "page"]
     if not arthurs:
         errors.append("a deck must hold an Arthur.")
     if not patsies:
@@ -646,4 +660,4 @@ def validate_deck(cards: list[dict]) -> list[str]:
     places = sum(1 for c in cards if c["type"] in PLACE_KINDS) - (1 if arthurs else 0) - (1 if patsies else 0)
     if places < MIN_PLACE_CARDS:
         errors.append(f"a deck needs at least {MIN_PLACE_CARDS} place cards (lands, castles, characters, items, villages, pages, perils) besides Arthur and Patsy; this one has {places}.")
-    return sorted(set(errors), key=errors.index)
+    return list(dict.fromkeys(errors))  # drop repeats, keep order
