@@ -152,7 +152,8 @@ class Grid:
         ]
         self._dist: list[list[int]] | None = None  # all-pairs walking distances, built lazily
         self._balls: dict[tuple[int, int], tuple[int, ...]] = {}
-        self._ball_masks: dict[tuple[int, int], int] = {}
+        # (start, steps) -> (ends on the empty grid, end -> witness path masks)
+        self._walk_cache: dict[tuple[int, int], tuple[frozenset[int], dict[int, list[int]]]] = {}
 
     def __contains__(self, h: object) -> bool:
         return h in self.index
@@ -225,15 +226,6 @@ class Grid:
             self._balls[(u, r)] = got
         return got
 
-    def _ball_mask(self, u: int, r: int) -> int:
-        got = self._ball_masks.get((u, r))
-        if got is None:
-            got = 0
-            for v in self._ball(u, r):
-                got |= 1 << v
-            self._ball_masks[(u, r)] = got
-        return got
-
     # -- walks that never revisit a hex --------------------------------------------
 
     def ends_of_walks(self, start: Hex, steps: int, blocked: Iterable[Hex] = ()) -> set[Hex]:
@@ -241,24 +233,60 @@ class Grid:
 
         A walk moves to a neighbouring hex each step, never enters a hex in ``blocked``
         and never enters a hex it has already been on (``start`` included), so it is a
-        simple path. Enumerating simple paths blindly is exponential (about four million
-        of length ten on an open hex plane), so the search prunes a branch as soon as
-        every hex it could still end on has already been found as an end.
-        """
-        if steps <= 0:
-            return set()
-        mask = self._mask(blocked)
-        ends = self._ends(self.index[start], steps, mask)
-        return {self.cells[i] for i in ends}
+        simple path.
 
-    def _ends(self, src: int, steps: int, blocked_mask: int) -> set[int]:
+        Enumerating simple paths blindly is exponential (about four million of length
+        ten on an open hex plane), so the answer is built in three moves:
+
+        1. once per (start, steps), the ends on the empty grid are found exactly and a
+           few *witness* paths are kept for each end (``_unblocked``);
+        2. an end is confirmed at once when one of its witnesses avoids ``blocked``;
+        3. a search settles the rest, pruning a branch as soon as every hex it could
+           still end on is already known to be an end. Paths it finds are kept as
+           witnesses, so later questions with similar blockers are answered in step 2.
+        """
+        if steps <= 0 or start not in self.index:
+            return set()
+        src = self.index[start]
+        mask = self._mask(blocked)
+        possible, witnesses = self._unblocked(src, steps)
+        if mask == 0:
+            found = set(possible)
+        else:
+            found = {e for e, paths in witnesses.items()
+                     if not (mask >> e) & 1 and any(not (w & mask) for w in paths)}
+            # Ends the blockers have cut off entirely need no search to rule out.
+            near = self._bfs(src, mask)
+            possible = frozenset(e for e in possible if 0 < near[e] <= steps)
+            if len(found) < len(possible):
+                self._search(src, steps, mask, found, possible, witnesses)
+        return {self.cells[i] for i in found}
+
+    _WITNESSES = 6  # paths kept per (start, steps, end)
+
+    def _unblocked(self, src: int, steps: int) -> tuple[frozenset[int], dict[int, list[int]]]:
+        got = self._walk_cache.get((src, steps))
+        if got is None:
+            witnesses = self._greedy_witnesses(src, steps)
+            found = set(witnesses)
+            self._search(src, steps, 0, found, None, witnesses)
+            got = (frozenset(found), witnesses)
+            self._walk_cache[(src, steps)] = got
+        return got
+
+    def _search(self, src: int, steps: int, blocked_mask: int, found: set[int],
+                possible: frozenset[int] | None, witnesses: dict[int, list[int]]) -> None:
+        """Add to ``found`` every remaining end of a simple walk (exhaustive, pruned).
+
+        ``possible`` (when known) holds every hex that could be an end at all; a branch
+        stops once no hex within its remaining steps is possible, unblocked and unfound.
+        """
         adj = self._adj
-        # Seed the answer cheaply, so the exhaustive search below mostly just confirms it.
-        found: set[int] = self._greedy_ends(src, steps, blocked_mask)
-        # For each (hex, steps left): position of the first hex of its ball not yet
-        # known to be an end. Found only grows, so the pointer only moves forward.
-        cursor: dict[tuple[int, int], int] = {}
         ball = self._ball
+        # For each (hex, steps left): index of the first hex of its ball still worth
+        # looking for. ``found`` only grows, so the index only moves forward.
+        cursor: dict[tuple[int, int], int] = {}
+        keep = self._WITNESSES
 
         def exhausted(u: int, left: int) -> bool:
             members = ball(u, left)
@@ -267,7 +295,8 @@ class Grid:
             while i < n:
                 v = members[i]
                 # The start can never be an end (a walk does not re-enter it).
-                if v not in found and v != src and not (blocked_mask >> v) & 1:
+                if (v not in found and v != src and not (blocked_mask >> v) & 1
+                        and (possible is None or v in possible)):
                     break
                 i += 1
             cursor[(u, left)] = i
@@ -275,7 +304,11 @@ class Grid:
 
         def walk(u: int, left: int, visited: int) -> None:
             if left == 0:
-                found.add(u)
+                if u not in found:
+                    found.add(u)
+                    paths = witnesses.setdefault(u, [])
+                    if len(paths) < keep:
+                        paths.append(visited)
                 return
             if exhausted(u, left):
                 return
@@ -284,32 +317,31 @@ class Grid:
                     walk(v, left - 1, visited | (1 << v))
 
         walk(src, steps, 1 << src)
-        return found
 
-    def _greedy_ends(self, src: int, steps: int, blocked_mask: int, witnesses: int = 3) -> set[int]:
-        """Ends found by growing a few witness paths per hex, a step at a time.
+    def _greedy_witnesses(self, src: int, steps: int) -> dict[int, list[int]]:
+        """Ends of the empty grid found by growing a few witness paths per hex.
 
-        Every hex returned really is an end (its witness is a simple path of the right
-        length); some ends may be missed, which ``_ends`` then finds by search. Three
-        witnesses per hex find nearly all ends on open ground (measured), one misses the
-        hexes that need a winding path.
+        Each witness is the set of hexes (a bit mask) of a real simple walk, so every
+        hex returned is an end; ends needing a winding walk may be missed, and
+        ``_search`` finds those.
         """
         adj = self._adj
-        layer: dict[int, list[int]] = {src: [1 << src]}  # end -> hexes each witness used
+        keep = self._WITNESSES
+        layer: dict[int, list[int]] = {src: [1 << src]}
         for _ in range(steps):
             nxt: dict[int, list[int]] = {}
             for u, useds in layer.items():
                 for used in useds:
                     for v in adj[u]:
-                        if (used >> v) & 1 or (blocked_mask >> v) & 1:
+                        if (used >> v) & 1:
                             continue
                         paths = nxt.get(v)
                         if paths is None:
                             nxt[v] = [used | (1 << v)]
-                        elif len(paths) < witnesses:
+                        elif len(paths) < keep:
                             paths.append(used | (1 << v))
             layer = nxt
-        return set(layer)
+        return layer
 
     def walk_to(self, start: Hex, goal: Hex, steps: int, blocked: Iterable[Hex] = ()) -> list[Hex] | None:
         """One simple path of exactly ``steps`` steps from ``start`` to ``goal``, or None.

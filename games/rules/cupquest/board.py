@@ -33,7 +33,8 @@ class Board:
         self.teleports: dict[str, str] = dict(data["teleports"])
         self.alcoves: dict[str, list[str]] = {k: list(v) for k, v in data["alcoves"].items()}
         self.monster_hexes = {v["at"] for v in self.monsters.values()}
-        walkable = [hexgrid.parse(c) for c in self.cells if c not in self.monster_hexes]
+        self.hex_of: dict[str, hexgrid.Hex] = {c: hexgrid.parse(c) for c in self.cells}
+        walkable = [self.hex_of[c] for c in self.cells if c not in self.monster_hexes]
         self.grid = hexgrid.Grid(walkable)
         self._reach: dict[tuple, tuple[int, frozenset[str]]] = {}
 
@@ -47,8 +48,8 @@ class Board:
 
     def monsters_touching(self, cell: str) -> list[str]:
         """Monster ids standing next to ``cell`` (board order)."""
-        h = hexgrid.parse(cell)
-        return [m for m, v in self.monsters.items() if hexgrid.distance(h, hexgrid.parse(v["at"])) == 1]
+        h = self.hex_of[cell]
+        return [m for m, v in self.monsters.items() if hexgrid.distance(h, self.hex_of[v["at"]]) == 1]
 
     # -- walking ------------------------------------------------------------------
 
@@ -65,8 +66,8 @@ class Board:
         got = self._reach.get(memo_key)
         if got is not None:
             return got
-        origin = hexgrid.parse(start)
-        blocked_hexes = [hexgrid.parse(b) for b in blocked]
+        origin = self.hex_of[start]
+        blocked_hexes = [self.hex_of[b] for b in blocked]
         result: tuple[int, frozenset[str]] = (0, frozenset())
         for length in range(steps, 0, -1):
             ends = self.grid.ends_of_walks(origin, length, blocked_hexes)
@@ -80,8 +81,8 @@ class Board:
 
     def path(self, start: str, goal: str, steps: int, blocked: frozenset[str]) -> list[str] | None:
         """One walk of exactly ``steps`` from ``start`` to ``goal``, as hex keys."""
-        got = self.grid.walk_to(hexgrid.parse(start), hexgrid.parse(goal), steps,
-                                [hexgrid.parse(b) for b in blocked])
+        got = self.grid.walk_to(self.hex_of[start], self.hex_of[goal], steps,
+                                [self.hex_of[b] for b in blocked])
         return None if got is None else [hexgrid.key(h) for h in got]
 
     def as_view(self) -> dict:
