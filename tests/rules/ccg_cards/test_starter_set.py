@@ -154,11 +154,11 @@ def test_every_card_has_its_own_quote_and_printed_text(starter):
     assert len(set(quotes)) == len(quotes)
 
 
-def test_every_effect_op_used_is_in_the_vocabulary(starter):
+def test_the_set_uses_exactly_the_vocabulary(starter):
     used = {e["op"] for c in starter for e in c["primary"] + c["secondary"] + c["round_table_bonus"]}
     used |= {e["op"] for c in starter for row in c["village_table"] or [] for e in row["effects"]}
-    assert used <= set(vocabulary.EFFECT_OPS)
-    assert len(used) >= 18   # the set exercises most of the vocabulary
+    # Every op is printed on at least one card, so the engine runs each on real cards.
+    assert used == set(vocabulary.EFFECT_OPS)
 
 
 def test_the_blank_write_yer_own(by_code):
