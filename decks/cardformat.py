@@ -6,14 +6,12 @@ source of truth, so the admin, the services and the engine never disagree.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 from games.rules.ccg import cards as ccg_cards
 from games.rules.ccg import vocabulary
 
-# DECKS_CARD_DATA_DIR points the loader at another copy of the data files (development only).
-DATA_DIR = Path(os.environ.get("DECKS_CARD_DATA_DIR") or Path(ccg_cards.__file__).resolve().parent / "data")
+DATA_DIR = Path(ccg_cards.__file__).resolve().parent / "data"
 
 
 def normalize(card: dict) -> dict:
