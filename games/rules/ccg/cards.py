@@ -389,7 +389,7 @@ def card_text(card: dict, titles: dict[str, str] | None = None) -> str:
         lines.append(f"Castle defence {card['castle_defense']}.")
     if card["castle_occupant"]:
         occ = card["castle_occupant"]
-        who = (titles or {}).get(occ["code"], occ["code"]) or f"a {occ['type']} of the opponent's choosing from their deck"
+        who = (titles or {}).get(occ["code"], occ["code"]) or f"{_a(occ['type'])} of the opponent's choosing from their deck"
         lines.append(f"Held by {who}.")
     if card["castle_table"]:
         rows = sorted(card["castle_table"], key=lambda r: r["min"])

@@ -150,6 +150,9 @@ def test_grail_numbers_cover_0_to_7_evenly_enough(starter):
 def test_every_card_has_its_own_quote_and_printed_text(starter):
     for card in starter:
         assert card["quote"].strip() and card["text"].strip(), card["code"]
+        # The printed text tells a player about the side used in lieu of the primary (4.3).
+        if card["secondary"] and card["type"] != "write_yer_own":
+            assert "Instead" in card["text"], card["code"]
     quotes = [card["quote"] for card in starter]
     assert len(set(quotes)) == len(quotes)
 
