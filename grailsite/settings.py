@@ -98,6 +98,8 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-deadlines": {"task": "games.tasks.deadlines_sweep", "schedule": 60.0},
     "send-notification-emails": {"task": "games.tasks.notification_emails_send", "schedule": 300.0},
 }
+# Parallel test runs on one Redis each use their own queue, so no run takes another's tasks.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("GRAILSITE_CELERY_QUEUE", f"{CHANNEL_PREFIX}-tasks")
 TIMERS_USE_CELERY = bool(REDIS_URL)
 EMBEDDED_SWEEP_SECONDS = float(os.environ.get("EMBEDDED_SWEEP_SECONDS", "5"))
 

@@ -1,0 +1,73 @@
+"""A seat sees only what the rules let it see: in HTML, JSON and websocket frames alike.
+The 'secret' test game's cards are unmistakable strings, so a leak is a substring."""
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import registry, services
+from tests.platform.wsclient import communicator, next_state, session_cookie
+from tests.secret_game import secrets_of
+
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+
+def assert_no_secret(text: str, state: dict, seat):
+    leaked = [card for card in secrets_of(state, seat) if card in text]
+    assert leaked == [], f"seat {seat} can see {leaked}"
+
+
+def test_html_and_json_never_carry_another_seats_hand(client, make_match, make_user):
+    match, users = make_match(kind="secret", seats=3)
+    game = registry.get("secret")
+    viewers = [(u, i) for i, u in enumerate(users)] + [(make_user(), None)]
+    for step in range(6):
+        match.refresh_from_db()
+        for user, seat in viewers:
+            client.force_login(user)
+            for url in (f"/games/{match.pk}/", f"/api/matches/{match.pk}/", f"/api/matches/{match.pk}/log/",
+                        f"/games/{match.pk}/history/", f"/api/matches/{match.pk}/replay/?step={step}"):
+                body = client.get(url).content.decode()
+                assert_no_secret(body, match.state, seat)
+            if seat is not None:
+                own = client.get(f"/api/matches/{match.pk}/").json()["view"]["my_hand"]
+                assert own == match.state["hands"][seat]
+        seat = game.pending(match.state)[0].seat
+        services.move_submit(match_id=match.pk, user=users[seat], move=game.legal_moves(match.state, seat)[0],
+                             version=match.version)
+
+
+def test_websocket_frames_never_carry_another_seats_hand(make_match, make_user):
+    match, users = make_match(kind="secret", seats=3)
+    game = registry.get("secret")
+    watcher = make_user()
+
+    cookies = [(0, session_cookie(users[0])), (1, session_cookie(users[1])), (2, session_cookie(users[2])),
+               (None, session_cookie(watcher))]
+
+    async def scenario():
+        sockets = []
+        for seat, cookie in cookies:
+            ws = communicator(f"/ws/matches/{match.pk}/", cookie)
+            assert (await ws.connect())[0]
+            await next_state(ws)
+            sockets.append((seat, ws))
+        state = match.state
+        version = match.version
+        for _ in range(5):
+            seat = game.pending(state)[0].seat
+            move = game.legal_moves(state, seat)[0]
+            await database_sync_to_async(services.move_submit)(match_id=match.pk, user=users[seat], move=move,
+                                                               version=version)
+            state, _ = game.apply(state, seat, move)
+            version += 1
+            for viewer, ws in sockets:
+                data, raw = await next_state(ws)
+                assert data["version"] == version
+                assert_no_secret(raw, state, viewer)
+                if viewer is not None:
+                    assert data["view"]["my_hand"] == state["hands"][viewer]
+        for _, ws in sockets:
+            await ws.disconnect()
+
+    asyncio.run(scenario())

@@ -1,0 +1,111 @@
+"""Turn timers through a real Celery worker on the Redis broker (not eager mode)."""
+import time
+from datetime import timedelta
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from celery.signals import task_postrun
+from django.utils import timezone
+
+from games import notify, services
+from games.models import Match, MoveRecord, Notification
+from games.tasks import deadline_fire, deadlines_sweep
+from grailsite.celery import app
+
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+
+@pytest.fixture
+def worker():
+    app.control.purge()
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10) as w:
+        yield w
+
+
+def wait_for(predicate, timeout=15.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def timed_out_moves(match):
+    return MoveRecord.objects.filter(match=match, by_timeout=True)
+
+
+def _due_in(match, seconds: float):
+    deadline = timezone.now() + timedelta(seconds=seconds)
+    match.seats.filter(index=0).update(deadline=deadline)
+    return deadline
+
+
+def test_the_fast_path_task_applies_the_timeout_move(worker, make_match):
+    match, (alice, _) = make_match(clock_kind="minutes", clock_amount=5)
+    lowest = min(match.state["hands"][0])
+    deadline = _due_in(match, 1.0)
+    notify._schedule(match.pk, match.version, [(0, deadline)])
+    assert wait_for(lambda: timed_out_moves(match).exists())
+    record = timed_out_moves(match).get()
+    assert record.move == {"type": "play", "card": lowest} and record.seat == 0 and record.user is None
+    match.refresh_from_db()
+    assert match.seats.get(index=1).waiting_for == "turn"
+    assert Notification.objects.filter(user=alice, kind="timeout").exists()
+
+
+def test_a_timer_whose_version_moved_on_does_nothing(worker, make_match):
+    match, (alice, _) = make_match(clock_kind="minutes", clock_amount=5)
+    stale_version = match.version
+    services.move_submit(match_id=match.pk, user=alice, move={"type": "play", "card": match.state["hands"][0][0]},
+                         version=match.version)
+    match.seats.filter(index=1).update(deadline=timezone.now() - timedelta(seconds=1))  # due, but...
+    finished = {}
+
+    def record(sender=None, task_id=None, retval=None, **kwargs):
+        finished[task_id] = retval
+
+    task_postrun.connect(record, weak=False)
+    try:
+        sent = deadline_fire.apply_async((match.pk, 1, stale_version))  # ...this timer is for an old version
+        assert wait_for(lambda: sent.id in finished)
+    finally:
+        task_postrun.disconnect(record)
+    assert finished[sent.id] is False
+    assert not timed_out_moves(match).exists()
+
+
+def test_the_beat_sweep_catches_a_lost_timer(make_match):
+    match, _ = make_match(clock_kind="minutes", clock_amount=5)
+    deadline = _due_in(match, 0.2)
+    app.control.purge()
+    notify._schedule(match.pk, match.version, [(0, deadline)])
+    # Redis restarts or the worker dies: the scheduled task is gone.
+    assert app.control.purge() >= 1
+    time.sleep(0.3)
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+        deadlines_sweep.delay()
+        assert wait_for(lambda: timed_out_moves(match).exists())
+        deadlines_sweep.delay()  # a second sweep finds nothing more to do
+        time.sleep(1.5)
+    assert timed_out_moves(match).count() == 1
+
+
+def test_sweep_warns_a_day_ahead_once(make_match):
+    match, (alice, _) = make_match(clock_kind="days", clock_amount=3)
+    match.seats.filter(index=0).update(deadline=timezone.now() + timedelta(hours=20))
+    assert services.deadlines_sweep() == 0
+    services.deadlines_sweep()
+    warnings = Notification.objects.filter(user=alice, kind="deadline_near")
+    assert warnings.count() == 1
+
+
+def test_vacation_stops_my_clock_within_the_allowance(make_match):
+    match, (alice, _) = make_match(clock_kind="days", clock_amount=2, vacation_days=5)
+    before = match.seats.get(index=0).deadline
+    assert services.vacation_start(user=alice, days=10) == 1
+    seat = match.seats.get(index=0)
+    assert seat.deadline == before + timedelta(days=5)  # capped by the game's allowance
+    assert seat.vacation_days_used == 5
+    with pytest.raises(ValueError, match="vacation days left"):
+        services.vacation_start(user=alice, days=1)
