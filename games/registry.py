@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from games.rules.base import Game
+from games.rules.ccg.game import MPHGGame
 from games.rules.cupquest import CupQuest
 from games.rules.duel import GrailDuel
 
@@ -26,3 +27,4 @@ def kinds() -> list[Game]:
 
 register(GrailDuel())
 register(CupQuest())
+register(MPHGGame())

@@ -257,7 +257,7 @@ def _validate_castle(card: dict, errors: list) -> None:
             if occupant["type"] not in OCCUPANT_TYPES:
                 errors.append(f"'castle_occupant' type must be one of {', '.join(OCCUPANT_TYPES)}.")
             code = occupant["code"]
-            if code is not None and (not isinstance(code, str) or not CODE_RE.match(code)):
+            if code is not None and (not isinstance(code, str) or not CODE_RE.match(code) or len(code) > MAX_CODE):
                 errors.append("'castle_occupant' code must be a card code, or null for the opponent's choice.")
 
 

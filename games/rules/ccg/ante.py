@@ -1,0 +1,104 @@
+"""The ante (2.3, 15.3) and doubling it (16.2).
+
+Each player cuts the next player's deck at a position of their choosing; the card on top
+after the cut is turned face up into the ante. With doubling on, a player ending their
+turn may double: every other player must accept or concede (no third way). On
+acceptance each player still in adds as many cards from the top of their deck as they
+already have in the ante (1 -> 2 -> 4 -> 8 ...). A player who has doubled may not double
+again until every other player still in has doubled since.
+"""
+from __future__ import annotations
+
+from . import state as S
+from . import turns
+from .base_events import ev
+
+
+def cut_target(state, cutter):
+    return (cutter + 1) % state["n"]
+
+
+def cut(state, cutter, at, events):
+    victim = cut_target(state, cutter)
+    deck = state["p"][victim]["deck"]
+    # Decks are stored bottom..top; "at" counts cards lifted from the top.
+    lifted = deck[len(deck) - at:]
+    rest = deck[:len(deck) - at]
+    deck[:] = lifted + rest
+    top = deck.pop()
+    state["ante"].append(top)
+    events.append(ev("ante", f"Seat {cutter + 1} cuts seat {victim + 1}'s deck at {at}: "
+                     f"{S.title(state, top)} goes into the ante.", data={"card": top, "code": state["inst"][top]}))
+
+
+def stake(state, seat):
+    return sum(1 for i in state["ante"] if state["own"][i] == seat)
+
+
+def may_double(state, seat):
+    if not state["opts"]["double_the_ante"] or state["solo"] is not None:
+        return False
+    return seat not in state["doubling"]["since"]
+
+
+def open_offer(state, seat, events):
+    wait = [s for s in S.alive(state) if s != seat]
+    if not wait or state["p"][seat]["out"]:
+        return
+    state["steps"].append({"k": "offer", "from": seat, "wait": wait, "accepted": []})
+    events.append(ev("offer", f"Seat {seat + 1} doubles the ante: accept or concede.", data={"from": seat}))
+
+
+def answer(state, seat, accept, events):
+    step = state["steps"][-1]
+    step["wait"].remove(seat)
+    if accept:
+        step["accepted"].append(seat)
+        events.append(ev("offer", f"Seat {seat + 1} accepts the doubled ante."))
+    else:
+        events.append(ev("offer", f"Seat {seat + 1} concedes rather than double."))
+        turns.defeat(state, seat, events, "conceded the doubled ante")
+    if not step["wait"] and state["steps"] and state["steps"][-1] is step:
+        state["steps"].pop()
+        settle_offer(state, step, events)
+
+
+def settle_offer(state, step, events):
+    if state["result"] is not None:
+        return
+    offerer = step["from"]
+    if not step["accepted"]:
+        return
+    for s in [offerer] + step["accepted"]:
+        if state["p"][s]["out"]:
+            continue
+        add = stake(state, s)
+        deck = state["p"][s]["deck"]
+        for _ in range(add):
+            if not deck:
+                turns.defeat(state, s, events, "ran out of cards doubling the ante")
+                break
+            iid = deck.pop()
+            state["ante"].append(iid)
+            events.append(ev("ante", f"{S.title(state, iid)} from seat {s + 1} goes into the ante.",
+                             data={"card": iid, "code": state["inst"][iid]}))
+    d = state["doubling"]
+    d["count"] += 1
+    d["since"].append(offerer)
+    if all(s in d["since"] for s in S.alive(state)):
+        d["since"] = []
+
+
+def ante_result(state):
+    """Who gets which ante cards: the finder wins them all; a draw carries them over to
+    the rematch; any other ending returns each card to its owner."""
+    res = state["result"]
+    cards = [{"iid": i, "code": state["inst"][i], "owner": state["own"][i]} for i in state["ante"]]
+    if res is None:
+        return {"status": "in_play", "cards": cards}
+    if res["ante"] == "won":
+        return {"status": "won", "winner": res["finder"], "cards": cards}
+    if res["ante"] == "carried":
+        return {"status": "carried_over", "cards": cards,
+                "carried_ante": [{"owner": c["owner"], "card": state["cards"][c["code"]]} for c in cards]}
+    return {"status": "returned", "cards": cards}

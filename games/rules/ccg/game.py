@@ -1,0 +1,121 @@
+"""MPHGGame: the Monty Python and the Holy Grail CCG behind the common rules contract."""
+from __future__ import annotations
+
+from ..base import Event, Game, IllegalMove, Outcome, Pending
+from . import ante, game_moves, setup as setup_mod, turns, view
+from . import state as S
+
+
+def fast_copy(x):
+    """A deep copy for plain JSON data, several times faster than copy.deepcopy."""
+    if isinstance(x, dict):
+        return {k: fast_copy(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [fast_copy(v) for v in x]
+    return x
+
+
+class MPHGGame(Game):
+    kind = "ccg"
+    name = "Monty Python and the Holy Grail CCG"
+    min_players = 2
+    max_players = 4
+    option_schema: dict = {}  # the shell passes decks and table facts; see setup.validate_options
+
+    def setup(self, players, options, seed):
+        return setup_mod.setup(players, dict(options or {}), seed)
+
+    def apply(self, state, seat, move):
+        """As Game.apply, but card definitions (never changed in play) are shared, not copied."""
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            raise IllegalMove("A move must be an object with a 'type'.")
+        if self.outcome(state) is not None:
+            raise IllegalMove("The game is over.")
+        if not isinstance(seat, int) or not 0 <= seat < state["n"]:
+            raise IllegalMove("There is no such seat.")
+        new = {k: (v if k == "cards" else fast_copy(v)) for k, v in state.items()}
+        if move["type"] == "resign":
+            return new, self._resign(new, seat)
+        return new, self._apply(new, seat, move)
+
+    def _apply(self, state, seat, move):
+        events: list[Event] = []
+        game_moves.apply(state, seat, move, events)
+        return events
+
+    def legal_moves(self, state, seat):
+        return game_moves.legal(state, seat)
+
+    def _resign(self, state, seat):
+        events: list[Event] = []
+        turns.defeat(state, seat, events, "resigned")
+        turns.advance(state, events)
+        return events
+
+    def view_for(self, state, seat):
+        return view.view_for(state, seat)
+
+    def outcome(self, state):
+        r = state["result"]
+        if r is None:
+            return None
+        return Outcome(winners=tuple(r["winners"]), draw=r["draw"], reason=r["reason"])
+
+    def pending(self, state):
+        if state["result"] is not None:
+            return []
+        if not state["steps"]:
+            return [Pending(state["turn"], "turn")]
+        step = state["steps"][-1]
+        k = step["k"]
+        if k == "response":
+            return [Pending(step["order"][step["i"]], "response")]
+        if k == "offer":
+            return [Pending(s, "offer") for s in step["wait"]]
+        return [Pending(step["seat"], k)]
+
+    def timeout_move(self, state, seat):
+        """What a passed deadline does (docs/rules/ccg.md, 'Timeouts')."""
+        if not state["steps"]:
+            p = state["p"][seat]
+            if p["must"] and game_moves.movement.facing(state, seat):
+                opts = game_moves.run_away_moves(state, seat)
+                return dict(opts[0], shout=game_moves.RUN_AWAY_SHOUT)
+            return {"type": "end_turn"}
+        step = state["steps"][-1]
+        k = step["k"]
+        if k == "cut":
+            return {"type": "cut", "at": len(state["p"][ante.cut_target(state, seat)]["deck"]) // 2}
+        if k == "response":
+            return {"type": "pass"}
+        if k == "offer":
+            return {"type": "concede"}  # 16.2 leaves no third way
+        if k == "balance" or step.get("what") == "discard":
+            return {"type": "discard", "card": state["p"][seat]["hand"][-1]}
+        if step["what"] == "reveal":
+            return {"type": "choose", "option": "ignore"}
+        return {"type": "choose", "option": step["options"][0]}
+
+    def describe_move(self, move):
+        t = move.get("type", "?")
+        if t == "play":
+            where = move.get("to")
+            return f"plays a card{' face down' if move.get('face') == 'down' else ''}" + (f" to {where}" if where else "")
+        return {"move": f"moves to {move.get('to') or 'the Round Table Area'}", "fight": f"disputes by {move.get('method')}",
+                "end_turn": "ends the turn" + (" and doubles the ante" if move.get("double") else ""),
+                "run_away": "runs away", "pass": "passes", "cut": f"cuts at {move.get('at')}"}.get(t, t.replace("_", " "))
+
+
+def ante_result(state):
+    return ante.ante_result(state)
+
+
+def with_words(state, move):
+    """The move a client sends after showing the quote (or the run-away shout): legal
+    moves carry no words, so a web client adds them the same way."""
+    if move.get("type") == "play" and move.get("face") != "down":
+        q = S.card(state, move["card"]).get("quote") or ""
+        return dict(move, quote=q) if q else move
+    if move.get("type") == "run_away":
+        return dict(move, shout=game_moves.RUN_AWAY_SHOUT)
+    return move

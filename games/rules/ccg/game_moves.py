@@ -1,0 +1,433 @@
+"""Every move a player may make, and applying it.
+
+``legal(state, seat)`` lists the moves open to a seat now; applying a move first checks it
+against the list for that kind (so the two can never disagree), then changes the state.
+A card play carries the quote the player read out (4.2): the web shows the quote to
+everyone and sends it back when the player confirms or types it; a play without the
+right words goes to the dead cart with no effect.
+"""
+from __future__ import annotations
+
+import re
+
+from ..base import IllegalMove
+from . import ante, avalon, castles, layout, movement, round_table, timing, turns
+from . import disputes as D
+from . import effects as FX
+from . import state as S
+from .base_events import ev
+
+RUN_AWAY_SHOUT = "Run away! Run away!"
+_WORDS = re.compile(r"[a-z0-9]+")
+
+
+def same_words(a: str, b: str) -> bool:
+    return _WORDS.findall((a or "").lower()) == _WORDS.findall((b or "").lower())
+
+
+# ------------------------------------------------------------------ listing
+def legal(state, seat):
+    if state["result"] is not None or state["p"][seat]["out"]:
+        return []
+    steps = state["steps"]
+    if steps:
+        return step_moves(state, seat, steps[-1])
+    if seat != state["turn"] or state["phase"] != "play":
+        return []
+    return main_moves(state, seat)
+
+
+def step_moves(state, seat, step):
+    k = step["k"]
+    if k == "cut":
+        if seat != step["seat"]:
+            return []
+        size = len(state["p"][ante.cut_target(state, seat)]["deck"])
+        return [{"type": "cut", "at": at} for at in range(1, size)]
+    if k == "response":
+        if step["order"][step["i"]] != seat:
+            return []
+        out = [{"type": "pass"}]
+        out += [m for iid in state["p"][seat]["hand"] for m in effect_plays(state, seat, iid)]
+        if seat == state["turn"] and step["act"]["do"] in ("dispute", "assault", "castle") \
+                and movement.facing(state, seat):
+            out += run_away_moves(state, seat)
+        return out
+    if k == "offer":
+        return [{"type": "accept"}, {"type": "concede"}] if seat in step["wait"] else []
+    if seat != step["seat"]:
+        return []
+    if k == "balance" or step.get("what") == "discard":
+        return [{"type": "discard", "card": iid} for iid in state["p"][seat]["hand"]]
+    return [{"type": "choose", "option": o} for o in step["options"]]
+
+
+def main_moves(state, seat):
+    p = state["p"][seat]
+    out = []
+    for iid in p["hand"]:
+        out += card_plays(state, seat, iid)
+    if movement.can_move(state, seat):
+        out += [{"type": "move", "to": r} for r in movement.destinations(state, seat)]
+    out += invite_moves(state, seat)
+    out += fight_moves(state, seat)
+    out += castle_moves(state, seat)
+    if movement.facing(state, seat):
+        out += run_away_moves(state, seat)
+    if avalon.can_search(state, seat):
+        out.append({"type": "search"})
+    out += item_moves(state, seat)
+    if not (p["must"] and movement.facing(state, seat)):
+        out.append({"type": "end_turn"})
+        if ante.may_double(state, seat):
+            out.append({"type": "end_turn", "double": True})
+    if state["solo"] == seat:
+        out.append({"type": "give_up"})
+    return out
+
+
+def _opponents(state, seat):
+    return [s for s in S.alive(state) if s != seat]
+
+
+def _with_targets(state, seat, base, effects):
+    """Add the chosen opponent (3-4 players) and knight (when an effect aims at one)."""
+    opps = _opponents(state, seat)
+    variants = [dict(base)]
+    if len(opps) > 1 and any(e.get("who") == "opponent" or e.get("target") in ("opponent", "opponent_knight")
+                             for e in effects):
+        variants = [dict(base, target=o) for o in opps]
+    kind = FX.needs_pick(effects)
+    if kind is None:
+        return variants
+    out = []
+    for v in variants:
+        owner = seat if kind == "own_knight" else v.get("target", opps[0] if opps else None)
+        knights = state["p"][owner]["knights"] if owner is not None else []
+        out += [dict(v, pick=k) for k in knights] or [v]
+    return out
+
+
+def effect_plays(state, seat, iid):
+    c = S.card(state, iid)
+    t = c["type"]
+    out = []
+    if t in ("event", "song", "taunt", "questions_three") and c["primary"]:
+        out += _with_targets(state, seat, {"type": "play", "card": iid, "use": "primary"}, c["primary"])
+    if t != "page" and c["secondary"]:
+        out += _with_targets(state, seat, {"type": "play", "card": iid, "use": "secondary"}, c["secondary"])
+    return out
+
+
+def _placement_areas(state, seat, iid, face):
+    """Areas a card may be laid in (4.1, 4.3, 6.3, FAQ 6)."""
+    t = S.ctype(state, iid)
+    occupied = {q["pos"] for q in state["p"] if not q["out"] and q["pos"] is not None}
+    refs = []
+    for s, q in enumerate(state["p"]):
+        if face == "down" and s == seat:
+            continue  # face down only on an opponent's England (3.2)
+        if q["out"]:
+            continue
+        if s == seat and t in ("adversary", "peril", "knight", "persona", "item"):
+            continue
+        refs += [a["ref"] for a in q["england"]]
+    refs += [a["ref"] for a in state["avalon"]]
+    out = []
+    for ref in refs:
+        if ref in occupied:
+            continue  # FAQ 6: nothing is laid where a Round Table stands
+        if face == "up":
+            a = S.area(state, ref)
+            slot = movement.slot_of(state, iid)
+            if slot and any(movement.slot_of(state, e[0]) == slot for e in a["up"]):
+                continue
+            if S.duplicate_blocked(state, iid, ref, None):
+                continue
+        out.append(ref)
+    return out
+
+
+def card_plays(state, seat, iid):
+    c = S.card(state, iid)
+    t = c["type"]
+    p = state["p"][seat]
+    out = effect_plays(state, seat, iid)
+    base = {"type": "play", "card": iid, "use": "primary"}
+    if t in ("knight", "persona") and round_table.can_join(state, seat, iid) \
+            and not S.duplicate_blocked(state, iid, None, seat):
+        out.append(dict(base, to="rt"))
+    if t == "page" and not S.duplicate_blocked(state, iid, None, seat):
+        out.append(dict(base, to="rt"))
+    if t == "item" and not S.duplicate_blocked(state, iid, None, seat):
+        out += [dict(base, to="rt", page=pg["c"]) for pg in p["pages"]
+                if round_table.page_with_room(state, p, pg["c"], "i")]
+    if t in movement.SLOT or t == "item":
+        if t != "page":
+            out += [dict(base, to=r, face="up") for r in _placement_areas(state, seat, iid, "up")]
+    if t != "page":
+        out += [dict(base, to=r, face="down") for r in _placement_areas(state, seat, iid, "down")]
+    return out
+
+
+def invite_moves(state, seat):
+    p = state["p"][seat]
+    if p["pos"] is None:
+        return []
+    a = S.area(state, p["pos"])
+    return [{"type": "invite", "card": i, "rep": r} for i, *_ in a["up"]
+            if S.ctype(state, i) in ("knight", "persona")
+            for r in p["knights"] if round_table.can_invite(state, seat, i, r)]
+
+
+def fight_moves(state, seat):
+    p = state["p"][seat]
+    out = []
+    for foe in D.challengeable(state, seat):
+        if foe in p["disputed"]:
+            continue
+        for method in D.methods_for(state, seat, foe):
+            for lead in D.leads(state, seat, method):
+                out.append({"type": "fight", "foe": foe, "method": method, "lead": lead})
+    return out
+
+
+def castle_moves(state, seat):
+    p = state["p"][seat]
+    out = []
+    if castles.can_parley(state, seat):
+        out += [{"type": "parley", "lead": m} for m in S.rt_members(p) if str(m) not in p["disabled"]]
+    if castles.can_assault(state, seat):
+        out += [{"type": "assault", "lead": k} for k in p["knights"] if str(k) not in p["disabled"]]
+    if castles.can_enter(state, seat):
+        out.append({"type": "enter_castle"})
+    return out
+
+
+def run_away_moves(state, seat):
+    opts, chooser = movement.run_options(state, seat)
+    if chooser == seat and len(opts) > 1:
+        return [{"type": "run_away", "to": o} for o in opts]
+    return [{"type": "run_away"}]
+
+
+def item_moves(state, seat):
+    p = state["p"][seat]
+    out = []
+    if p["pos"] is not None and not movement.facing(state, seat):
+        a = S.area(state, p["pos"])
+        for i, *_ in a["up"]:
+            if S.ctype(state, i) == "item" and not S.duplicate_blocked_rt(state, i, seat):
+                out += [{"type": "take_item", "card": i, "page": pg["c"]} for pg in p["pages"]
+                        if round_table.page_with_room(state, p, pg["c"], "i")]
+    for pg in p["pages"]:
+        for it in pg["i"]:
+            out += [{"type": "trade_item", "card": it, "page": other["c"]} for other in p["pages"]
+                    if other is not pg and round_table.page_with_room(state, p, other["c"], "i")]
+    return out
+
+
+# ------------------------------------------------------------------ applying
+_EXTRA_KEYS = ("quote", "shout")
+
+
+def canonical(move):
+    return {k: v for k, v in move.items() if k not in _EXTRA_KEYS and not (k == "double" and v is False)}
+
+
+def check(state, seat, move):
+    want = canonical(move)
+    if want not in legal(state, seat):
+        raise IllegalMove(why_illegal(state, seat, move))
+
+
+def why_illegal(state, seat, move):
+    if state["p"][seat]["out"]:
+        return "You are out of the game."
+    if state["steps"]:
+        return "That move is not open now: " + describe_wait(state)
+    if seat != state["turn"]:
+        return "It is not your turn."
+    if move["type"] == "end_turn":
+        return "You must deal with the adversary first: fight, outwit, or run away."
+    if move["type"] == "move":
+        return "Your Round Table cannot move there now."
+    if move["type"] == "play":
+        return "That card cannot be played that way now."
+    return f"The move '{move['type']}' is not allowed now."
+
+
+def describe_wait(state):
+    step = state["steps"][-1]
+    k = step["k"]
+    if k == "response":
+        return f"seat {step['order'][step['i']] + 1} may respond before the grail numbers are drawn."
+    if k == "offer":
+        return "the doubled ante awaits an answer."
+    return f"seat {step['seat'] + 1} must {k}."
+
+
+def apply(state, seat, move, events):
+    check(state, seat, move)
+    t = move["type"]
+    steps = state["steps"]
+    step = steps[-1] if steps else None
+    if t == "cut":
+        ante.cut(state, seat, move["at"], events)
+        if seat + 1 < state["n"]:
+            step["seat"] = seat + 1
+        else:
+            steps.pop()
+            from .setup import lay_out
+            lay_out(state, events)
+    elif t == "pass":
+        timing.window_pass(state, step, events)
+    elif t == "play":
+        play(state, seat, move, events)
+        if step is not None and step["k"] == "response":
+            timing.window_played(step)
+    elif t == "accept" or t == "concede":
+        ante.answer(state, seat, t == "accept", events)
+    elif t == "discard":
+        hand = state["p"][seat]["hand"]
+        hand.remove(move["card"])
+        S.to_dead(state, move["card"])
+        events.append(ev("discard", f"Seat {seat + 1} discards {S.title(state, move['card'])}."))
+        if step["k"] == "balance":
+            if len(hand) <= turns.HAND_MAX:
+                steps.pop()
+        else:
+            step["left"] -= 1
+            if step["left"] <= 0 or not hand:
+                steps.pop()
+    elif t == "choose":
+        steps.pop()
+        resolve_choice(state, step, move["option"], events)
+    elif t == "run_away":
+        if S.rule_on(state, "run_away_shout") and not same_words(move.get("shout", ""), RUN_AWAY_SHOUT):
+            raise IllegalMove(f"To run away you must shout “{RUN_AWAY_SHOUT}”")
+        if step is not None and step["k"] == "response":
+            steps.pop()  # running away before the grail numbers are drawn calls the dispute off
+        movement.start_run_away(state, seat, events, to=move.get("to"))
+    else:
+        main_action(state, seat, move, events)
+    turns.advance(state, events)
+
+
+def main_action(state, seat, move, events):
+    t = move["type"]
+    p = state["p"][seat]
+    if t == "move":
+        movement.move(state, seat, move["to"], events)
+    elif t == "invite":
+        timing.open_window(state, {"do": "join", "seat": seat, "card": move["card"], "rep": move["rep"]}, events)
+    elif t == "fight":
+        a = S.area(state, p["pos"])
+        foe = move["foe"]
+        if foe not in D.blocking_foes(state, seat):
+            a["hostile"].append(foe)  # 5.1: a challenged knight will never join
+            a["challenged"].append(foe)
+        p["must"] = False
+        timing.open_window(state, {"do": "dispute", "seat": seat, "foe": foe, "method": move["method"],
+                                   "lead": move["lead"]}, events)
+    elif t == "parley":
+        timing.open_window(state, {"do": "castle", "seat": seat, "lead": move["lead"]}, events)
+    elif t == "assault":
+        timing.open_window(state, {"do": "assault", "seat": seat, "lead": move["lead"]}, events)
+    elif t == "enter_castle":
+        castles.enter(state, seat, events)
+    elif t == "search":
+        timing.open_window(state, {"do": "search", "seat": seat, "area": p["pos"]}, events)
+    elif t == "take_item":
+        S.take_from_area(state, move["card"])
+        round_table.assign_item(state, seat, move["card"], move["page"], events)
+    elif t == "trade_item":
+        round_table.trade_item(state, seat, move["card"], move["page"], events)
+    elif t == "end_turn":
+        if move.get("double"):
+            events.append(ev("offer", f"Seat {seat + 1} will double the ante."))
+        state["todo"] = turns.end_turn_todo(state, bool(move.get("double")))
+    elif t == "give_up":
+        turns.finish(state, events, winners=(seat,), reason=f"Seat {seat + 1} gives up the search; "
+                     "the opponents fell first.", ante="returned")
+
+
+def resolve_choice(state, step, option, events):
+    what = step["what"]
+    if what == "reveal":
+        if option == "apply":
+            movement.apply_revealed(state, step["card"], step["mover"], step["seat"], events)
+        else:
+            state["limbo"].remove(step["card"])
+            S.to_dead(state, step["card"])
+            events.append(ev("reveal", f"Seat {step['seat'] + 1} lets {S.title(state, step['card'])} pass."))
+    elif what == "run_away":
+        movement.finish_run_away(state, step, option, events)
+    elif what == "occupant":
+        movement.set_occupant(state, step, option, events)
+
+
+def default_choice(state, step, events):
+    """What happens for a seat that cannot answer (out of the game): see timeout_move."""
+    state["steps"].pop()
+    if step["k"] == "balance" or step.get("what") == "discard":
+        return
+    option = "ignore" if step.get("what") == "reveal" else step["options"][0]
+    resolve_choice(state, step, option, events)
+
+
+# ------------------------------------------------------------------ playing a card
+def play(state, seat, move, events):
+    p = state["p"][seat]
+    iid = move["card"]
+    c = S.card(state, iid)
+    p["hand"].remove(iid)
+    face_down = move.get("face") == "down"
+    if face_down:
+        a = S.area(state, move["to"])
+        a["down"].append([iid, S.next_seq(state), seat])
+        events.append(ev("play", f"Seat {seat + 1} lays a card face down in {move['to']}.",
+                         data={"seat": seat, "to": move["to"]}))
+        events.append(ev("play", f"You lay {c['title']} face down in {move['to']}.", (seat,), {"card": iid}))
+        return
+    quote = c.get("quote") or ""
+    said = move.get("quote", "")
+    events.append(ev("play", f"Seat {seat + 1} plays {c['title']}" + (f": “{said}”" if said else "") + ".",
+                     data={"seat": seat, "card": iid, "code": c["code"], "move": canonical(move)}))
+    if quote and S.rule_on(state, "quotes") and not same_words(said, quote):
+        S.to_dead(state, iid)
+        events.append(ev("quote", f"{c['title']} was not read out properly and goes to the dead cart (4.2)."))
+        return
+    seq = S.next_seq(state)
+    state["played"].append([iid, seq])
+    to = move.get("to")
+    if move["use"] == "secondary" or (to is None and c["type"] not in movement.SLOT and c["type"] != "item"):
+        effs = c["secondary"] if move["use"] == "secondary" else c["primary"]
+        opp = move.get("target")
+        if opp is None:
+            opp = S.opponent_of(state, seat)
+        ctx = _dispute_ctx(state)
+        ctx["pick"] = move.get("pick")
+        keep = FX.run(state, effs, seat, opp, ctx, events, iid)
+        movement.settle_played(state, iid, keep, seat)
+        return
+    if to == "rt":
+        if c["type"] == "page":
+            round_table.add_page(state, seat, iid, events)
+        elif c["type"] == "item":
+            round_table.assign_item(state, seat, iid, move["page"], events)
+        else:
+            round_table.add_member(state, seat, iid, events)
+        return
+    owner = layout.parse(to)[0]
+    movement.place_face_up(state, S.area(state, to), iid, seq, events, seat if owner is None else owner)
+
+
+def _dispute_ctx(state):
+    """The dispute a response aims at: the open window's foe and lead, if any."""
+    for step in reversed(state["steps"]):
+        if step["k"] == "response":
+            act = step["act"]
+            return {"lead": act.get("lead"), "foe": act.get("foe"),
+                    "area": state["p"][act["seat"]]["pos"]}
+    return {"lead": None, "foe": None, "area": None}

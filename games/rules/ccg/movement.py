@@ -1,0 +1,273 @@
+"""Movement (6.x): moving, revealing face-down cards, filling an area, one card of each
+kind per space, and running away (7.6)."""
+from __future__ import annotations
+
+from . import castles
+from . import disputes as D
+from . import effects as FX
+from . import layout
+from . import state as S
+from . import timing
+from .base_events import ev
+from ..rng import Rng
+
+# 6.3: at most one of each of these per space (items are not limited).
+SLOT = {"land": "land", "village": "village", "castle": "castle", "peril": "foe", "adversary": "foe",
+        "page": "foe", "knight": "knight", "persona": "persona"}
+
+
+def slot_of(state, iid):
+    return SLOT.get(S.ctype(state, iid))
+
+
+# ------------------------------------------------------------------ moving
+def destinations(state, seat):
+    """Areas the Round Table may move into now (6.1, 14.1, FAQ 9, FAQ 10)."""
+    p = state["p"][seat]
+    size = state["esize"]
+    pos = p["pos"]
+    taken = {q["pos"] for s, q in enumerate(state["p"]) if s != seat and not q["out"]}
+    if layout.is_avalon(pos):
+        out = [a["ref"] for a in state["avalon"] if a["ref"] != pos]
+    else:
+        out = layout.neighbours(size, pos, seat)
+        if layout.is_top(size, pos):
+            out = out + [a["ref"] for a in state["avalon"]]
+    return [r for r in out if r is None or r not in taken]
+
+
+def can_move(state, seat):
+    p = state["p"][seat]
+    if not p["knights"] or p["fx"]["block"] > 0:
+        return False
+    if p["moved"] >= 1 + p["fx"]["extra_move"]:
+        return False
+    return not facing(state, seat)
+
+
+def facing(state, seat):
+    """True while an adversary (or a castle) bars the way: only running away leaves."""
+    return bool(D.blocking_foes(state, seat)) or castles.blocking(state, seat)
+
+
+def move(state, seat, to, events):
+    p = state["p"][seat]
+    p["moved"] += 1
+    enter(state, seat, to, events, "moves")
+
+
+def enter(state, seat, to, events, verb):
+    p = state["p"][seat]
+    p["from"], p["pos"] = p["pos"], to
+    events.append(ev("move", f"Seat {seat + 1}'s Round Table {verb} to {to or 'the Round Table Area'}.",
+                     data={"seat": seat, "to": to}))
+    if to is None:
+        p["must"] = False
+        return
+    a = S.area(state, to)
+    if a["down"]:
+        state["reveal"] = {"area": to, "seat": seat}
+    else:
+        state["todo"].insert(0, {"do": "entered", "seat": seat})
+
+
+def after_entry(state, seat, events):
+    from . import villages
+    p = state["p"][seat]
+    if p["pos"] is None:
+        return
+    a = S.area(state, p["pos"])
+    p["must"] = bool(D.blocking_foes(state, seat))
+    if villages.village_in(state, a) is not None and S.rule_on(state, "village_table"):
+        timing.open_window(state, {"do": "village", "seat": seat, "area": a["ref"]}, events)
+
+
+# ------------------------------------------------------------------ revealing (6.2)
+def has_place_card(state, a):
+    return bool(a["up"]) or a["occ"] is not None
+
+
+def continue_reveal(state, events):
+    r = state["reveal"]
+    a = S.area(state, r["area"])
+    mover = r["seat"]
+    if a["down"]:
+        iid, seq, placer = a["down"].pop(0)  # first placed, first revealed
+        reveal_card(state, a, iid, seq, placer, mover, events)
+        return
+    if not has_place_card(state, a):
+        p = state["p"][mover]
+        if not p["deck"]:
+            from . import turns
+            turns.defeat(state, mover, events, "ran out of cards")
+            return
+        iid = p["deck"].pop()
+        events.append(ev("fill", f"The area is empty of places: seat {mover + 1} turns up the top card."))
+        reveal_card(state, a, iid, S.next_seq(state), None, mover, events)
+        return
+    state["reveal"] = None
+    state["todo"].insert(0, {"do": "entered", "seat": mover})
+
+
+def chooser_for(state, placer, mover):
+    """Who decides whether a revealed primary applies: the player who placed the card, or
+    the mover's opponent on the left for the cards laid at set-up (None when alone)."""
+    if placer is not None and placer != mover and not state["p"][placer]["out"]:
+        return placer
+    return S.left_of(state, mover)
+
+
+def reveal_card(state, a, iid, seq, placer, mover, events):
+    c = S.card(state, iid)
+    t = c["type"]
+    events.append(ev("reveal", f"{c['title']} is turned up in {a['ref']}." + (f" “{c['quote']}”" if c.get("quote") else ""),
+                     data={"card": iid, "code": c["code"], "area": a["ref"]}))
+    if t in S.EFFECT_TYPES:
+        if not c["primary"]:
+            S.to_dead(state, iid)
+            return
+        chooser = chooser_for(state, placer, mover)
+        state["limbo"].append(iid)
+        if chooser is None:
+            apply_revealed(state, iid, mover, None, events)
+            return
+        state["steps"].append({"k": "choice", "what": "reveal", "seat": chooser, "card": iid, "mover": mover,
+                               "options": ["apply", "ignore"]})
+        return
+    if t == "page":
+        own_england = layout.parse(a["ref"])[0] == mover and not layout.is_avalon(a["ref"])
+        if not own_england:
+            S.to_dead(state, iid)
+            events.append(ev("discard", f"{c['title']} has no use here and goes to the dead cart."))
+            return
+    place_face_up(state, a, iid, seq, events, mover)
+
+
+def apply_revealed(state, iid, mover, chooser, events):
+    state["limbo"].remove(iid)
+    c = S.card(state, iid)
+    ctx = {"area": S.area(state, state["reveal"]["area"])["ref"] if state["reveal"] else None}
+    keep = FX.run(state, c["primary"], chooser if chooser is not None else mover, mover, ctx, events, iid)
+    settle_played(state, iid, keep, chooser if chooser is not None else mover)
+
+
+def settle_played(state, iid, keep, player):
+    if keep and keep[0] == "rt":
+        state["p"][player]["attached"].append(iid)
+    elif keep and keep[0] == "area":
+        S.area(state, keep[1])["att"].append(iid)
+    else:
+        S.to_dead(state, iid)
+
+
+def place_face_up(state, a, iid, seq, events, mover=None):
+    """Put a card face up in an area, applying 6.3 (first played stays), 4.6 (duplicates
+    go) and the castle occupant rule (8.1)."""
+    c = S.card(state, iid)
+    if S.duplicate_blocked(state, iid, a["ref"], None):
+        S.to_dead(state, iid)
+        events.append(ev("discard", f"{c['title']} is a duplicate and goes to the dead cart (4.6)."))
+        return False
+    slot = slot_of(state, iid)
+    anthrax = D.ANTHRAX in c.get("tags", [])
+    if slot is not None:
+        rivals = [e for e in a["up"] if slot_of(state, e[0]) == slot
+                  and not (anthrax and D.ANTHRAX in S.card(state, e[0]).get("tags", []))]
+        if slot == "foe" and c["type"] == "peril":
+            rivals += [e for e in a["up"] if S.ctype(state, e[0]) == "knight"]
+        if slot == "knight":
+            rivals += [e for e in a["up"] if S.ctype(state, e[0]) == "peril"]
+        earlier = [e for e in rivals if e[1] < seq]
+        if earlier:
+            S.to_dead(state, iid)
+            events.append(ev("discard", f"{c['title']} finds its place taken and goes to the dead cart (6.3)."))
+            return False
+        for e in rivals:  # later cards give way to an earlier one turned up now
+            a["up"].remove(e)
+            S.to_dead(state, e[0])
+            events.append(ev("discard", f"{S.title(state, e[0])} gives way to {c['title']} (6.3)."))
+    a["up"].append([iid, seq])
+    a["up"].sort(key=lambda e: e[1])
+    if c["type"] == "castle" and c.get("castle_occupant") and a["occ"] is None:
+        fill_castle(state, a, iid, mover, events)
+    return True
+
+
+def fill_castle(state, a, castle, mover, events):
+    """8.1: the opponent searches their deck for the occupant the castle names."""
+    spec = S.card(state, castle)["castle_occupant"]
+    searcher = S.left_of(state, mover) if mover is not None else None
+    if searcher is None:
+        return
+    deck = state["p"][searcher]["deck"]
+    if spec.get("code"):
+        for iid in deck:
+            if state["inst"][iid] == spec["code"]:
+                deck.remove(iid)
+                a["occ"] = iid
+                Rng(state["rng"]).shuffle(deck)
+                events.append(ev("castle", f"{S.title(state, iid)} holds {S.title(state, castle)}."))
+                return
+        events.append(ev("castle", f"{S.title(state, castle)} stands empty: no {spec['code']} in the deck."))
+        return
+    options = sorted({state["inst"][i]: i for i in deck if S.ctype(state, i) == spec["type"]}.values())
+    if not options:
+        events.append(ev("castle", f"{S.title(state, castle)} stands empty."))
+        return
+    state["steps"].append({"k": "choice", "what": "occupant", "seat": searcher, "area": a["ref"],
+                           "options": options + [None]})
+
+
+def set_occupant(state, step, pick, events):
+    a = S.area(state, step["area"])
+    deck = state["p"][step["seat"]]["deck"]
+    if pick is not None:
+        deck.remove(pick)
+        a["occ"] = pick
+        events.append(ev("castle", f"{S.title(state, pick)} holds the castle in {a['ref']}."))
+    else:
+        events.append(ev("castle", "The castle stands empty."))
+    Rng(state["rng"]).shuffle(deck)  # a searched deck is shuffled again
+
+
+# ------------------------------------------------------------------ running away (7.6)
+def explored(state, ref):
+    return ref is None or not S.area(state, ref)["down"]
+
+
+def run_options(state, seat):
+    """(destinations, who chooses). The runner chooses in Avalon; otherwise the opponent
+    chooses when down and back differ (7.6)."""
+    p = state["p"][seat]
+    pos, size = p["pos"], state["esize"]
+    if layout.is_avalon(pos):
+        opts = [] if p["from"] is None else [p["from"]]
+        opts += [r for r in layout.top_two(size, seat) if r not in opts]
+        return opts, seat
+    cands = []
+    for r in layout.down_from(size, pos) + ([p["from"]] if p["from"] != pos else []):
+        if r not in cands and not layout.is_avalon(r):
+            cands.append(r)
+    known = [r for r in cands if explored(state, r)]
+    opts = known or [r for r in cands if not explored(state, r)] or [None]
+    if len(opts) == 1:
+        return opts, seat
+    return opts, S.left_of(state, seat) if S.left_of(state, seat) is not None else seat
+
+
+def start_run_away(state, seat, events, forced=False, to=None):
+    opts, chooser = run_options(state, seat)
+    p = state["p"][seat]
+    p["must"] = False
+    events.append(ev("run_away", f"Seat {seat + 1}: “Run away! Run away!”"))
+    if chooser == seat and to in opts:
+        enter(state, seat, to, events, "runs away")
+        return
+    if len(opts) == 1 or forced:
+        enter(state, seat, opts[0], events, "runs away")
+        return
+    state["steps"].append({"k": "choice", "what": "run_away", "seat": chooser, "runner": seat, "options": opts})
+
+
+def finish_run_away(state, step, dest, events):
+    enter(state, step["runner"], dest, events, "runs away")

@@ -1,0 +1,246 @@
+"""Order of play (3.x): turns, the draw phase, balancing the hand, and the flow engine.
+
+The flow is data: ``state["steps"]`` is a stack of pending steps that wait for a player
+(response windows, choices, offers, balancing), ``state["reveal"]`` a reveal in progress
+and ``state["todo"]`` a queue of things the rules do next once nobody needs to act.
+``advance`` runs the rules forward until a player must act or the game is over.
+"""
+from __future__ import annotations
+
+from . import effects as FX
+from . import layout
+from . import state as S
+from .base_events import ev
+
+HAND_MIN, HAND_MAX = 3, 7
+
+
+def draw_cards(state, seat, count, events) -> bool:
+    """Draw ``count`` cards into a hand; a player who must draw from an empty deck loses."""
+    p = state["p"][seat]
+    for _ in range(count):
+        if not p["deck"]:
+            defeat(state, seat, events, "ran out of cards")
+            return False
+        iid = p["deck"].pop()
+        p["hand"].append(iid)
+        events.append(ev("draw", f"You draw {S.title(state, iid)}.", (seat,), {"card": iid, "code": state["inst"][iid]}))
+    events.append(ev("draw", f"Seat {seat + 1} draws {count} card(s)."))
+    return True
+
+
+def draw_bonus(state, seat) -> int:
+    """Extra cards in the draw phase from the area the Round Table holds (3.1, 8.3)."""
+    p = state["p"][seat]
+    ref = p["pos"]
+    if ref is None:
+        return 0
+    a = S.area(state, ref)
+    bonus = 0
+    for iid in S.up_iids(a):
+        c = S.card(state, iid)
+        if c["type"] == "land":
+            bonus += c.get("draw_bonus") or 0
+        elif c["type"] == "castle" and p["castle"].get(ref) == "inside":
+            bonus += c.get("draw_bonus") or 0
+    for iid in a["att"]:
+        bonus += sum(e["count"] for e in S.card(state, iid)["secondary"] + S.card(state, iid)["primary"]
+                     if e["op"] == "extra_draws_in_area")
+    return bonus
+
+
+# ------------------------------------------------------------------ ending
+def finish(state, events, winners=(), draw=False, reason="", ante="returned", finder=None):
+    if state["result"] is not None:
+        return
+    state["result"] = {"winners": list(winners), "draw": draw, "reason": reason,
+                       "ante": ante, "finder": finder}
+    state["steps"] = []
+    state["todo"] = []
+    state["reveal"] = None
+    events.append(ev("end", reason))
+
+
+def defeat(state, seat, events, reason):
+    """A player is out of the game (15.2, 14.1, a conceded double, a resignation)."""
+    p = state["p"][seat]
+    if p["out"] or state["result"] is not None:
+        return
+    p["out"] = True
+    events.append(ev("defeat", f"Seat {seat + 1} is out of the game: {reason}."))
+    left = S.alive(state)
+    if not left:
+        survivor = state["solo"]
+        if survivor is not None:
+            finish(state, events, winners=(survivor,), reason=f"Seat {survivor + 1} searched alone and {reason}; "
+                   "the opponents were defeated first.", ante="returned")
+        else:
+            finish(state, events, draw=True, reason="Every player is out.", ante="returned")
+        return
+    if len(left) == 1 and state["n"] > 1 and state["solo"] is None:
+        state["solo"] = left[0]
+        events.append(ev("solo", f"Seat {left[0] + 1} may go on searching for the Grail alone (15.3)."))
+    if state["turn"] == seat:
+        state["steps"] = []
+        state["reveal"] = None
+        state["todo"] = [{"do": "next_turn"}]
+
+
+# ------------------------------------------------------------------ the flow engine
+def advance(state, events):
+    from . import timing, movement, disputes
+    while state["result"] is None:
+        steps = state["steps"]
+        if steps:
+            top = steps[-1]
+            if not timing.auto_step(state, top, events):
+                return
+            continue
+        if state["end_now"]:
+            state["end_now"] = False
+            state["reveal"] = None
+            state["todo"] = end_turn_todo(state, False)
+            continue
+        if state["reveal"] is not None:
+            movement.continue_reveal(state, events)
+            continue
+        if not state["todo"]:
+            return
+        t = state["todo"].pop(0)
+        do = t["do"]
+        if do == "next_turn":
+            start_next_turn(state, events)
+        elif do == "balance":
+            if len(state["p"][t["seat"]]["hand"]) > HAND_MAX:
+                steps.append({"k": "balance", "seat": t["seat"]})
+        elif do == "refill":
+            hand = state["p"][t["seat"]]["hand"]
+            if len(hand) < HAND_MIN:
+                draw_cards(state, t["seat"], HAND_MIN - len(hand), events)
+        elif do == "offer":
+            from . import ante
+            ante.open_offer(state, t["seat"], events)
+        elif do == "entered":
+            movement.after_entry(state, t["seat"], events)
+        elif do == "window":
+            timing.open_window(state, t["act"], events)
+        elif do == "dispute_done":
+            disputes.after_dispute(state, events)
+
+
+def end_turn_todo(state, double):
+    seat = state["turn"]
+    todo = [{"do": "balance", "seat": seat}, {"do": "refill", "seat": seat}]
+    if double:
+        todo.append({"do": "offer", "seat": seat})
+    todo.append({"do": "next_turn"})
+    return todo
+
+
+def expire_turn_effects(state, seat):
+    """Effects of the ending turn run out; counters of the ending player tick down."""
+    keep = []
+    for m in state["mods"]:
+        u = m["until"]
+        if u in ("turn", "dispute"):
+            continue
+        if u == "next_turn" and m["active"] and m["turn_of"] == seat:
+            continue
+        keep.append(m)
+    state["mods"] = keep
+    p = state["p"][seat]
+    fx = p["fx"]
+    if fx["block"] > 0:
+        fx["block"] -= 1
+    fx["extra_move"] = 0
+    for k in list(p["disabled"]):
+        p["disabled"][k] -= 1
+        if p["disabled"][k] <= 0:
+            del p["disabled"][k]
+    nj = state["no_join"]
+    if nj["turns"] > 0:
+        nj["turns"] -= 1
+    state["force"] = None
+    state["played"] = []
+
+
+def start_next_turn(state, events):
+    """Pass the turn clockwise to the next player still in, then run the draw phase."""
+    cur = state["turn"]
+    if state["tn"] > 0:
+        expire_turn_effects(state, cur)
+    nxt = cur if state["tn"] == 0 else S.left_of(state, cur)
+    if nxt is None:
+        nxt = cur  # finishing alone (15.3)
+    while True:
+        state["tn"] += 1
+        if state["tn"] > state["opts"]["turn_cap"]:
+            finish(state, events, draw=True, reason=f"The turn cap ({state['opts']['turn_cap']}) is reached.",
+                   ante="returned")
+            return
+        fx = state["p"][nxt]["fx"]
+        if fx["skip"] > 0:
+            fx["skip"] -= 1
+            events.append(ev("skip", f"Seat {nxt + 1} loses a turn."))
+            nxt = S.left_of(state, nxt) or nxt
+            continue
+        break
+    state["turn"] = nxt
+    p = state["p"][nxt]
+    p["moved"] = 0
+    p["asked"] = []
+    p["disputed"] = []
+    p["consulted"] = []
+    for m in state["mods"]:
+        if m["until"] == "next_turn" and m["turn_of"] == nxt:
+            m["active"] = True
+    events.append(ev("turn", f"Seat {nxt + 1}'s turn {state['tn']}.", data={"seat": nxt, "turn": state["tn"]}))
+    # 14.1: in Avalon with no knights at the draw phase loses at once.
+    if layout.is_avalon(p["pos"]) and not p["knights"]:
+        defeat(state, nxt, events, "no knights left in Avalon")
+        return
+    if not draw_cards(state, nxt, 1 + draw_bonus(state, nxt), events):
+        return
+    from . import disputes
+    p["must"] = bool(p["pos"] is not None and disputes.blocking_foes(state, nxt))
+    if p["fx"]["end_now"]:
+        p["fx"]["end_now"] = False
+        events.append(ev("end_turn", f"Seat {nxt + 1}'s turn ends at once."))
+        state["todo"] = end_turn_todo(state, False)
+
+
+def rep_bonus_effects(state, seat):
+    p = state["p"][seat]
+    if p["rep"] is None:
+        return []
+    return S.card(state, p["rep"]).get("round_table_bonus") or []
+
+
+def side_bonus(state, seat, stat, include_rep=True):
+    """Bonuses of a whole side: the representative's Round Table bonus and usable items."""
+    total = 0
+    op = {"combat": "modify_combat", "wits": "modify_wits", "grail": "modify_grail_number"}[stat]
+    for e in (rep_bonus_effects(state, seat) if include_rep else []):
+        if e["op"] == op and e.get("target", "self") in ("self", "lead_knight") and e.get("who", "self") == "self":
+            total += e["amount"]
+    for iid in usable_items(state, seat):
+        for e in S.card(state, iid)["primary"]:
+            if e["op"] == op and e.get("target", "self") in ("self", "lead_knight", "own_knight") \
+                    and e.get("who", "self") == "self":
+                total += e["amount"]
+    return total
+
+
+def usable_items(state, seat):
+    """Items carried for at least one full turn (11.1)."""
+    p = state["p"][seat]
+    out = []
+    for pg in p["pages"]:
+        for iid in pg["i"]:
+            since = p["item_turn"].get(str(iid), 0)
+            if not S.rule_on(state, "item_delay") or since < state["tn"]:
+                out.append(iid)
+    return out
+
+
+__all__ = ["advance", "draw_cards", "defeat", "finish", "FX"]

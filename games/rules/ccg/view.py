@@ -1,0 +1,89 @@
+"""What one seat (or a spectator) may see.
+
+Public: every face-up card (areas, Round Tables, dead carts, the ante, eliminated cards),
+counts of hands, decks and face-down stacks, positions, modifiers, who must act.
+Private to a seat: its own hand, and the options of a choice it must make. Never shown:
+another hand, any face-down card (not even to the player who laid it: the web keeps no
+secret notes, so we keep none either), deck order, instance ids of hidden cards, or the
+generator. Card definitions are sent only for cards the viewer can see.
+"""
+from __future__ import annotations
+
+from . import state as S
+
+
+def view_for(state, seat):
+    seen: set[str] = set()
+    inst = state["inst"]
+
+    def show(iid):
+        if iid is None:
+            return None
+        code = inst[iid]
+        seen.add(code)
+        return {"id": iid, "code": code}
+
+    def area_view(a):
+        return {"ref": a["ref"], "face_down": len(a["down"]), "cards": [show(e[0]) for e in a["up"]],
+                "hostile": list(a["hostile"]), "outwitted": [list(e) for e in a["ow"]],
+                "occupant": show(a["occ"]), "attached": [show(i) for i in a["att"]], "searched": a["searched"]}
+
+    players = []
+    for s, p in enumerate(state["p"]):
+        players.append({
+            "seat": s, "out": p["out"], "hand_count": len(p["hand"]), "deck_count": len(p["deck"]),
+            "dead_cart": [show(i) for i in p["dead"]],
+            "knights": [show(i) for i in p["knights"]], "personas": [show(i) for i in p["personas"]],
+            "pages": [{"page": show(pg["c"]), "knights": list(pg["k"]), "items": [show(i) for i in pg["i"]]}
+                      for pg in p["pages"]],
+            "attached": [show(i) for i in p["attached"]],
+            "representative": p["rep"], "position": p["pos"], "came_from": p["from"],
+            "castle": dict(p["castle"]), "disabled": dict(p["disabled"]),
+            "moved": p["moved"], "must_dispute": p["must"], "effects": dict(p["fx"]),
+            "england": [area_view(a) for a in p["england"]],
+        })
+    out = {
+        "players": players, "avalon": [area_view(a) for a in state["avalon"]],
+        "ante": [dict(show(i), owner=state["own"][i]) for i in state["ante"]],
+        "eliminated": [show(i) for i in state["elim"]], "in_play": [show(i) for i in state["limbo"]],
+        "turn": state["turn"], "turn_number": state["tn"], "phase": state["phase"], "first": state["first"],
+        "failed_searches": state["failed_searches"], "solo": state["solo"],
+        "modifiers": [dict(m) for m in state["mods"]], "prevent_join": dict(state["no_join"]),
+        "forced_method": state["force"], "doubling": {"since": list(state["doubling"]["since"]),
+                                                       "count": state["doubling"]["count"]},
+        "options": {"rules_off": list(state["opts"]["rules_off"]),
+                    "double_the_ante": state["opts"]["double_the_ante"], "turn_cap": state["opts"]["turn_cap"]},
+        "result": None if state["result"] is None else dict(state["result"]),
+        "pending": pending_view(state, seat),
+        "england_size": state["esize"],
+    }
+    if seat is not None:
+        out["my_seat"] = seat
+        out["my_hand"] = [show(i) for i in state["p"][seat]["hand"]]
+    out["cards"] = {code: state["cards"][code] for code in sorted(seen)}
+    return out
+
+
+def pending_view(state, seat):
+    if not state["steps"]:
+        return None if state["result"] else {"kind": "turn", "seat": state["turn"]}
+    step = state["steps"][-1]
+    k = step["k"]
+    if k == "response":
+        act = step["act"]
+        return {"kind": "response", "seat": step["order"][step["i"]], "order": list(step["order"]),
+                "before": act["do"], "for": act["seat"]}
+    if k == "offer":
+        return {"kind": "offer", "from": step["from"], "waiting": list(step["wait"])}
+    if k in ("cut", "balance"):
+        return {"kind": k, "seat": step["seat"]}
+    v = {"kind": "choice", "what": step["what"], "seat": step["seat"]}
+    if step["what"] == "reveal":
+        v["card"] = step["card"]  # face up in play already (public)
+    if step["what"] == "run_away":
+        v["options"] = list(step["options"])
+    if step["what"] == "occupant" and seat == step["seat"]:
+        v["options"] = list(step["options"])  # cards of the chooser's own deck, sorted by id
+    if step["what"] == "discard":
+        v["left"] = step["left"]
+    return v
