@@ -7,7 +7,7 @@ Yer Own designer can all share it. The starter set itself lives in ``data/starte
 Public API (names and signatures are relied on by the engine and by ``decks/``):
   normalize_card(card) -> dict            fills defaults, never mutates its argument
   validate_card(card) -> list[str]        reasons the card is malformed; empty = valid
-  card_text(card) -> str                  readable rules text built from structured data
+  card_text(card, titles=None) -> str     readable rules text built from structured data
   power_score(card) -> int                a comparable strength figure for one card
   POWER_BUDGET: dict[type, int]           the highest printed score of each type
   check_power_budget(card) -> list[str]   reasons a Write Yer Own design is out of bounds
@@ -15,6 +15,7 @@ Public API (names and signatures are relied on by the engine and by ``decks/``):
 """
 from __future__ import annotations
 
+import copy
 import re
 from collections import Counter
 
@@ -32,7 +33,6 @@ PLACE_KINDS = ("land", "adversary", "peril", "page", "castle", "knight", "person
 # The four "suits" that only act on the knights and never fill a space.
 ACTION_KINDS = ("event", "questions_three", "song", "taunt")
 
-CHARACTER_TYPES = ("knight", "persona", "adversary", "peril")
 CASTLE_RESULTS = ("pass", "no_pass", "lead_knight_slain", "draw_card")
 OCCUPANT_TYPES = ("knight", "adversary", "persona")
 
@@ -83,7 +83,10 @@ _MAY_HAVE_DRAW_BONUS = ("land", "castle")
 
 
 def normalize_card(card: dict) -> dict:
-    """A copy of ``card`` with every optional field present (defaults for missing ones)."""
+    """A deep copy of ``card`` with every optional field present (defaults for missing ones).
+
+    Deep, so a caller (the engine keeps cards in its state) may change the result freely.
+    """
     defaults = {
         "combat": None, "wits": None, "castle_icon": False, "unique": True,
         "castle_defense": None, "castle_table": None, "castle_occupant": None,
@@ -91,7 +94,7 @@ def normalize_card(card: dict) -> dict:
         "quote": "", "primary": [], "secondary": [], "secondary_adversary": None,
         "tags": [], "rarity": "common", "set": "base", "text": "",
     }
-    return {**defaults, **card}
+    return copy.deepcopy({**defaults, **card})
 
 
 # ---------------------------------------------------------------- validation helpers

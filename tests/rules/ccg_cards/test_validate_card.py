@@ -38,6 +38,17 @@ def test_a_minimal_card_is_filled_with_defaults_and_valid():
     assert "wits" not in card   # normalize_card copies, never mutates
 
 
+def test_normalize_card_copies_deeply(by_code):
+    arthur = by_code["arthur"]
+    full = cards.normalize_card(arthur)
+    full["round_table_bonus"][0]["amount"] = 5
+    assert arthur["round_table_bonus"][0]["amount"] == 1
+
+
+def test_every_type_is_either_a_place_or_an_action_but_the_blank():
+    assert sorted(cards.PLACE_KINDS + cards.ACTION_KINDS + ("write_yer_own",)) == sorted(cards.CARD_TYPES)
+
+
 def test_not_an_object():
     assert cards.validate_card(["knight"]) == ["A card must be an object."]
 
