@@ -1,0 +1,125 @@
+"""The pages and JSON endpoints of decks, collection and card search."""
+import pytest
+
+from decks import selectors, services
+from decks.models import Card, Deck
+
+
+@pytest.fixture
+def player(client, starter_user):
+    client.force_login(starter_user)
+    return starter_user
+
+
+def test_named_urls_for_the_site_nav_exist(client, player):
+    from django.urls import reverse
+    for name in ("deck_list", "collection", "card_search"):
+        assert client.get(reverse(name)).status_code == 200
+
+
+def test_pages_need_a_log_in(client, db):
+    for url in ("/decks/", "/decks/collection/", "/decks/write/"):
+        assert client.get(url).status_code == 302
+    assert client.get("/decks/cards/").status_code == 200   # the card database is public
+
+
+def test_card_search_page_and_api(client, player):
+    page = client.get("/decks/cards/", {"q": "t:knight c>=5"})
+    assert page.status_code == 200 and b"Combat" in page.content
+    data = client.get("/decks/api/cards/", {"q": "tag:arthur"}).json()
+    assert data["total"] == 1 and data["cards"][0]["code"] == "arthur" and data["cards"][0]["owned"] >= 1
+    bad = client.get("/decks/api/cards/", {"q": "t:dragon"}).json()
+    assert bad["errors"] == ["Unknown card type 'dragon'."]
+
+
+def test_card_detail_shows_rules_text_and_a_generated_face(client, db):
+    card = Card.objects.get(code="arthur")
+    page = client.get(f"/decks/cards/{card.code}/").content.decode()
+    assert card.title in page and "Revision history" in page
+    face = client.get(f"/decks/cards/{card.code}/face.svg")
+    assert face.status_code == 200 and card.title.encode() in face.content
+
+
+def test_collection_page_counts_and_ledger(client, player):
+    page = client.get("/decks/collection/").content.decode()
+    total = sum(services.starter_collection_counts().values())
+    assert f"{total} cards" in page and "Starter grant" in page
+    filtered = client.get("/decks/collection/", {"q": "t:knight"}).content.decode()
+    assert "Sir" in filtered or "Knight" in filtered
+    ledger = client.get("/decks/collection/", {"card": "arthur"}).content.decode()
+    assert "Ledger: " in ledger
+
+
+def test_analyse_reports_reasons_and_stats(client, player):
+    deck = player.decks.first()
+    ok = client.post("/decks/api/analyse/", {"cards": deck.cards}, content_type="application/json").json()
+    assert ok["valid"] and ok["stats"]["size"] == deck.size
+    assert sum(ok["stats"]["grail"].values()) == deck.size
+    broken = dict(deck.cards)
+    broken.pop("arthur")
+    broken["lancelot"] = 99
+    bad = client.post("/decks/api/analyse/", {"cards": broken}, content_type="application/json").json()
+    assert not bad["valid"]
+    text = " ".join(bad["problems"])
+    assert "Arthur" in text and "You own" in text and "unique card 'lancelot'" in text
+
+
+def test_sample_opening_lays_out_fourteen_and_deals_seven(client, player):
+    deck = player.decks.first()
+    data = client.post("/decks/api/opening/", {"cards": deck.cards}, content_type="application/json").json()
+    assert len(data["areas"]) == 14 and len(data["hand"]) == 7 and not data["short"]
+    assert {c["code"] for c in data["aside"]} == {"arthur", "patsy"}
+
+
+def test_save_keeps_versions_and_restore_brings_one_back(client, player):
+    deck = player.decks.first()
+    original = dict(deck.cards)
+    smaller = dict(original)
+    smaller.pop(next(iter(smaller)))
+    response = client.post(f"/decks/api/decks/{deck.pk}/save/", {"name": "Lighter", "cards": smaller},
+                           content_type="application/json")
+    assert response.json() == {"version": 2, "name": "Lighter"}
+    versions = client.get(f"/decks/{deck.pk}/versions/?v=1").content.decode()
+    assert "Version 1" in versions and "Restore" in versions
+    client.post(f"/decks/{deck.pk}/versions/1/restore/")
+    deck.refresh_from_db()
+    assert deck.cards == original and deck.version == 3 and deck.versions.count() == 3
+
+
+def test_save_refuses_more_copies_than_owned(client, player):
+    deck = player.decks.first()
+    response = client.post(f"/decks/api/decks/{deck.pk}/save/", {"name": "x", "cards": {"arthur": 50}},
+                           content_type="application/json")
+    assert response.status_code == 400 and "do not own enough" in response.json()["error"]
+    deck.refresh_from_db()
+    assert deck.version == 1
+
+
+def test_rename_clone_delete(client, player):
+    deck = player.decks.first()
+    client.post(f"/decks/{deck.pk}/rename/", {"name": "Holy Hand Deck"})
+    deck.refresh_from_db()
+    assert deck.name == "Holy Hand Deck" and deck.version == 2
+    response = client.post(f"/decks/{deck.pk}/clone/")
+    clone = Deck.objects.get(name="Copy of Holy Hand Deck")
+    assert response["Location"] == f"/decks/{clone.pk}/" and clone.cards == deck.cards
+    client.post(f"/decks/{clone.pk}/delete/")
+    assert not Deck.objects.filter(pk=clone.pk).exists()
+
+
+def test_other_peoples_decks_are_out_of_reach(client, player, make_user):
+    other = make_user()
+    theirs = services.deck_save(user=other, name="Secret", cards={})
+    for url in (f"/decks/{theirs.pk}/", f"/decks/{theirs.pk}/export.txt", f"/decks/{theirs.pk}/versions/"):
+        assert client.get(url).status_code == 404
+    assert client.post(f"/decks/{theirs.pk}/delete/").status_code == 404
+    assert client.post(f"/decks/api/decks/{theirs.pk}/save/", {"name": "x", "cards": {}},
+                       content_type="application/json").status_code == 404
+    assert Deck.objects.filter(pk=theirs.pk).exists()
+
+
+def test_builder_page_renders_with_initial_state(client, player):
+    deck = player.decks.first()
+    page = client.get(f"/decks/{deck.pk}/").content.decode()
+    assert 'id="deck-initial"' in page and "builder.js" in page
+    assert selectors.deck_analysis(user=player, cards=deck.cards)["valid"]
