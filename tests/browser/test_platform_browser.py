@@ -1,0 +1,64 @@
+"""Two people sign up, start a game and see each other's moves appear without reloading."""
+import re
+
+import pytest
+
+from tests.browser.helpers import sign_up, wait_live
+
+pytestmark = pytest.mark.browser
+
+
+def test_two_players_see_each_others_moves_live(live_url, new_page, tmp_path):
+    alice, bob = new_page(), new_page(width=390, height=844)  # bob plays on a phone-sized screen
+    sign_up(alice, live_url, "alice")
+    sign_up(bob, live_url, "bob")
+
+    alice.goto(f"{live_url}/games/new/")
+    alice.select_option("#id_kind", "duel")
+    alice.fill("#id_invite", "bob")
+    alice.select_option("#id_clock_kind", "hours")
+    alice.fill("#id_clock_amount", "12")
+    alice.click("button[type=submit]")
+    alice.wait_for_url(re.compile(r"/games/\d+/$"))
+    game_url = alice.url
+
+    bob.goto(f"{live_url}/notifications/")  # the invitation waits for bob
+    bob.click("text=invites you")
+    assert bob.url == game_url
+    bob.click("[data-testid=join]")
+    bob.wait_for_selector("[data-testid=hand]")
+    wait_live(bob)
+
+    alice.wait_for_selector("[data-testid=hand]")  # alice's waiting room turned into the game by itself
+    wait_live(alice)
+    first = alice.locator("[data-testid=hand] button:not([disabled])").first
+    card = int(first.get_attribute("data-card"))
+    first.click()
+
+    bob.wait_for_function(f"document.querySelector('[data-testid=total-0]').textContent === 'total {card}'")
+    assert bob.locator(".seat.me.to-act").count() == 1
+    bob.screenshot(path=str(tmp_path / "bob.png"))
+
+    reply = bob.locator("[data-testid=hand] button:not([disabled])").first
+    bob_card = int(reply.get_attribute("data-card"))
+    reply.click()
+    alice.wait_for_function(f"document.querySelector('[data-testid=total-1]').textContent === 'total {bob_card}'")
+    assert "lays a" in alice.locator("[data-testid=log]").inner_text()
+
+
+def test_a_refused_move_shows_its_reason(live_url, new_page):
+    alice, bob = new_page(), new_page()
+    sign_up(alice, live_url, "carol")
+    sign_up(bob, live_url, "dave")
+    alice.goto(f"{live_url}/games/new/")
+    alice.select_option("#id_kind", "duel")
+    alice.fill("#id_invite", "dave")
+    alice.click("button[type=submit]")
+    alice.wait_for_url(re.compile(r"/games/\d+/$"))
+    bob.goto(alice.url)
+    bob.click("[data-testid=join]")
+    bob.wait_for_selector("[data-testid=hand]")
+    # Dave submits out of turn through the page's own client: the reason is shown.
+    bob.evaluate("Grail.page.submit({type: 'play', card: Grail.page.data.view.my_hand[0]}).catch(() => {})")
+    bob.wait_for_selector("#move-error:not([hidden])")
+    assert "not your turn" in bob.inner_text("#move-error")
