@@ -1,18 +1,18 @@
 """MPHGGame: the Monty Python and the Holy Grail CCG behind the common rules contract."""
 from __future__ import annotations
 
+import marshal
+
 from ..base import Event, Game, IllegalMove, Outcome, Pending
 from . import ante, game_moves, setup as setup_mod, turns, view
 from . import state as S
 
 
 def fast_copy(x):
-    """A deep copy for plain JSON data, several times faster than copy.deepcopy."""
-    if isinstance(x, dict):
-        return {k: fast_copy(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [fast_copy(v) for v in x]
-    return x
+    """A deep copy of plain JSON data. marshal (standard library, in memory, no I/O) copies
+    dicts, lists, strings and numbers exactly and is about five times faster than
+    copy.deepcopy on this state (see bench/ccg_engine.py)."""
+    return marshal.loads(marshal.dumps(x))
 
 
 class MPHGGame(Game):
@@ -33,7 +33,9 @@ class MPHGGame(Game):
             raise IllegalMove("The game is over.")
         if not isinstance(seat, int) or not 0 <= seat < state["n"]:
             raise IllegalMove("There is no such seat.")
-        new = {k: (v if k == "cards" else fast_copy(v)) for k, v in state.items()}
+        cards = state["cards"]
+        new = fast_copy({k: v for k, v in state.items() if k != "cards"})
+        new["cards"] = cards
         if move["type"] == "resign":
             return new, self._resign(new, seat)
         return new, self._apply(new, seat, move)

@@ -121,30 +121,29 @@ def effect_plays(state, seat, iid):
 
 def _placement_areas(state, seat, iid, face):
     """Areas a card may be laid in (4.1, 4.3, 6.3, FAQ 6)."""
-    t = S.ctype(state, iid)
+    c = S.card(state, iid)
+    t = c["type"]
     occupied = {q["pos"] for q in state["p"] if not q["out"] and q["pos"] is not None}
-    refs = []
-    for s, q in enumerate(state["p"]):
-        if face == "down" and s == seat:
-            continue  # face down only on an opponent's England (3.2)
-        if q["out"]:
-            continue
-        if s == seat and t in ("adversary", "peril", "knight", "persona", "item"):
-            continue
-        refs += [a["ref"] for a in q["england"]]
-    refs += [a["ref"] for a in state["avalon"]]
+    unique = face == "up" and c.get("unique", True) and S.rule_on(state, "unique")
+    in_avalon = unique and c["code"] in S.avalon_codes(state)
+    slot = movement.slot_of(state, iid) if face == "up" else None
     out = []
-    for ref in refs:
-        if ref in occupied:
-            continue  # FAQ 6: nothing is laid where a Round Table stands
-        if face == "up":
-            a = S.area(state, ref)
-            slot = movement.slot_of(state, iid)
+
+    def open_areas(areas, dup):
+        for a in areas:
+            if a["ref"] in occupied or dup:
+                continue  # FAQ 6: nothing is laid where a Round Table stands
             if slot and any(movement.slot_of(state, e[0]) == slot for e in a["up"]):
                 continue
-            if S.duplicate_blocked(state, iid, ref, None):
-                continue
-        out.append(ref)
+            out.append(a["ref"])
+
+    for s, q in enumerate(state["p"]):
+        if q["out"] or (face == "down" and s == seat):
+            continue  # face down only on an opponent's England (3.2)
+        if s == seat and t in ("adversary", "peril", "knight", "persona", "item"):
+            continue
+        open_areas(q["england"], in_avalon or (unique and c["code"] in S.realm_codes(state, s)))
+    open_areas(state["avalon"], in_avalon)
     return out
 
 
@@ -237,8 +236,30 @@ def canonical(move):
 
 def check(state, seat, move):
     want = canonical(move)
-    if want not in legal(state, seat):
+    if want not in candidates(state, seat, move):
         raise IllegalMove(why_illegal(state, seat, move))
+
+
+def candidates(state, seat, move):
+    """The legal moves of the same kind as ``move`` (cheaper than listing them all)."""
+    if state["result"] is not None or state["p"][seat]["out"]:
+        return []
+    if state["steps"]:
+        return step_moves(state, seat, state["steps"][-1])
+    if seat != state["turn"] or state["phase"] != "play":
+        return []
+    t = move["type"]
+    if t == "play":
+        card = move.get("card")
+        return card_plays(state, seat, card) if card in state["p"][seat]["hand"] else []
+    if t == "move":
+        return [{"type": "move", "to": r} for r in movement.destinations(state, seat)] \
+            if movement.can_move(state, seat) else []
+    listing = {"invite": invite_moves, "fight": fight_moves, "parley": castle_moves, "assault": castle_moves,
+               "enter_castle": castle_moves, "take_item": item_moves, "trade_item": item_moves}
+    if t in listing:
+        return listing[t](state, seat)
+    return main_moves(state, seat)
 
 
 def why_illegal(state, seat, move):
@@ -392,7 +413,8 @@ def play(state, seat, move, events):
         return
     quote = c.get("quote") or ""
     said = move.get("quote", "")
-    events.append(ev("play", f"Seat {seat + 1} plays {c['title']}" + (f": “{said}”" if said else "") + ".",
+    shown = quote if same_words(said, quote) else said  # everyone "hears" the quote (4.2)
+    events.append(ev("play", f"Seat {seat + 1} plays {c['title']}" + (f": “{shown}”" if shown else "") + ".",
                      data={"seat": seat, "card": iid, "code": c["code"], "move": canonical(move)}))
     if quote and S.rule_on(state, "quotes") and not same_words(said, quote):
         S.to_dead(state, iid)

@@ -14,12 +14,20 @@ MIN_DECK = 30
 DEFAULT_TURN_CAP = 400
 
 
-def _check_deck(seat, deck):
+def _check_deck(seat, deck, known):
+    """Validate a deck; ``known`` maps codes already checked to their definitions, since
+    a game keeps one definition per code."""
     if not isinstance(deck, list) or not all(isinstance(c, dict) for c in deck):
         raise ValueError(f"Seat {seat + 1}'s deck must be a list of card objects.")
     if len(deck) < MIN_DECK:
         raise ValueError(f"Seat {seat + 1}'s deck has {len(deck)} cards; at least {MIN_DECK} are needed.")
     for c in deck:
+        seen = known.get(c.get("code"))
+        if seen is not None:
+            if seen is not c and seen != c:
+                raise ValueError(f"Card code {c.get('code')!r} has two different definitions.")
+            continue
+        known[c.get("code")] = c
         reasons = C.validate_card(c)
         if reasons:
             raise ValueError(f"Seat {seat + 1}: card {c.get('code')!r} is invalid: {reasons[0]}")
@@ -42,8 +50,9 @@ def validate_options(players, options):
     decks = options.get("decks")
     if not isinstance(decks, list) or len(decks) != players:
         raise ValueError("Give one deck per seat in 'decks'.")
+    known: dict = {}
     for seat, deck in enumerate(decks):
-        _check_deck(seat, deck)
+        _check_deck(seat, deck, known)
     sizes = options.get("collection_sizes") or [0] * players
     if len(sizes) != players or not all(isinstance(x, int) and x >= 0 for x in sizes):
         raise ValueError("'collection_sizes' must be one whole number per seat.")
@@ -84,8 +93,8 @@ def setup(players, options, seed):
     }
 
     def instance(cdef, owner):
-        cdef = C.normalize_card(cdef)
-        state["cards"].setdefault(cdef["code"], cdef)
+        if cdef["code"] not in state["cards"]:
+            state["cards"][cdef["code"]] = C.normalize_card(cdef)
         state["inst"].append(cdef["code"])
         state["own"].append(owner)
         return len(state["inst"]) - 1

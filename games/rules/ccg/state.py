@@ -152,7 +152,8 @@ def duplicate_blocked(state: dict, iid: int, ref: str | None, seat_realm: int | 
 # ------------------------------------------------------------------ card movement
 def purge_mods(state: dict, iid: int) -> None:
     """Effects that last while a card is in play end when it leaves play."""
-    state["mods"] = [m for m in state["mods"] if m["src"] != iid and m.get("card") != iid]
+    state["mods"] = [m for m in state["mods"]
+                     if not (m["src"] == iid and m["until"] == "permanent") and m.get("card") != iid]
 
 
 def to_dead(state: dict, iid: int) -> None:

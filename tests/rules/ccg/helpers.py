@@ -182,3 +182,31 @@ def roundtrip(state):
     return json.loads(json.dumps(state))
 
 
+
+
+def starter_decks():
+    """The two starter decks as lists of card dicts (None until the data files exist)."""
+    import pathlib
+    data = pathlib.Path(__file__).resolve().parents[3] / "games" / "rules" / "ccg" / "data"
+    try:
+        cards = {c["code"]: c for c in json.loads((data / "starter_set.json").read_text())}
+        decks = json.loads((data / "starter_decks.json").read_text())
+    except FileNotFoundError:
+        return None
+    return [[cards[code] for code, n in d["cards"].items() for _ in range(n)] for d in decks]
+
+
+def settle(state, skip=("turn",)):
+    """Answer every pending step (balance, choices, windows) with its timeout move."""
+    while GAME.outcome(state) is None:
+        pend = GAME.pending(state)
+        if not pend or pend[0].kind in skip:
+            return state
+        state = play(state, pend[0].seat, GAME.timeout_move(state, pend[0].seat))
+    return state
+
+
+def end_turn(state, seat=None):
+    seat = state["turn"] if seat is None else seat
+    state = play(state, seat, {"type": "end_turn"})
+    return settle(state)

@@ -1,0 +1,133 @@
+"""Rules 5.x: joining the Round Table, personas, 'til death do us part."""
+from games.rules.ccg import round_table
+from games.rules.ccg import state as S
+
+from .helpers import GAME, grail_deck, join, new_game, pass_window, place_rt, play, set_area, to_hand
+
+
+def _invite_setup(code="gawain"):
+    s = new_game()
+    foe = set_area(s, "E0.0", [code])[0]
+    place_rt(s, 0, "E0.0")
+    return s, foe
+
+
+def _with_free_page(s, seat=0):
+    from .helpers import add_card
+    s["p"][seat]["pages"].append({"c": add_card(s, "page-generic", seat), "k": [], "i": []})
+
+
+def test_a_knight_played_from_hand_joins_only_with_a_page_for_his_coconuts():
+    s = new_game()
+    k = to_hand(s, 0, "lancelot")
+    assert not any(m.get("to") == "rt" for m in GAME.legal_moves(s, 0) if m.get("card") == k)
+    _with_free_page(s)
+    s = play(s, 0, {"type": "play", "card": k, "use": "primary", "to": "rt"})
+    assert k in s["p"][0]["knights"] and any(k in pg["k"] for pg in s["p"][0]["pages"])
+
+
+def _invite(s, foe, ours, theirs):
+    grail_deck(s, 0, [ours])
+    grail_deck(s, 1, [theirs])
+    s = play(s, 0, {"type": "invite", "card": foe, "rep": s["p"][0]["knights"][0]})
+    return pass_window(s)
+
+
+def test_a_lower_number_than_the_representatives_joins():
+    s, foe = _invite_setup()
+    _with_free_page(s)
+    s = _invite(s, foe, 5, 2)
+    assert foe in s["p"][0]["knights"]
+
+
+def test_a_higher_number_refuses_and_becomes_an_adversary():
+    s, foe = _invite_setup()
+    _with_free_page(s)
+    s = _invite(s, foe, 2, 5)
+    assert foe in S.area(s, "E0.0")["hostile"] and s["p"][0]["must"]
+    assert not any(m["type"] == "invite" for m in GAME.legal_moves(s, 0))
+
+
+def test_equal_numbers_do_not_join_but_he_may_be_asked_again_next_turn_only():
+    s, foe = _invite_setup()
+    _with_free_page(s)
+    s = _invite(s, foe, 4, 4)
+    assert foe not in s["p"][0]["knights"] and foe not in S.area(s, "E0.0")["hostile"]
+    assert not any(m["type"] == "invite" for m in GAME.legal_moves(s, 0))  # once per turn
+    from .helpers import end_turn
+    s = end_turn(s)
+    s = end_turn(s)
+    assert any(m["type"] == "invite" for m in GAME.legal_moves(s, 0))
+
+
+def test_a_knight_with_no_free_page_cannot_be_invited():
+    s, foe = _invite_setup()
+    assert not any(m["type"] == "invite" for m in GAME.legal_moves(s, 0))
+
+
+def test_a_challenged_knight_will_never_join():
+    s, foe = _invite_setup()
+    _with_free_page(s)
+    grail_deck(s, 0, [3])  # Arthur 5 + 3 ties Gawain 4 + 4
+    grail_deck(s, 1, [4])
+    s = play(s, 0, {"type": "fight", "foe": foe, "method": "combat", "lead": s["p"][0]["knights"][0]})
+    s = pass_window(s)
+    assert foe in S.area(s, "E0.0")["hostile"]
+    assert not round_table.can_invite(s, 0, foe, s["p"][0]["knights"][0])
+
+
+def test_personas_need_no_page_and_get_no_round_table_bonus():
+    s = new_game()
+    bed = join(s, 0, "bedevere")
+    s["p"][0]["rep"] = bed  # Bedevere's bonus: +1 to his side's grail numbers
+    foe = set_area(s, "E0.0", ["tim-the-enchanter"])[0]
+    place_rt(s, 0, "E0.0")
+    grail_deck(s, 0, [3])
+    grail_deck(s, 1, [3])
+    s = play(s, 0, {"type": "invite", "card": foe, "rep": bed})
+    s = pass_window(s)
+    assert foe not in s["p"][0]["personas"]  # 3 against 3: the bonus did not count
+
+
+def test_the_round_table_bonus_counts_when_inviting_a_knight():
+    s, foe = _invite_setup()
+    bed = join(s, 0, "bedevere")
+    s["p"][0]["rep"] = bed
+    _with_free_page(s)
+    grail_deck(s, 0, [3])
+    grail_deck(s, 1, [3])
+    s = play(s, 0, {"type": "invite", "card": foe, "rep": bed})
+    s = pass_window(s)
+    assert foe in s["p"][0]["knights"]  # 3 + 1 beats 3
+
+
+def test_a_knight_whose_page_dies_leaves_unless_another_page_is_free():
+    s = new_game()
+    p = s["p"][0]
+    arthur = p["knights"][0]
+    patsy = p["pages"][0]["c"]
+    round_table.page_dies(s, 0, patsy, [])
+    assert arthur not in p["knights"] and arthur in p["dead"]
+
+
+def test_a_free_page_takes_over_the_knight_of_a_dead_page():
+    s = new_game()
+    _with_free_page(s)
+    p = s["p"][0]
+    arthur = p["knights"][0]
+    round_table.page_dies(s, 0, p["pages"][0]["c"], [])
+    assert arthur in p["knights"] and p["pages"][0]["k"] == [arthur]
+
+
+def test_a_page_is_never_taken_from_another_knight():
+    s = new_game()
+    lance = join(s, 0, "lancelot")
+    p = s["p"][0]
+    arthur = p["knights"][0]
+    round_table.page_dies(s, 0, p["pages"][0]["c"], [])
+    assert lance in p["knights"] and arthur not in p["knights"]
+
+
+def test_members_cannot_be_dismissed():
+    s = new_game()
+    assert not any(m["type"] in ("dismiss", "discard_member") for m in GAME.legal_moves(s, 0))

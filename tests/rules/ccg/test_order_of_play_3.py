@@ -1,0 +1,81 @@
+"""Rules 3.x: order of play."""
+from games.rules.ccg import state as S
+
+from .helpers import GAME, add_card, end_turn, new_game, place_rt, play, set_area
+
+
+def test_the_draw_phase_draws_one_card():
+    s = new_game()
+    before = len(s["p"][1]["hand"])
+    s = end_turn(s)
+    assert s["turn"] == 1 and len(s["p"][1]["hand"]) == before + 1
+
+
+def test_a_land_with_a_draw_bonus_adds_cards_to_the_draw_phase():
+    s = new_game()
+    set_area(s, "E1.0", ["forest-of-ni"])
+    place_rt(s, 1, "E1.0")
+    before = len(s["p"][1]["hand"])
+    s = end_turn(s)
+    assert len(s["p"][1]["hand"]) == before + 2
+
+
+def test_the_take_your_turn_actions_come_in_any_order():
+    s = new_game()
+    kinds = {m["type"] for m in GAME.legal_moves(s, 0)}
+    assert {"play", "move", "end_turn"} <= kinds
+    s = play(s, 0, {"type": "move", "to": "E0.0"})
+    while s["steps"]:  # answer whatever the reveal asks
+        pend = GAME.pending(s)[0]
+        s = play(s, pend.seat, GAME.timeout_move(s, pend.seat))
+    assert any(m["type"] == "play" for m in GAME.legal_moves(s, 0))
+
+
+def test_more_than_seven_cards_must_be_discarded_down_to_seven():
+    s = new_game()
+    hand = s["p"][0]["hand"]
+    while len(hand) < 10:
+        hand.append(add_card(s, "moor", 0))
+    s = play(s, 0, {"type": "end_turn"})
+    assert GAME.pending(s)[0].kind == "balance" and GAME.pending(s)[0].seat == 0
+    for _ in range(3):
+        s = play(s, 0, GAME.timeout_move(s, 0))
+    assert len(s["p"][0]["hand"]) == 7
+    assert GAME.pending(s)[0].kind == "turn" and s["turn"] == 1
+
+
+def test_two_or_fewer_cards_are_topped_up_to_three():
+    s = new_game()
+    p = s["p"][0]
+    p["dead"] += p["hand"][1:]
+    del p["hand"][1:]
+    s = play(s, 0, {"type": "end_turn"})
+    assert len(s["p"][0]["hand"]) == 3
+
+
+def test_an_adversary_in_the_area_must_be_dealt_with_before_the_turn_ends():
+    s = new_game()
+    set_area(s, "E0.0", ["black-knight"])
+    place_rt(s, 0, "E0.0")
+    assert s["p"][0]["must"]
+    kinds = {m["type"] for m in GAME.legal_moves(s, 0)}
+    assert "end_turn" not in kinds and {"fight", "run_away"} <= kinds
+
+
+def test_the_turn_passes_clockwise_in_a_four_player_game():
+    s = new_game(players=4, collection_sizes=[9, 1, 1, 1])
+    order = []
+    for _ in range(5):
+        order.append(s["turn"])
+        s = end_turn(s)
+    assert order == [0, 1, 2, 3, 0]
+
+
+def test_the_turn_cap_ends_the_game_in_a_draw():
+    s = new_game(turn_cap=10)
+    while GAME.outcome(s) is None:
+        pend = GAME.pending(s)[0]
+        s = play(s, pend.seat, GAME.timeout_move(s, pend.seat))
+    out = GAME.outcome(s)
+    assert out.draw and "turn cap" in out.reason
+    assert S.alive(s) == [0, 1]
