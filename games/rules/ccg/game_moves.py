@@ -126,14 +126,13 @@ def _placement_areas(state, seat, iid, face):
     occupied = {q["pos"] for q in state["p"] if not q["out"] and q["pos"] is not None}
     unique = face == "up" and c.get("unique", True) and S.rule_on(state, "unique")
     in_avalon = unique and c["code"] in S.avalon_codes(state)
-    slot = movement.slot_of(state, iid) if face == "up" else None
     out = []
 
     def open_areas(areas, dup):
         for a in areas:
             if a["ref"] in occupied or dup:
                 continue  # FAQ 6: nothing is laid where a Round Table stands
-            if slot and any(movement.slot_of(state, e[0]) == slot for e in a["up"]):
+            if face == "up" and movement.clashes(state, iid, a):
                 continue
             out.append(a["ref"])
 

@@ -160,6 +160,23 @@ def settle_played(state, iid, keep, player):
         S.to_dead(state, iid)
 
 
+def clashes(state, iid, a):
+    """Face-up cards of an area that may not share it with ``iid`` (6.3): the same kind,
+    or a peril and a knight; Anthrax cards may share."""
+    c = S.card(state, iid)
+    slot = slot_of(state, iid)
+    if slot is None:
+        return []
+    anthrax = D.ANTHRAX in c.get("tags", [])
+    rivals = [e for e in a["up"] if slot_of(state, e[0]) == slot
+              and not (anthrax and D.ANTHRAX in S.card(state, e[0]).get("tags", []))]
+    if c["type"] == "peril":
+        rivals += [e for e in a["up"] if S.ctype(state, e[0]) == "knight"]
+    if c["type"] == "knight":
+        rivals += [e for e in a["up"] if S.ctype(state, e[0]) == "peril"]
+    return rivals
+
+
 def place_face_up(state, a, iid, seq, events, mover=None):
     """Put a card face up in an area, applying 6.3 (first played stays), 4.6 (duplicates
     go) and the castle occupant rule (8.1)."""
@@ -168,15 +185,8 @@ def place_face_up(state, a, iid, seq, events, mover=None):
         S.to_dead(state, iid)
         events.append(ev("discard", f"{c['title']} is a duplicate and goes to the dead cart (4.6)."))
         return False
-    slot = slot_of(state, iid)
-    anthrax = D.ANTHRAX in c.get("tags", [])
-    if slot is not None:
-        rivals = [e for e in a["up"] if slot_of(state, e[0]) == slot
-                  and not (anthrax and D.ANTHRAX in S.card(state, e[0]).get("tags", []))]
-        if slot == "foe" and c["type"] == "peril":
-            rivals += [e for e in a["up"] if S.ctype(state, e[0]) == "knight"]
-        if slot == "knight":
-            rivals += [e for e in a["up"] if S.ctype(state, e[0]) == "peril"]
+    rivals = clashes(state, iid, a)
+    if rivals:
         earlier = [e for e in rivals if e[1] < seq]
         if earlier:
             S.to_dead(state, iid)

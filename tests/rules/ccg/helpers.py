@@ -46,7 +46,7 @@ def iid_of(state, code, where=None):
 
 def add_card(state, code, owner):
     """Create a fresh instance of a test card owned by ``owner`` (not yet anywhere)."""
-    cdef = dict(T.BY_CODE[code]) if code in T.BY_CODE else code
+    cdef = dict(T.BY_CODE[code]) if isinstance(code, str) else code
     from games.rules.ccg.cards import normalize_card
     cdef = normalize_card(cdef)
     state["cards"].setdefault(cdef["code"], cdef)

@@ -1,0 +1,198 @@
+"""Rules 7.x: disputes — combat, knight-assist, wits, multi-talented adversaries, ties,
+running away. Worked examples 7.1 and 7.2 are reproduced with arranged decks."""
+import pytest
+
+from games.rules.base import IllegalMove
+from games.rules.ccg import state as S
+
+from .helpers import (GAME, end_turn, grail_deck, join, new_game, pass_window, place_rt, play, play_ev,
+                      set_area)
+
+
+def _fight(s, foe, method, lead, ours, theirs):
+    grail_deck(s, 0, [ours])
+    grail_deck(s, 1, [theirs])
+    s = play(s, 0, {"type": "fight", "foe": foe, "method": method, "lead": lead})
+    return pass_window(s)
+
+
+def test_example_7_1_lancelot_slays_gawain_who_refused_to_join():
+    s = new_game()
+    arthur = s["p"][0]["knights"][0]
+    lancelot = join(s, 0, "lancelot")
+    join(s, 0, "robin")
+    from .helpers import add_card
+    s["p"][0]["pages"].append({"c": add_card(s, "page-generic", 0), "k": [], "i": []})
+    gawain = set_area(s, "E0.0", ["gawain"], face="down")[0]
+    s = play(s, 0, {"type": "move", "to": "E0.0"})
+    assert S.up_iids(S.area(s, "E0.0")) == [gawain]
+    # The Round Table draw: Gawain's number exceeds Arthur's, so he refuses.
+    grail_deck(s, 0, [2])
+    grail_deck(s, 1, [5])
+    s = play(s, 0, {"type": "invite", "card": gawain, "rep": arthur})
+    s = pass_window(s)
+    assert gawain in S.area(s, "E0.0")["hostile"]
+    # Lancelot (8) draws 3 = 11; Gawain (4) draws 6 = 10.
+    s = _fight(s, gawain, "combat", lancelot, 3, 6)
+    assert gawain in s["p"][0]["dead"]
+    assert S.up_iids(S.area(s, "E0.0")) == [] and not s["p"][0]["must"]
+
+
+def test_example_7_1_with_equal_totals_the_combat_continues_next_turn():
+    s = new_game()
+    lancelot = join(s, 0, "lancelot")
+    gawain = set_area(s, "E0.0", ["gawain"])[0]
+    S.area(s, "E0.0")["hostile"].append(gawain)
+    place_rt(s, 0, "E0.0")
+    s = _fight(s, gawain, "combat", lancelot, 2, 6)  # 10 against 10
+    assert gawain in S.up_iids(S.area(s, "E0.0")) and lancelot in s["p"][0]["knights"]
+    assert not any(m["type"] == "fight" for m in GAME.legal_moves(s, 0))  # not again this turn
+    assert any(m["type"] == "end_turn" for m in GAME.legal_moves(s, 0))
+    s = end_turn(s)
+    s = end_turn(s)
+    assert s["p"][0]["must"] and any(m["type"] == "fight" for m in GAME.legal_moves(s, 0))
+
+
+def test_the_loser_of_a_combat_is_slain_and_placed_in_the_dead_cart():
+    s = new_game()
+    robin = join(s, 0, "robin")
+    bk = set_area(s, "E0.0", ["black-knight"])[0]
+    place_rt(s, 0, "E0.0")
+    s = _fight(s, bk, "combat", robin, 0, 0)
+    assert robin in s["p"][0]["dead"] and robin not in s["p"][0]["knights"]
+
+
+def test_example_7_2_the_knights_assist_lancelot_against_the_vicious_chicken():
+    s = new_game()
+    lancelot = join(s, 0, "lancelot")
+    join(s, 0, "bedevere")
+    chicken = set_area(s, "E0.0", ["vicious-chicken-of-bristol"])[0]
+    place_rt(s, 0, "E0.0")
+    grail_deck(s, 0, [3])
+    grail_deck(s, 1, [2])
+    s = play(s, 0, {"type": "fight", "foe": chicken, "method": "combat", "lead": lancelot})
+    s, events = play_ev(s, 1, {"type": "pass"})
+    s, events = play_ev(s, 0, {"type": "pass"})
+    result = next(e for e in events if e.kind == "dispute")
+    assert (result.data["lead_total"], result.data["foe_total"]) == (13, 5)
+    assert chicken in s["p"][0]["dead"]
+
+
+def test_example_7_2_only_the_lead_knight_dies_if_the_chicken_wins():
+    s = new_game()
+    arthur = s["p"][0]["knights"][0]
+    robin = join(s, 0, "robin")
+    bed = join(s, 0, "bedevere")
+    chicken = set_area(s, "E0.0", ["vicious-chicken-of-bristol"])[0]
+    place_rt(s, 0, "E0.0")
+    s = _fight(s, chicken, "combat", robin, 0, 7)  # 2 + 0 + 2 assist = 4 against 3 + 7
+    assert robin in s["p"][0]["dead"]
+    assert arthur in s["p"][0]["knights"] and bed in s["p"][0]["knights"]
+
+
+def test_winning_a_battle_of_wits_lets_the_knights_pass_but_the_adversary_remains():
+    s = new_game()
+    arthur = s["p"][0]["knights"][0]
+    keeper = set_area(s, "E0.0", ["bridgekeeper"])[0]
+    place_rt(s, 0, "E0.0")
+    assert {m["method"] for m in GAME.legal_moves(s, 0) if m["type"] == "fight"} == {"wits"}
+    s = _fight(s, keeper, "wits", arthur, 4, 1)  # 9 against 6
+    assert keeper in S.up_iids(S.area(s, "E0.0"))
+    assert any(m["type"] == "move" for m in GAME.legal_moves(s, 0))
+
+
+def test_losing_a_battle_of_wits_applies_the_adversarys_special_effect():
+    s = new_game()
+    arthur = s["p"][0]["knights"][0]
+    keeper = set_area(s, "E0.0", ["bridgekeeper"])[0]
+    place_rt(s, 0, "E0.0")
+    s = _fight(s, keeper, "wits", arthur, 0, 7)
+    assert s["p"][0]["fx"]["skip"] == 1  # the Bridgekeeper costs the loser a turn
+    assert not any(m["type"] == "move" for m in GAME.legal_moves(s, 0))
+
+
+def test_a_multi_talented_adversary_may_be_outwitted_only_once():
+    s = new_game()
+    arthur = s["p"][0]["knights"][0]
+    bk = set_area(s, "E0.0", ["black-knight"])[0]
+    place_rt(s, 0, "E0.0")
+    assert {m["method"] for m in GAME.legal_moves(s, 0) if m["type"] == "fight"} == {"combat", "wits"}
+    s = _fight(s, bk, "wits", arthur, 5, 0)
+    assert bk in s["outwitted"]
+    # Back again later (another visit): only combat is left.
+    S.area(s, "E0.0")["ow"] = []
+    s["p"][0]["disputed"] = []
+    assert {m["method"] for m in GAME.legal_moves(s, 0) if m["type"] == "fight"} == {"combat"}
+
+
+def test_running_away_needs_the_shout():
+    s = new_game()
+    set_area(s, "E0.0", ["black-knight"])
+    place_rt(s, 0, "E0.0")
+    with pytest.raises(IllegalMove, match="Run away"):
+        GAME.apply(s, 0, {"type": "run_away", "shout": "Retreat!"})
+
+
+def test_running_away_from_the_bottom_row_goes_to_the_round_table_area():
+    s = new_game()
+    set_area(s, "E0.0", ["black-knight"])
+    place_rt(s, 0, "E0.0")
+    s = play(s, 0, {"type": "run_away"})
+    assert s["p"][0]["pos"] is None and not s["p"][0]["must"]
+
+
+def test_down_and_back_differ_so_the_opponent_chooses():
+    s = new_game()
+    set_area(s, "E0.4", ["black-knight"])
+    set_area(s, "E0.0", ["moor"])
+    set_area(s, "E0.1", ["moor"])
+    set_area(s, "E0.2", ["moor"])
+    place_rt(s, 0, "E0.4", came_from="E0.5")
+    set_area(s, "E0.5", ["moor"])
+    s = play(s, 0, {"type": "run_away"})
+    pend = GAME.pending(s)[0]
+    assert (pend.seat, pend.kind) == (1, "choice")
+    assert set(s["steps"][-1]["options"]) == {"E0.0", "E0.1", "E0.5"}
+    s = play(s, 1, {"type": "choose", "option": "E0.5"})
+    assert s["p"][0]["pos"] == "E0.5"
+
+
+def test_no_voluntary_retreat_into_an_unexplored_area_unless_nothing_else_is_left():
+    s = new_game()
+    set_area(s, "E0.4", ["black-knight"])
+    place_rt(s, 0, "E0.4", came_from="E0.0")
+    set_area(s, "E0.0", ["moor"])
+    # E0.1 is still face down: only E0.0 remains.
+    s = play(s, 0, {"type": "run_away"})
+    assert s["p"][0]["pos"] == "E0.0"
+
+
+def test_only_unexplored_areas_below_lets_the_opponent_pick_among_them():
+    s = new_game()
+    set_area(s, "E0.4", ["black-knight"])
+    place_rt(s, 0, "E0.4", came_from="E0.4")
+    s = play(s, 0, {"type": "run_away"})
+    assert set(s["steps"][-1]["options"]) == {"E0.0", "E0.1"}
+
+
+def test_knights_may_run_away_during_the_window_before_the_grail_numbers():
+    s = new_game()
+    arthur = s["p"][0]["knights"][0]
+    bk = set_area(s, "E0.0", ["black-knight"])[0]
+    place_rt(s, 0, "E0.0")
+    s["p"][1]["hand"] = s["p"][1]["hand"][:1]
+    s = play(s, 0, {"type": "fight", "foe": bk, "method": "combat", "lead": arthur})
+    s = play(s, 1, {"type": "pass"})
+    assert any(m["type"] == "run_away" for m in GAME.legal_moves(s, 0))
+    s = play(s, 0, {"type": "run_away"})
+    assert s["p"][0]["pos"] is None and not s["steps"]
+
+
+def test_running_away_in_avalon_goes_back_or_to_the_top_two_areas():
+    s = new_game()
+    set_area(s, "A.1", ["black-knight"])
+    place_rt(s, 0, "A.1", came_from="A.0")
+    moves = [m for m in GAME.legal_moves(s, 0) if m["type"] == "run_away"]
+    assert {m["to"] for m in moves} == {"A.0", "E0.10", "E0.11"}
+    s = play(s, 0, {"type": "run_away", "to": "E0.11"})
+    assert s["p"][0]["pos"] == "E0.11"
