@@ -1,0 +1,121 @@
+"""In Chromium: build, validate, save and export a deck; deal an opening; write a card."""
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+# The platform's browser fixtures live in tests/browser/conftest.py; importing them makes them
+# available here (pytest picks fixtures up from the test module's namespace).
+from tests.browser.conftest import browser, live_url, new_page, page  # noqa: F401
+from tests.browser.helpers import sign_up
+
+pytestmark = pytest.mark.browser
+
+
+def shot(page, tmp_path, name):
+    """Screenshots go to the test's tmp dir, or to DECKS_SCREENSHOTS when set (to look at them)."""
+    folder = Path(os.environ.get("DECKS_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+
+
+def search(page, text):
+    page.fill("#search-q", text)
+    page.wait_for_function("t => document.getElementById('search-summary').textContent.length > 0 && "
+                           "document.querySelector('#search-results li')", arg=text)
+    page.wait_for_timeout(400)  # the debounced search settles
+
+
+def test_build_validate_save_export_a_deck(live_url, page, tmp_path):
+    sign_up(page, live_url, "builder")
+    page.goto(f"{live_url}/decks/")
+    assert page.locator("[data-testid=deck-list] li").count() == 2   # the two starter decks
+    page.fill("#id_name", "Brave Sir Robin's deck")
+    page.click("text=Create deck")
+    page.wait_for_url(re.compile(r"/decks/\d+/$"))
+    validation = page.locator("[data-testid=validation]")
+    validation.locator("text=Not playable yet").wait_for()
+
+    search(page, "tag:arthur")
+    page.locator("#search-results button.add").first.click()
+    search(page, "tag:patsy")
+    page.locator("#search-results button.add").first.click()
+    page.locator("[data-testid=deck-cards] .deck-card").nth(1).wait_for()
+    # Still too small: the reasons say why, and Arthur and Patsy are no longer among them.
+    page.wait_for_function("() => /at least 40 cards/.test(document.getElementById('validation').textContent)"
+                           " && !/hold an Arthur/.test(document.getElementById('validation').textContent)")
+    # Owning only so many copies: the + button stops there.
+    search(page, "t:knight c>=5 -tag:arthur")
+    first_add = page.locator("#search-results button.add").first
+    while first_add.is_enabled():
+        first_add.click()
+    assert page.locator("#deck-size").inner_text().endswith("cards")
+    shot(page, tmp_path, "builder-small")
+
+    page.fill("#deck-name", "Sir Robin's Retreat")
+    page.click("[data-testid=save]")
+    page.locator("#save-status", has_text="Saved as version 2").wait_for()
+
+    with page.expect_download() as download:
+        page.click("[data-testid=export]")
+    text = Path(download.value.path()).read_text()
+    assert text.startswith("# Sir Robin's Retreat\n")
+    assert re.search(r"^1 .*Arthur", text, re.M)
+
+    # A starter deck is playable; taking Arthur out makes it unplayable with the reason.
+    page.goto(f"{live_url}/decks/")
+    page.locator("[data-testid=deck-list] a", has_text="Knights of Camelot").click()
+    validation.locator("text=Playable deck").wait_for()
+    shot(page, tmp_path, "builder-starter")
+    arthur_row = page.locator(".deck-card", has_text="Arthur").first
+    arthur_row.locator("button.remove").click()
+    validation.locator("text=a deck must hold an Arthur").wait_for()
+    page.locator(".deck-card", has_text="Patsy").first.wait_for()
+    search(page, "tag:arthur")
+    page.locator("#search-results button.add").first.click()
+    validation.locator("text=Playable deck").wait_for()
+
+    page.click("#sample-opening")
+    page.locator("[data-testid=opening-areas] .mini-card").nth(13).wait_for()
+    assert page.locator("[data-testid=opening-areas] .mini-card").count() == 14
+    assert page.locator("[data-testid=opening-hand] .mini-card").count() == 7
+    assert page.locator("#chart-grail rect").count() == 8
+    shot(page, tmp_path, "builder-opening")
+
+
+def test_write_a_card(live_url, page, tmp_path):
+    sign_up(page, live_url, "scribe")
+    page.goto(f"{live_url}/decks/write/")
+    page.select_option("#id_type", "knight")
+    page.fill("#id_title", "Sir <b>Not</b> Appearing")
+    page.fill("#id_grail", "3")
+    page.fill("#id_combat", "4")
+    page.fill("#id_wits", "2")
+    page.fill("#id_quote", "I was cut from the picture.")
+    page.select_option(".effects-editor[data-side=secondary] .add-op", "draw_cards")
+    page.locator("#power-text", has_text="Power").wait_for()
+    # Too strong first: the refusal reason shows while designing.
+    page.fill("#id_combat", "8")
+    page.fill("#id_wits", "6")
+    page.select_option(".effects-editor[data-side=primary] .add-op", "slay")
+    page.locator("[data-testid=wyo-live-errors]", has_text="over the budget").wait_for()
+    page.locator(".effects-editor[data-side=primary] button.remove").click()
+    page.fill("#id_combat", "4")
+    page.fill("#id_wits", "2")
+    page.wait_for_function("() => document.querySelectorAll('#wyo-live-errors li').length === 0 && "
+                           "/Power \\d+ of \\d+/.test(document.getElementById('power-text').textContent)")
+    box = page.locator("#wyo-canvas").bounding_box()
+    page.mouse.move(box["x"] + 20, box["y"] + 20)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 150, box["y"] + 120, steps=8)
+    page.mouse.up()
+    shot(page, tmp_path, "wyo-design")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("[data-testid=wyo-write]")
+    page.wait_for_url(re.compile(r"/decks/cards/wyo-scribe-"))
+    assert page.locator("h1").inner_text().startswith("Sir <b>Not</b> Appearing")
+    assert page.locator("img.card-image").count() == 1
+    shot(page, tmp_path, "wyo-written")
+    page.click("text=Submit for consideration")
+    page.locator(".messages", has_text="Submitted").wait_for()
