@@ -81,6 +81,7 @@
       if (teleportAt[k]) cls += " cq-teleport";
       if (dest[k]) cls += " cq-dest";
       var poly = svg("polygon", { points: corners(k), class: cls, "data-hex": k });
+      if (alcoveOf[k] !== undefined) poly.appendChild(svg("title", {}, ctx.seatName(alcoveOf[k]) + "'s alcove"));
       if (dest[k]) {
         poly.setAttribute("tabindex", "0");
         poly.setAttribute("role", "button");
@@ -94,11 +95,6 @@
       var c = centre(k), card = teleportAt[k];
       map.appendChild(svg("text", { x: c[0], y: c[1] + 4, class: "cq-tp-label" + (isRed(card) ? " red" : "") },
                           card[0] + SUIT[card[1]]));
-    });
-    v.alcoves.forEach(function (k, seat) {
-      if (v.resigned[seat]) return;
-      var c = centre(k);
-      map.appendChild(svg("text", { x: c[0], y: c[1] + SIZE * 0.95, class: "cq-alcove-label" }, "home " + (seat + 1)));
     });
 
     // The last move, as a faint trail.
@@ -325,8 +321,8 @@
         layout.appendChild(el("div", { class: "cq-map-wrap" }, drawMap(v, data.legal_moves || [], ctx)));
         var panel = el("div", { class: "cq-panel" });
         var choices = choicePanel(data, ctx);
-        if (choices) panel.appendChild(choices);
         if (v.my_hand) panel.appendChild(handPanel(data, ctx, rerender));
+        if (choices) panel.insertBefore(choices, byType(data.legal_moves || [], "pass").length ? null : panel.firstChild);
         var sniping = snipePanel(data, ctx, rerender);
         if (sniping) panel.appendChild(sniping);
         panel.appendChild(playersPanel(data, ctx));
