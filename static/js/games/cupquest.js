@@ -250,8 +250,9 @@
     return box;
   }
 
-  /* The table seen from above: you at the bottom edge, the goblet somewhere ahead. The aim
-     arrow shows direction and, by its length, strength; the hand's wobble is not shown. */
+  /* The table seen from above: you at the bottom edge, the goblet somewhere ahead, marks every
+     20 units. The dashed ray shows the direction of the aim exactly; strength n carries the
+     ball n units, which the player judges against the marks (that judgement is the skill). */
   function aimPicture(goblet) {
     var W = 120, H = 110, scale = 1;
     var node = svg("svg", { viewBox: (-W / 2) + " -" + (H - 5) + " " + W + " " + H, class: "cq-table", role: "img",
@@ -262,14 +263,20 @@
       node.appendChild(svg("text", { x: -W / 2 + 4, y: -d - 1, class: "cq-tick-label" }, String(d)));
     }
     node.appendChild(svg("circle", { cx: goblet.offset * scale, cy: -goblet.distance * scale, r: 5, class: "cq-goblet" }));
-    var arrow = svg("line", { x1: 0, y1: 0, x2: 0, y2: 0, class: "cq-aim" });
+    var clip = "cq-clip-" + goblet.distance + "-" + goblet.offset;
+    var defs = svg("defs", {});
+    var cp = svg("clipPath", { id: clip });
+    cp.appendChild(svg("rect", { x: -W / 2 + 2, y: -H + 8, width: W - 4, height: H - 10 }));
+    defs.appendChild(cp);
+    node.appendChild(defs);
+    var arrow = svg("line", { x1: 0, y1: 0, x2: 0, y2: 0, class: "cq-aim", "clip-path": "url(#" + clip + ")" });
     node.appendChild(arrow);
     return {
       node: node,
       aim: function (angle, strength) {
         var a = angle * Math.PI / 180;
-        arrow.setAttribute("x2", (Math.sin(a) * strength * 0.35).toFixed(1));
-        arrow.setAttribute("y2", (-Math.cos(a) * strength * 0.35).toFixed(1));
+        arrow.setAttribute("x2", (Math.sin(a) * 140).toFixed(1));
+        arrow.setAttribute("y2", (-Math.cos(a) * 140).toFixed(1));
       }
     };
   }
