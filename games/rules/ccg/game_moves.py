@@ -128,10 +128,14 @@ def _placement_areas(state, seat, iid, face):
     in_avalon = unique and c["code"] in S.avalon_codes(state)
     out = []
 
+    # FAQ 6: no adversary (nor a character who might become one) where a Round Table
+    # stands; lands, villages, castles and items may be laid there face up.
+    barred = face == "down" or t in ("adversary", "peril", "knight", "persona")
+
     def open_areas(areas, dup):
         for a in areas:
-            if a["ref"] in occupied or dup:
-                continue  # FAQ 6: nothing is laid where a Round Table stands
+            if dup or (barred and a["ref"] in occupied):
+                continue
             if face == "up" and movement.clashes(state, iid, a):
                 continue
             out.append(a["ref"])

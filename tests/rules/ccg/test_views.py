@@ -1,0 +1,92 @@
+"""view_for never reveals another hand, a face-down card, deck order or the generator."""
+import json
+
+from .helpers import GAME, new_game, play, set_area, to_hand
+
+
+def _text(v):
+    return json.dumps(v)
+
+
+def test_a_player_sees_their_own_hand_and_only_counts_of_the_others():
+    s = new_game()
+    v = GAME.view_for(s, 0)
+    assert [c["id"] for c in v["my_hand"]] == s["p"][0]["hand"]
+    assert v["players"][1]["hand_count"] == len(s["p"][1]["hand"])
+    assert "hand" not in v["players"][1]
+    ids = {c["id"] for c in v["my_hand"]}
+    assert not ids & set(s["p"][1]["hand"])
+
+
+def _hidden_ids(s, seat):
+    hidden = set()
+    for q, p in enumerate(s["p"]):
+        hidden |= set(p["deck"])
+        if q != seat:
+            hidden |= set(p["hand"])
+        for a in p["england"]:
+            hidden |= {e[0] for e in a["down"]}
+    for a in s["avalon"]:
+        hidden |= {e[0] for e in a["down"]}
+    return hidden
+
+
+def _shown_ids(v):
+    found = set()
+
+    def walk(x):
+        if isinstance(x, dict):
+            if "id" in x and "code" in x:
+                found.add(x["id"])
+            for y in x.values():
+                walk(y)
+        elif isinstance(x, list):
+            for y in x:
+                walk(y)
+    walk(v)
+    return found
+
+
+def test_no_hidden_card_appears_in_any_view():
+    s = new_game()
+    for seat in (0, 1, None):
+        v = GAME.view_for(s, seat)
+        assert not _shown_ids(v) & _hidden_ids(s, seat)
+        assert "rng" not in _text(v) and "seed" not in _text(v)
+
+
+def test_face_down_stacks_are_counts_even_for_the_player_who_laid_them():
+    s = new_game()
+    iid = to_hand(s, 0, "black-knight")
+    s = play(s, 0, {"type": "play", "card": iid, "use": "primary", "to": "E1.0", "face": "down"})
+    v = GAME.view_for(s, 0)
+    assert v["players"][1]["england"][0]["face_down"] == 2
+    assert iid not in _shown_ids(v)
+
+
+def test_card_definitions_are_sent_only_for_cards_the_viewer_can_see():
+    s = new_game()
+    v = GAME.view_for(s, 1)
+    visible = {s["inst"][i] for i in _shown_ids(v)}
+    assert set(v["cards"]) == visible
+
+
+def test_the_spectator_sees_no_hand():
+    s = new_game()
+    v = GAME.view_for(s, None)
+    assert "my_hand" not in v
+
+
+def test_public_zones_are_public():
+    s = new_game()
+    set_area(s, "E0.0", ["black-knight"])
+    v = GAME.view_for(s, 1)
+    assert v["players"][0]["england"][0]["cards"][0]["code"] == "black-knight"
+    assert len(v["ante"]) == 2 and all("owner" in c for c in v["ante"])
+
+
+def test_the_deck_order_is_not_in_the_view():
+    s = new_game()
+    v = GAME.view_for(s, 0)
+    assert v["players"][0]["deck_count"] == len(s["p"][0]["deck"])
+    assert "deck" not in v["players"][0]
