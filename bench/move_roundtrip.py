@@ -1,0 +1,191 @@
+"""Move round trip: N concurrent games on PostgreSQL + Redis; players submit moves over HTTP
+and receive updates over websockets. Prints moves/s and the latency from a move's
+submission to the opponent's websocket frame (p50/p95/p99).
+
+    make bench                      # every benchmark
+    .venv/bin/python bench/move_roundtrip.py --games 40 --seconds 20            # flat out
+    .venv/bin/python bench/move_roundtrip.py --games 40 --seconds 20 --rate 200  # paced
+
+It creates (and drops) its own database `grailsite_bench` on the PostgreSQL of
+DATABASE_URL, and starts the ASGI server it measures (uvicorn, --workers N).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
+DB_URL = f"{PG}/grailsite_bench"
+REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def server_env() -> dict:
+    return dict(os.environ, DATABASE_URL=DB_URL, REDIS_URL=REDIS_URL, DJANGO_DEBUG="false", DB_CONN_MAX_AGE="60",
+                ALLOWED_HOSTS="127.0.0.1,localhost", GRAILSITE_CHANNEL_PREFIX="bench", LOG_LEVEL="ERROR",
+                SECRET_KEY="bench-only")
+
+
+def prepare_database(games: int, rounds: int) -> list[dict]:
+    """Fresh bench database with 2 × games users and `games` started duels."""
+    subprocess.run(["psql", PG + "/postgres", "-qc", "DROP DATABASE IF EXISTS grailsite_bench"], check=True)
+    subprocess.run(["psql", PG + "/postgres", "-qc", "CREATE DATABASE grailsite_bench"], check=True)
+    env = server_env()
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    os.environ.update(env)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "grailsite.settings"
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.db.models.signals import post_save
+
+    from games import services
+    from grailsite.accounts.models import Profile
+
+    # Starter collections are not what this measures: skip the sign-up grant.
+    post_save.disconnect(sender=settings.AUTH_USER_MODEL, dispatch_uid="decks_starter_grant")
+    User = get_user_model()
+    out = []
+    for g in range(games):
+        pair = []
+        for s in range(2):
+            user = User.objects.create_user(username=f"bench{g}_{s}", password="x")
+            Profile.objects.filter(user=user).update(api_token=f"token-{g}-{s}")
+            session = SessionStore()
+            session["_auth_user_id"] = str(user.pk)
+            session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+            session["_auth_user_hash"] = user.get_session_auth_hash()
+            session.create()
+            pair.append({"user": user, "token": f"token-{g}-{s}", "cookie": session.session_key})
+        match = services.match_create(creator=pair[0]["user"], kind="duel", num_seats=2, options={"rounds": rounds},
+                                      invite=[pair[1]["user"].username], clock_kind="days", clock_amount=3)
+        services.match_join(match_id=match.pk, user=pair[1]["user"])
+        out.append({"match": match.pk, "players": [{"token": p["token"], "cookie": p["cookie"]} for p in pair],
+                    "session_cookie_name": settings.SESSION_COOKIE_NAME})
+    return out
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int, workers: int) -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "grailsite.asgi:application", "--host", "127.0.0.1",
+                             "--port", str(port), "--workers", str(workers), "--log-level", "warning",
+                             "--no-access-log"], cwd=ROOT, env=server_env())
+    for _ in range(150):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("server did not start")
+
+
+async def play_game(game: dict, base: str, client, deadline: float, interval: float, latencies: list, counts: dict):
+    import websockets
+
+    ws_base = base.replace("http://", "ws://")
+    sockets = []
+    for p in game["players"]:
+        ws = await websockets.connect(f"{ws_base}/ws/matches/{game['match']}/", origin=base,
+                                      additional_headers={"Cookie": f"{game['session_cookie_name']}={p['cookie']}"})
+        sockets.append(ws)
+    views = [json.loads(await ws.recv())["data"] for ws in sockets]
+    try:
+        while time.monotonic() < deadline:
+            mover = next((i for i, v in enumerate(views) if v["legal_moves"]), None)
+            if mover is None:
+                break  # game over
+            other = 1 - mover
+            move = views[mover]["legal_moves"][0]
+            started = time.perf_counter()
+            r = await client.post(f"{base}/api/matches/{game['match']}/moves/",
+                                  json={"move": move, "version": views[mover]["version"]},
+                                  headers={"Authorization": f"Token {game['players'][mover]['token']}"})
+            if r.status_code != 200:
+                counts["errors"] += 1
+                break
+            target = r.json()["version"]
+            while True:  # the opponent's frame with the new version
+                data = json.loads(await sockets[other].recv())
+                if data["type"] == "state" and data["data"]["version"] >= target:
+                    views[other] = data["data"]
+                    break
+            latencies.append(time.perf_counter() - started)
+            counts["moves"] += 1
+            while True:  # the mover's own frame, to know its next state
+                data = json.loads(await sockets[mover].recv())
+                if data["type"] == "state" and data["data"]["version"] >= target:
+                    views[mover] = data["data"]
+                    break
+            if interval:
+                await asyncio.sleep(max(0.0, interval - (time.perf_counter() - started)))
+    finally:
+        for ws in sockets:
+            await ws.close()
+
+
+async def run(games: list, base: str, seconds: float, rate: float | None, slots: int) -> dict:
+    """``slots`` games are played at once; when one ends its slot takes the next fresh game."""
+    import httpx
+
+    latencies: list[float] = []
+    counts = {"moves": 0, "errors": 0}
+    interval = slots / rate if rate else 0.0
+    queue = list(reversed(games))
+
+    async def slot(client, deadline):
+        while queue and time.monotonic() < deadline:
+            await play_game(queue.pop(), base, client, deadline, interval, latencies, counts)
+
+    limits = httpx.Limits(max_connections=slots * 2)
+    async with httpx.AsyncClient(limits=limits, timeout=30) as client:
+        start = time.monotonic()
+        await asyncio.gather(*(slot(client, start + seconds) for _ in range(slots)))
+        elapsed = time.monotonic() - start
+    q = statistics.quantiles(latencies, n=100) if len(latencies) >= 100 else [float("nan")] * 99
+    return {"moves": counts["moves"], "errors": counts["errors"], "seconds": round(elapsed, 2),
+            "moves_per_s": round(counts["moves"] / elapsed, 1),
+            "p50_ms": round(q[49] * 1000, 1), "p95_ms": round(q[94] * 1000, 1), "p99_ms": round(q[98] * 1000, 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--rate", type=float, default=None, help="target moves/s in total (default: flat out)")
+    parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
+    parser.add_argument("--pool", type=int, default=10, help="games prepared per concurrent slot (each lasts 12 moves)")
+    args = parser.parse_args()
+    # Enough rounds that no game ends during the run (each round is two moves).
+    rounds = 6
+    games = prepare_database(args.games * args.pool, rounds)
+    port = free_port()
+    server = start_server(port, args.workers)
+    try:
+        result = asyncio.run(run(games, f"http://127.0.0.1:{port}", args.seconds, args.rate, args.games))
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    print(json.dumps({"benchmark": "move_roundtrip", "concurrent_games": args.games, "rate": args.rate,
+                      "workers": args.workers, **result}))
+
+
+if __name__ == "__main__":
+    main()
