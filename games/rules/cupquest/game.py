@@ -292,19 +292,19 @@ class CupQuest(Game):
         state["positions"][seat] = None
         state["frozen"][seat] = 0
         state["resigned"][seat] = True
-        p = state["pending"]
-        if p is not None and p["kind"] == "attack" and seat in p["targets"]:
-            p["targets"].remove(seat)
-            if not p["targets"]:
-                events += self._end_turn(state)
-                return events
         left = [s for s in range(state["players"]) if not state["resigned"][s]]
         if len(left) == 1:
             state["pending"] = None
             state["result"] = {"winners": left, "draw": False, "reason": f"{seat_name(left[0])} is the last one questing."}
             return events + [Event("end", state["result"]["reason"])]
         if was_acting:
-            events += self._end_turn(state, resigned=True)
+            return events + self._end_turn(state, resigned=True)
+        p = state["pending"]
+        if p is not None and p["kind"] == "attack" and seat in p["targets"]:
+            # The attacker's neighbour walked off the field: drop it from the choice.
+            p["targets"].remove(seat)
+            if not p["targets"]:
+                events += self._end_turn(state)
         return events
 
     def timeout_move(self, state, seat):

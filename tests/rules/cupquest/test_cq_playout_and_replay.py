@@ -78,3 +78,23 @@ def test_resigning_players_leave_cleanly_and_the_last_one_wins():
     state, _ = GAME.apply(state, 0, {"type": "resign"})
     assert GAME.outcome(state).winners == (1,)
     check_invariants(state)
+
+
+def test_a_neighbour_who_resigns_is_dropped_from_a_pending_attack():
+    from .helpers import give, new_game, on_turn, place
+    state = on_turn(new_game(players=2), 0)
+    give(state, 0, ["2H", "9C", "9D"])
+    place(state, s0="-1,8", s1="0,6")
+    state, _ = GAME.apply(state, 0, {"type": "move", "card": "2H", "to": "-1,7"})
+    assert state["pending"]["kind"] == "attack"
+    state, _ = GAME.apply(state, 1, {"type": "resign"})
+    assert GAME.outcome(state).winners == (0,) and GAME.pending(state) == []
+
+    state = on_turn(new_game(players=3), 0)
+    give(state, 0, ["2H", "9C", "9D"])
+    place(state, s0="-1,8", s1="0,6")
+    state, _ = GAME.apply(state, 0, {"type": "move", "card": "2H", "to": "-1,7"})
+    state, _ = GAME.apply(state, 1, {"type": "resign"})
+    assert GAME.outcome(state) is None and state["pending"] is None
+    assert GAME.pending(state)[0].seat != 0
+    check_invariants(state)
