@@ -53,6 +53,7 @@ def foe_drawer(state, active):
 
 
 def open_window(state, act, events):
+    act.setdefault("area", state["p"][act["seat"]]["pos"])
     active = state["turn"]
     order = []
     s = active
@@ -114,7 +115,12 @@ def auto_step(state, step, events) -> bool:
 def run_action(state, act, events):
     from . import disputes, round_table, avalon, castles, villages
     do = act["do"]
-    if state["p"][act["seat"]]["out"] or state["turn"] != act["seat"]:
+    p = state["p"][act["seat"]]
+    if p["out"] or state["turn"] != act["seat"]:
+        return
+    if p["pos"] != act["area"] or p["pos"] is None:
+        # The Round Table left (a card made it run away) before the grail numbers came.
+        events.append(ev("fizzle", f"The {do} is called off: the Round Table has left."))
         return
     if do == "join":
         round_table.resolve_join(state, act, events)

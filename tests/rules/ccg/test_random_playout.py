@@ -1,0 +1,88 @@
+"""Seeded games of random legal moves between 2, 3 and 4 players.
+
+Every step: every card is in exactly one place, the ante only grows (by doublings), the
+seat that must act has a legal move. Every game ends (or reaches the turn cap), replays
+from its move log to the same state, and its views never show a hidden card.
+
+The default run plays a few dozen games per table size; set CCG_PLAYOUTS=1000 for the
+long run (thousands of games; see docs/rules/ccg.md for the last figures).
+"""
+import json
+import os
+
+import pytest
+
+from games.rules.ccg.game import ante_result, with_words
+from games.rules.rng import Rng
+
+from . import cards_for_tests as T
+from .helpers import GAME, assert_every_card_once, starter_decks
+from .test_views import _hidden_ids, _shown_ids
+
+GAMES = int(os.environ.get("CCG_PLAYOUTS", "15"))
+MAX_MOVES = 5000
+
+
+def _decks(players, kind):
+    if kind == "starter":
+        sd = starter_decks()
+        if sd is None:
+            pytest.skip("starter decks not yet in games/rules/ccg/data")
+        return [sd[i % 2] for i in range(players)]
+    return [T.test_deck() for _ in range(players)]
+
+
+def _check_views(state):
+    for seat in list(range(state["n"])) + [None]:
+        v = GAME.view_for(state, seat)
+        assert not _shown_ids(v) & _hidden_ids(state, seat)
+
+
+def playout(players, seed, decks, views=False, double=False):
+    opts = {"decks": decks, "collection_sizes": [seed % 3, 1, 2, 0][:players], "double_the_ante": double}
+    state = GAME.setup(players, opts, seed)
+    rng = Rng({"seed": seed * 7919 + players, "n": 0})
+    log = []
+    ante = list(state["ante"])
+    while GAME.outcome(state) is None:
+        assert len(log) < MAX_MOVES, "a game ran past the move guard"
+        pend = GAME.pending(state)
+        assert pend, "nobody must act in an unfinished game"
+        seat = pend[rng.below(len(pend))].seat
+        moves = GAME.legal_moves(state, seat)
+        assert moves, f"seat {seat} must act ({pend}) but has no legal move"
+        move = with_words(state, moves[rng.below(len(moves))])
+        state, events = GAME.apply(state, seat, move)
+        log.append((seat, move))
+        assert_every_card_once(state)
+        assert state["ante"][:len(ante)] == ante, "an ante card left the ante"
+        grown = len(state["ante"]) - len(ante)
+        assert grown == 0 or any(e.kind == "ante" for e in events)
+        ante = list(state["ante"])
+        if views:
+            _check_views(state)
+    assert state["tn"] <= state["opts"]["turn_cap"] + 1
+    res = ante_result(state)
+    assert sorted(c["iid"] for c in res["cards"]) == sorted(state["ante"])
+    return opts, state, log
+
+
+def replay(players, seed, opts, log):
+    state = GAME.setup(players, opts, seed)
+    for seat, move in log:
+        state, _ = GAME.apply(state, seat, move)
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("kind", ["starter", "test"])
+def test_random_games_keep_every_invariant(players, kind):
+    decks = _decks(players, kind)
+    count = GAMES if kind == "starter" else max(5, GAMES // 3)
+    for seed in range(count):
+        opts, final, log = playout(players, seed, decks, views=seed % 8 == 0, double=seed % 2 == 1)
+        assert GAME.outcome(final) is not None
+        if seed % 4 == 0:
+            again = replay(players, seed, opts, log)
+            assert json.dumps(again, sort_keys=True) == json.dumps(final, sort_keys=True)
+        assert json.loads(json.dumps(final)) == final  # plain JSON data throughout
