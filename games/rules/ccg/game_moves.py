@@ -65,8 +65,9 @@ def step_moves(state, seat, step):
 def main_moves(state, seat):
     p = state["p"][seat]
     out = []
+    cache: dict = {}
     for iid in p["hand"]:
-        out += card_plays(state, seat, iid)
+        out += card_plays(state, seat, iid, cache)
     if movement.can_move(state, seat):
         out += [{"type": "move", "to": r} for r in movement.destinations(state, seat)]
     out += invite_moves(state, seat)
@@ -119,24 +120,53 @@ def effect_plays(state, seat, iid):
     return out
 
 
-def _placement_areas(state, seat, iid, face):
-    """Areas a card may be laid in (4.1, 4.3, 6.3, FAQ 6)."""
+def _profile(state, a):
+    """What an area already holds, for the 6.3 checks: slot -> all Anthrax?, knight, peril."""
+    slots: dict = {}
+    knight = peril = False
+    for iid, *_ in a["up"]:
+        c = S.card(state, iid)
+        slot = movement.SLOT.get(c["type"])
+        if slot:
+            slots[slot] = slots.get(slot, True) and D.ANTHRAX in c.get("tags", [])
+        knight = knight or c["type"] == "knight"
+        peril = peril or c["type"] == "peril"
+    return slots, knight, peril
+
+
+def _placement_areas(state, seat, iid, face, cache):
+    """Areas a card may be laid in (4.1, 4.3, 6.3, FAQ 6); ``cache`` lives for one listing."""
     c = S.card(state, iid)
     t = c["type"]
-    occupied = {q["pos"] for q in state["p"] if not q["out"] and q["pos"] is not None}
+    if "occupied" not in cache:
+        cache["occupied"] = {q["pos"] for q in state["p"] if not q["out"] and q["pos"] is not None}
+        cache["avalon"] = S.avalon_codes(state)
+        cache["realm"] = {}
+        cache["profile"] = {}
+    occupied = cache["occupied"]
     unique = face == "up" and c.get("unique", True) and S.rule_on(state, "unique")
-    in_avalon = unique and c["code"] in S.avalon_codes(state)
-    out = []
-
+    in_avalon = unique and c["code"] in cache["avalon"]
+    slot = movement.SLOT.get(t) if face == "up" else None
+    anthrax = D.ANTHRAX in c.get("tags", [])
     # FAQ 6: no adversary (nor a character who might become one) where a Round Table
     # stands; lands, villages, castles and items may be laid there face up.
     barred = face == "down" or t in ("adversary", "peril", "knight", "persona")
+    out = []
+
+    def clash(a):
+        prof = cache["profile"].get(a["ref"])
+        if prof is None:
+            prof = cache["profile"][a["ref"]] = _profile(state, a)
+        slots, knight, peril = prof
+        if slot in slots and not (anthrax and slots[slot]):
+            return True
+        return (t == "peril" and knight) or (t == "knight" and peril)
 
     def open_areas(areas, dup):
         for a in areas:
             if dup or (barred and a["ref"] in occupied):
                 continue
-            if face == "up" and movement.clashes(state, iid, a):
+            if slot and clash(a):
                 continue
             out.append(a["ref"])
 
@@ -145,15 +175,21 @@ def _placement_areas(state, seat, iid, face):
             continue  # face down only on an opponent's England (3.2)
         if s == seat and t in ("adversary", "peril", "knight", "persona", "item"):
             continue
-        open_areas(q["england"], in_avalon or (unique and c["code"] in S.realm_codes(state, s)))
+        dup = in_avalon
+        if unique and not dup:
+            if s not in cache["realm"]:
+                cache["realm"][s] = S.realm_codes(state, s)
+            dup = c["code"] in cache["realm"][s]
+        open_areas(q["england"], dup)
     open_areas(state["avalon"], in_avalon)
     return out
 
 
-def card_plays(state, seat, iid):
+def card_plays(state, seat, iid, cache=None):
     c = S.card(state, iid)
     t = c["type"]
     p = state["p"][seat]
+    cache = {} if cache is None else cache
     out = effect_plays(state, seat, iid)
     base = {"type": "play", "card": iid, "use": "primary"}
     if t in ("knight", "persona") and round_table.can_join(state, seat, iid) \
@@ -166,9 +202,9 @@ def card_plays(state, seat, iid):
                 if round_table.page_with_room(state, p, pg["c"], "i")]
     if t in movement.SLOT or t == "item":
         if t != "page":
-            out += [dict(base, to=r, face="up") for r in _placement_areas(state, seat, iid, "up")]
+            out += [dict(base, to=r, face="up") for r in _placement_areas(state, seat, iid, "up", cache)]
     if t != "page":
-        out += [dict(base, to=r, face="down") for r in _placement_areas(state, seat, iid, "down")]
+        out += [dict(base, to=r, face="down") for r in _placement_areas(state, seat, iid, "down", cache)]
     return out
 
 

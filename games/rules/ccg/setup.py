@@ -2,6 +2,8 @@
 aside, shuffle, then wait for the cuts (the ante) before England and Avalon are laid."""
 from __future__ import annotations
 
+import json
+
 from . import cards as C
 from . import layout
 from . import state as S
@@ -12,6 +14,21 @@ from ..rng import Rng, new_rng_state
 HAND_SIZE = 7
 MIN_DECK = 30
 DEFAULT_TURN_CAP = 400
+
+
+_VALID: dict[str, list] = {}
+
+
+def _validated(card):
+    """validate_card, remembered by the card's exact content: the result is a pure
+    function of it, and the same starter cards are set up game after game."""
+    key = json.dumps(card, sort_keys=True)
+    found = _VALID.get(key)
+    if found is None:
+        if len(_VALID) > 4096:
+            _VALID.clear()
+        found = _VALID[key] = C.validate_card(card)
+    return found
 
 
 def _check_deck(seat, deck, known):
@@ -28,7 +45,7 @@ def _check_deck(seat, deck, known):
                 raise ValueError(f"Card code {c.get('code')!r} has two different definitions.")
             continue
         known[c.get("code")] = c
-        reasons = C.validate_card(c)
+        reasons = _validated(c)
         if reasons:
             raise ValueError(f"Seat {seat + 1}: card {c.get('code')!r} is invalid: {reasons[0]}")
         if "write_yer_own" in (c.get("tags") or []) and c.get("type") != "write_yer_own":

@@ -1,0 +1,89 @@
+"""Benchmark of the MPHG CCG rules engine (pure Python, one core).
+
+Prints: random-playout games per second and moves per second (through the contract's
+``apply``, which copies the state, and in place through ``_apply``), the cost of
+``view_for``, of ``legal_moves`` and of a JSON round trip of the state.
+
+    .venv/bin/python bench/ccg_engine.py [games]
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from games.rules.ccg.game import MPHGGame, with_words  # noqa: E402
+from games.rules.rng import Rng  # noqa: E402
+
+GAME = MPHGGame()
+DATA = ROOT / "games" / "rules" / "ccg" / "data"
+
+
+def starter_decks():
+    cards = {c["code"]: c for c in json.loads((DATA / "starter_set.json").read_text())}
+    decks = json.loads((DATA / "starter_decks.json").read_text())
+    return [[cards[code] for code, n in d["cards"].items() for _ in range(n)] for d in decks]
+
+
+def random_game(decks, players, seed, in_place, sample=None):
+    state = GAME.setup(players, {"decks": [decks[i % 2] for i in range(players)],
+                                 "collection_sizes": [1] * players}, seed)
+    rng = Rng({"seed": seed + 99, "n": 0})
+    moves = 0
+    while GAME.outcome(state) is None:
+        pend = GAME.pending(state)
+        seat = pend[rng.below(len(pend))].seat
+        legal = GAME.legal_moves(state, seat)
+        move = with_words(state, legal[rng.below(len(legal))])
+        if in_place:
+            GAME._apply(state, seat, move)
+        else:
+            state, _ = GAME.apply(state, seat, move)
+        moves += 1
+        if sample is not None and moves % 7 == 0:
+            sample.append(json.loads(json.dumps(state)))
+    return moves
+
+
+def playouts(decks, players, games, in_place, sample=None):
+    t = time.perf_counter()
+    moves = sum(random_game(decks, players, seed, in_place, sample) for seed in range(games))
+    dt = time.perf_counter() - t
+    return games / dt, moves / dt, moves / games
+
+
+def per_call(fn, states, repeat=3):
+    t = time.perf_counter()
+    for _ in range(repeat):
+        for s in states:
+            fn(s)
+    return (time.perf_counter() - t) / (repeat * len(states)) * 1e6
+
+
+def main():
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    decks = starter_decks()
+    print(f"MPHG CCG engine, starter decks, {games} random games per line (one core)")
+    for players in (2, 3, 4):
+        for in_place in (False, True):
+            gps, mps, avg = playouts(decks, players, games, in_place)
+            how = "in place (_apply)" if in_place else "apply (copies state)"
+            print(f"  {players} players, {how:22s}: {gps:7.1f} games/s {mps:8.0f} moves/s ({avg:.0f} moves/game)")
+    sample: list = []
+    random_game(decks, 2, 12345, False, sample)
+    random_game(decks, 4, 54321, False, sample)
+    print(f"  view_for (a seat)      : {per_call(lambda s: GAME.view_for(s, 0), sample):8.1f} us")
+    print(f"  view_for (spectator)   : {per_call(lambda s: GAME.view_for(s, None), sample):8.1f} us")
+    live = [s for s in sample if GAME.pending(s)]
+    print(f"  legal_moves            : {per_call(lambda s: GAME.legal_moves(s, GAME.pending(s)[0].seat), live):8.1f} us")
+    print(f"  JSON round trip        : {per_call(lambda s: json.loads(json.dumps(s)), sample):8.1f} us")
+    size = sum(len(json.dumps(s)) for s in sample) / len(sample)
+    print(f"  state size (JSON)      : {size:8.0f} bytes on average over {len(sample)} sampled states")
+
+
+if __name__ == "__main__":
+    main()
