@@ -156,6 +156,7 @@ def resolve(state, act, events):
             events.append(ev("dispute", f"{name_f} ({foe_total_}) slays {name_l} ({lead_total}).", data=data))
             from . import round_table
             round_table.member_dies(state, seat, lead, events)
+            foe_wins(state, seat, foe, None, ref, events)
     else:
         if lead_total > foe_total_:
             events.append(ev("dispute", f"{name_l} ({lead_total}) outwits {name_f} ({foe_total_}).", data=data))
@@ -165,11 +166,21 @@ def resolve(state, act, events):
                     state["outwitted"].append(f)
         else:
             events.append(ev("dispute", f"{name_f} ({foe_total_}) outwits {name_l} ({lead_total}).", data=data))
-            special = [e for e in S.card(state, foe)["primary"] if e["op"] not in FX.MODIFIER_OPS]
-            if special:
-                FX.run(state, special, timing.foe_drawer(state, seat), seat, {"foe": foe, "lead": lead, "area": ref},
-                       events, foe)
+            foe_wins(state, seat, foe, lead, ref, events)
     state["todo"].insert(0, {"do": "dispute_done"})
+
+
+def foe_wins(state, seat, foe, lead, ref, events):
+    """A winning adversary's special effects fall on the losing Round Table (7.4; the card
+    data writes an adversary's or peril's primary as what happens when it wins)."""
+    if S.ctype(state, foe) not in ("adversary", "peril"):
+        return
+    special = [e for e in S.card(state, foe)["primary"]
+               if not (e["op"] in FX.MODIFIER_OPS and e.get("duration") == "permanent")]
+    if special:
+        events.append(ev("special", f"{S.title(state, foe)} has its way with the losers."))
+        FX.run(state, special, timing.foe_drawer(state, seat), seat, {"foe": foe, "lead": lead, "area": ref},
+               events, foe)
 
 
 def _neutrals(state, seat):

@@ -339,7 +339,9 @@ def stat_bonus(state, stat, card, seat, area_ref):
 
 
 def own_bonus(c, stat):
-    """A character's or item's own printed modifiers to itself (its primary, 'self')."""
+    """A character's own printed permanent modifiers to itself (its primary, 'self')."""
+    if c["type"] not in ("knight", "persona", "adversary", "peril"):
+        return 0
     op = "modify_combat" if stat == "combat" else "modify_wits"
     return sum(e["amount"] for e in c.get("primary") or []
                if e["op"] == op and e.get("target") in ("self", "lead_knight", "own_knight")

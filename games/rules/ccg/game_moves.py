@@ -49,6 +49,7 @@ def step_moves(state, seat, step):
             return []
         out = [{"type": "pass"}]
         out += [m for iid in state["p"][seat]["hand"] for m in effect_plays(state, seat, iid)]
+        out += use_item_moves(state, seat)
         if seat == state["turn"] and step["act"]["do"] in ("dispute", "assault", "castle") \
                 and movement.facing(state, seat):
             out += run_away_moves(state, seat)
@@ -78,6 +79,7 @@ def main_moves(state, seat):
     if avalon.can_search(state, seat):
         out.append({"type": "search"})
     out += item_moves(state, seat)
+    out += use_item_moves(state, seat)
     if not (p["must"] and movement.facing(state, seat)):
         out.append({"type": "end_turn"})
         if ante.may_double(state, seat):
@@ -265,6 +267,18 @@ def item_moves(state, seat):
     return out
 
 
+def use_item_moves(state, seat):
+    """11.1: a carried item's own abilities may be used from the turn after it was
+    assigned, once per turn; its permanent modifiers need no using."""
+    p = state["p"][seat]
+    out = []
+    for iid in turns.usable_items(state, seat):
+        effs = [e for e in S.card(state, iid)["primary"] if e.get("duration") != "permanent"]
+        if effs and iid not in p["used"] and p["knights"] + p["personas"]:
+            out += _with_targets(state, seat, {"type": "use_item", "card": iid}, effs)
+    return out
+
+
 # ------------------------------------------------------------------ applying
 _EXTRA_KEYS = ("quote", "shout")
 
@@ -294,7 +308,7 @@ def candidates(state, seat, move):
     if t == "move":
         return [{"type": "move", "to": r} for r in movement.destinations(state, seat)] \
             if movement.can_move(state, seat) else []
-    listing = {"invite": invite_moves, "fight": fight_moves, "parley": castle_moves, "assault": castle_moves,
+    listing = {"use_item": use_item_moves, "invite": invite_moves, "fight": fight_moves, "parley": castle_moves, "assault": castle_moves,
                "enter_castle": castle_moves, "take_item": item_moves, "trade_item": item_moves}
     if t in listing:
         return listing[t](state, seat)
@@ -363,6 +377,10 @@ def apply(state, seat, move, events):
     elif t == "choose":
         steps.pop()
         resolve_choice(state, step, move["option"], events)
+    elif t == "use_item":
+        use_item(state, seat, move, events)
+        if step is not None and step["k"] == "response":
+            timing.window_played(step)
     elif t == "run_away":
         if S.rule_on(state, "run_away_shout") and not same_words(move.get("shout", ""), RUN_AWAY_SHOUT):
             raise IllegalMove(f"To run away you must shout “{RUN_AWAY_SHOUT}”")
@@ -421,6 +439,11 @@ def resolve_choice(state, step, option, events):
             state["limbo"].remove(step["card"])
             S.to_dead(state, step["card"])
             events.append(ev("reveal", f"Seat {step['seat'] + 1} lets {S.title(state, step['card'])} pass."))
+    elif what == "reveal_place":
+        if option == "apply":
+            c = S.card(state, step["card"])
+            FX.run(state, c["primary"], step["seat"], step["mover"], {"area": state["p"][step["mover"]]["pos"]},
+                   events, step["card"])
     elif what == "run_away":
         movement.finish_run_away(state, step, option, events)
     elif what == "occupant":
@@ -432,7 +455,7 @@ def default_choice(state, step, events):
     state["steps"].pop()
     if step["k"] == "balance" or step.get("what") == "discard":
         return
-    option = "ignore" if step.get("what") == "reveal" else step["options"][0]
+    option = "ignore" if step.get("what") in ("reveal", "reveal_place") else step["options"][0]
     resolve_choice(state, step, option, events)
 
 
@@ -482,6 +505,19 @@ def play(state, seat, move, events):
         return
     owner = layout.parse(to)[0]
     movement.place_face_up(state, S.area(state, to), iid, seq, events, seat if owner is None else owner)
+
+
+def use_item(state, seat, move, events):
+    iid = move["card"]
+    state["p"][seat]["used"].append(iid)
+    effs = [e for e in S.card(state, iid)["primary"] if e.get("duration") != "permanent"]
+    events.append(ev("item", f"Seat {seat + 1} uses {S.title(state, iid)}.", data={"card": iid}))
+    seq = S.next_seq(state)
+    state["played"].append([iid, seq])
+    ctx = _dispute_ctx(state)
+    ctx["pick"] = move.get("pick")
+    opp = move.get("target")
+    FX.run(state, effs, seat, S.opponent_of(state, seat) if opp is None else opp, ctx, events, iid)
 
 
 def _dispute_ctx(state):

@@ -134,6 +134,15 @@ def reveal_card(state, a, iid, seq, placer, mover, events):
         state["steps"].append({"k": "choice", "what": "reveal", "seat": chooser, "card": iid, "mover": mover,
                                "options": ["apply", "ignore"]})
         return
+    if t in ("land", "castle") and c["primary"]:
+        # 6.2: a revealed place card's primary acts on the knights entering, if the
+        # opponent so chooses; the card then stays in the area.
+        chooser = chooser_for(state, placer, mover)
+        if chooser is None:
+            FX.run(state, c["primary"], mover, mover, {"area": a["ref"]}, events, iid)
+        else:
+            state["steps"].append({"k": "choice", "what": "reveal_place", "seat": chooser, "card": iid,
+                                   "mover": mover, "options": ["apply", "ignore"]})
     if t == "page":
         own_england = layout.parse(a["ref"])[0] == mover and not layout.is_avalon(a["ref"])
         if not own_england:

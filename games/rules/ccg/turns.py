@@ -191,6 +191,7 @@ def start_next_turn(state, events):
     p["asked"] = []
     p["disputed"] = []
     p["consulted"] = []
+    p["used"] = []
     for m in state["mods"]:
         if m["until"] == "next_turn" and m["turn_of"] == nxt:
             m["active"] = True
@@ -224,9 +225,10 @@ def side_bonus(state, seat, stat, include_rep=True):
         if e["op"] == op and e.get("target", "self") in ("self", "lead_knight") and e.get("who", "self") == "self":
             total += e["amount"]
     for iid in usable_items(state, seat):
+        # Only an item's permanent modifiers work by themselves; the rest is 'used' (11.1).
         for e in S.card(state, iid)["primary"]:
-            if e["op"] == op and e.get("target", "self") in ("self", "lead_knight", "own_knight") \
-                    and e.get("who", "self") == "self":
+            if e["op"] == op and e.get("duration") == "permanent" and e.get("who", "self") == "self" \
+                    and e.get("target", "self") in ("self", "lead_knight", "own_knight"):
                 total += e["amount"]
     return total
 

@@ -78,7 +78,7 @@ def pending_view(state, seat):
     if k in ("cut", "balance"):
         return {"kind": k, "seat": step["seat"]}
     v = {"kind": "choice", "what": step["what"], "seat": step["seat"]}
-    if step["what"] == "reveal":
+    if step["what"] in ("reveal", "reveal_place"):
         v["card"] = step["card"]  # face up in play already (public)
     if step["what"] == "run_away":
         v["options"] = list(step["options"])

@@ -196,3 +196,14 @@ def test_running_away_in_avalon_goes_back_or_to_the_top_two_areas():
     assert {m["to"] for m in moves} == {"A.0", "E0.10", "E0.11"}
     s = play(s, 0, {"type": "run_away", "to": "E0.11"})
     assert s["p"][0]["pos"] == "E0.11"
+
+
+def test_an_adversary_that_wins_a_combat_also_brings_its_special_effect():
+    from . import cards_for_tests as T
+    s = new_game()
+    robin = join(s, 0, "robin")
+    brute = dict(T.BLACK_KNIGHT, code="brute", primary=[{"op": "block_movement", "who": "opponent", "turns": 1}])
+    foe = set_area(s, "E0.0", [brute])[0]
+    place_rt(s, 0, "E0.0")
+    s = _fight(s, foe, "combat", robin, 0, 5)
+    assert robin in s["p"][0]["dead"] and s["p"][0]["fx"]["block"] == 1

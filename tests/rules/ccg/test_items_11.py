@@ -37,3 +37,22 @@ def test_items_need_a_page_to_carry_them():
     s["p"][0]["hand"].pop()
     iid = to_hand(s, 0, "excalibur")
     assert not any(m.get("to") == "rt" for m in GAME.legal_moves(s, 0) if m.get("card") == iid)
+
+
+def test_an_items_own_ability_is_used_once_a_turn_from_the_following_turn():
+    from . import cards_for_tests as T
+    s = new_game()
+    lamp = dict(T.SWORD, code="lamp", primary=[{"op": "draw_cards", "count": 1, "who": "self"}])
+    from .helpers import add_card
+    iid = add_card(s, lamp, 0)
+    s["p"][0]["hand"].append(iid)
+    page = s["p"][0]["pages"][0]["c"]
+    s = play(s, 0, {"type": "play", "card": iid, "use": "primary", "to": "rt", "page": page})
+    assert {"type": "use_item", "card": iid} not in GAME.legal_moves(s, 0)
+    s = end_turn(s)
+    s = end_turn(s)
+    hand = len(s["p"][0]["hand"])
+    s = play(s, 0, {"type": "use_item", "card": iid})
+    assert len(s["p"][0]["hand"]) == hand + 1
+    assert {"type": "use_item", "card": iid} not in GAME.legal_moves(s, 0)  # once a turn
+    assert any(iid in pg["i"] for pg in s["p"][0]["pages"])  # the item stays with its page

@@ -122,3 +122,14 @@ def test_occupying_a_space_once_its_adversaries_are_beaten():
     place_rt(s, 0, "E0.0")
     assert not s["p"][0]["must"]
     assert {"move"} <= {m["type"] for m in GAME.legal_moves(s, 0)}
+
+
+def test_a_revealed_lands_primary_acts_on_the_entering_knights_if_the_opponent_chooses():
+    from . import cards_for_tests as T
+    s = new_game()
+    bog = dict(T.MOOR, code="bog", primary=[{"op": "block_movement", "who": "opponent", "turns": 1}])
+    land = set_area(s, "E0.0", [bog], face="down")[0]
+    s = play(s, 0, {"type": "move", "to": "E0.0"})
+    assert GAME.pending(s)[0].seat == 1 and s["steps"][-1]["what"] == "reveal_place"
+    s = play(s, 1, {"type": "choose", "option": "apply"})
+    assert s["p"][0]["fx"]["block"] == 1 and S.up_iids(S.area(s, "E0.0")) == [land]
