@@ -229,7 +229,9 @@ def fill_castle(state, a, castle, mover, events):
                 return
         events.append(ev("castle", f"{S.title(state, castle)} stands empty: no {spec['code']} in the deck."))
         return
-    options = sorted({state["inst"][i]: i for i in deck if S.ctype(state, i) == spec["type"]}.values())
+    # 8.1: only a character with the castle icon may occupy a castle.
+    options = sorted({state["inst"][i]: i for i in deck if S.ctype(state, i) == spec["type"]
+                      and S.card(state, i).get("castle_icon")}.values())
     if not options:
         events.append(ev("castle", f"{S.title(state, castle)} stands empty."))
         return

@@ -148,12 +148,14 @@ def test_the_opponent_chooses_an_occupant_when_the_castle_names_only_a_kind():
     s = new_game()
     keep = dict(T.SWAMP_CASTLE, code="keep", castle_occupant={"type": "knight", "code": None})
     set_area(s, "E0.0", [keep], face="down")
-    stack_deck(s, 1, ["gawain", "lancelot"])
+    stack_deck(s, 1, ["gawain", "bors"])
     s = play(s, 0, {"type": "move", "to": "E0.0"})
     pend = GAME.pending(s)[0]
     assert (pend.seat, pend.kind) == (1, "choice")
     options = s["steps"][-1]["options"]
-    pick = next(o for o in options if o is not None and s["inst"][o] == "lancelot")
+    # 8.1: only knights with the castle icon (Bors here) may hold a castle.
+    assert {s["inst"][o] for o in options if o is not None} == {"bors"}
+    pick = options[0]
     s = play(s, 1, {"type": "choose", "option": pick})
     assert S.area(s, "E0.0")["occ"] == pick
     assert GAME.view_for(s, 0)["pending"]["kind"] == "turn"
