@@ -49,7 +49,7 @@ def step_moves(state, seat, step):
             return []
         out = [{"type": "pass"}]
         out += [m for iid in state["p"][seat]["hand"] for m in effect_plays(state, seat, iid)]
-        out += use_item_moves(state, seat)
+        out += use_moves(state, seat)
         if seat == state["turn"] and step["act"]["do"] in ("dispute", "assault", "castle") \
                 and movement.facing(state, seat):
             out += run_away_moves(state, seat)
@@ -79,7 +79,7 @@ def main_moves(state, seat):
     if avalon.can_search(state, seat):
         out.append({"type": "search"})
     out += item_moves(state, seat)
-    out += use_item_moves(state, seat)
+    out += use_moves(state, seat)
     if not (p["must"] and movement.facing(state, seat)):
         out.append({"type": "end_turn"})
         if ante.may_double(state, seat):
@@ -267,15 +267,30 @@ def item_moves(state, seat):
     return out
 
 
-def use_item_moves(state, seat):
-    """11.1: a carried item's own abilities may be used from the turn after it was
-    assigned, once per turn; its permanent modifiers need no using."""
+def _ability(state, iid):
+    """The part of a carried item's or a member's primary that is *used* (not permanent)."""
+    return [e for e in S.card(state, iid)["primary"] if e.get("duration") != "permanent"]
+
+
+def use_moves(state, seat):
+    """Abilities used once a turn: a carried item's from the turn after it was assigned
+    (11.1), a Round Table knight's or persona's at once; permanent modifiers need no using.
+    An ability that runs the Round Table away is offered only while it faces a foe."""
     p = state["p"][seat]
+    if not p["knights"] + p["personas"]:
+        return []
+    facing = None
     out = []
-    for iid in turns.usable_items(state, seat):
-        effs = [e for e in S.card(state, iid)["primary"] if e.get("duration") != "permanent"]
-        if effs and iid not in p["used"] and p["knights"] + p["personas"]:
-            out += _with_targets(state, seat, {"type": "use_item", "card": iid}, effs)
+    members = [m for m in p["knights"] + p["personas"] if str(m) not in p["disabled"]]
+    for iid in turns.usable_items(state, seat) + members:
+        effs = _ability(state, iid)
+        if not effs or iid in p["used"]:
+            continue
+        if any(e["op"] == "run_away" and e.get("who") == "self" for e in effs):
+            facing = movement.facing(state, seat) if facing is None else facing
+            if not facing or p["pos"] is None:
+                continue
+        out += _with_targets(state, seat, {"type": "use", "card": iid}, effs)
     return out
 
 
@@ -308,7 +323,7 @@ def candidates(state, seat, move):
     if t == "move":
         return [{"type": "move", "to": r} for r in movement.destinations(state, seat)] \
             if movement.can_move(state, seat) else []
-    listing = {"use_item": use_item_moves, "invite": invite_moves, "fight": fight_moves, "parley": castle_moves, "assault": castle_moves,
+    listing = {"use": use_moves, "invite": invite_moves, "fight": fight_moves, "parley": castle_moves, "assault": castle_moves,
                "enter_castle": castle_moves, "take_item": item_moves, "trade_item": item_moves}
     if t in listing:
         return listing[t](state, seat)
@@ -377,8 +392,8 @@ def apply(state, seat, move, events):
     elif t == "choose":
         steps.pop()
         resolve_choice(state, step, move["option"], events)
-    elif t == "use_item":
-        use_item(state, seat, move, events)
+    elif t == "use":
+        use(state, seat, move, events)
         if step is not None and step["k"] == "response":
             timing.window_played(step)
     elif t == "run_away":
@@ -507,10 +522,10 @@ def play(state, seat, move, events):
     movement.place_face_up(state, S.area(state, to), iid, seq, events, seat if owner is None else owner)
 
 
-def use_item(state, seat, move, events):
+def use(state, seat, move, events):
     iid = move["card"]
     state["p"][seat]["used"].append(iid)
-    effs = [e for e in S.card(state, iid)["primary"] if e.get("duration") != "permanent"]
+    effs = _ability(state, iid)
     events.append(ev("item", f"Seat {seat + 1} uses {S.title(state, iid)}.", data={"card": iid}))
     seq = S.next_seq(state)
     state["played"].append([iid, seq])

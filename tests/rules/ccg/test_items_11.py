@@ -48,11 +48,11 @@ def test_an_items_own_ability_is_used_once_a_turn_from_the_following_turn():
     s["p"][0]["hand"].append(iid)
     page = s["p"][0]["pages"][0]["c"]
     s = play(s, 0, {"type": "play", "card": iid, "use": "primary", "to": "rt", "page": page})
-    assert {"type": "use_item", "card": iid} not in GAME.legal_moves(s, 0)
+    assert {"type": "use", "card": iid} not in GAME.legal_moves(s, 0)
     s = end_turn(s)
     s = end_turn(s)
     hand = len(s["p"][0]["hand"])
-    s = play(s, 0, {"type": "use_item", "card": iid})
+    s = play(s, 0, {"type": "use", "card": iid})
     assert len(s["p"][0]["hand"]) == hand + 1
-    assert {"type": "use_item", "card": iid} not in GAME.legal_moves(s, 0)  # once a turn
+    assert {"type": "use", "card": iid} not in GAME.legal_moves(s, 0)  # once a turn
     assert any(iid in pg["i"] for pg in s["p"][0]["pages"])  # the item stays with its page

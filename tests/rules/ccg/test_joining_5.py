@@ -131,3 +131,34 @@ def test_a_page_is_never_taken_from_another_knight():
 def test_members_cannot_be_dismissed():
     s = new_game()
     assert not any(m["type"] in ("dismiss", "discard_member") for m in GAME.legal_moves(s, 0))
+
+
+def test_a_members_ability_is_used_once_a_turn():
+    s = new_game()
+    robin = join(s, 0, "robin")
+    s["cards"]["robin"] = dict(s["cards"]["robin"], primary=[{"op": "run_away", "who": "self"}])
+    assert {"type": "use", "card": robin} not in GAME.legal_moves(s, 0)  # nothing to run from
+    set_area(s, "E0.0", ["black-knight"])
+    place_rt(s, 0, "E0.0")
+    assert {"type": "use", "card": robin} in GAME.legal_moves(s, 0)
+    s = play(s, 0, {"type": "use", "card": robin})
+    assert s["p"][0]["pos"] is None
+    assert {"type": "use", "card": robin} not in GAME.legal_moves(s, 0)
+
+
+def test_a_persona_members_ability_helps_in_a_dispute_window():
+    from .helpers import add_card
+    from games.rules.ccg import round_table as RT
+    s = new_game()
+    tim = add_card(s, "tim-the-enchanter", 0)
+    s["cards"]["tim-the-enchanter"] = dict(s["cards"]["tim-the-enchanter"], primary=[
+        {"op": "modify_wits", "amount": 2, "target": "lead_knight", "duration": "dispute"}])
+    RT.add_member(s, 0, tim, [])
+    keeper = set_area(s, "E0.0", ["bridgekeeper"])[0]
+    place_rt(s, 0, "E0.0")
+    arthur = s["p"][0]["knights"][0]
+    s = play(s, 0, {"type": "fight", "foe": keeper, "method": "wits", "lead": arthur})
+    s = play(s, 1, {"type": "pass"})
+    s = play(s, 0, {"type": "use", "card": tim})
+    from games.rules.ccg import disputes
+    assert disputes.member_total(s, 0, arthur, "wits") == 7
