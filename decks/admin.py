@@ -10,11 +10,12 @@ from django.contrib import admin, messages
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 
 from decks import cardformat, cardio, services
 from decks.models import AnteStake, Card, CardRevision, Deck, Holding, ImportJob, LedgerEntry
 from decks.models import JSON_FIELDS as CARD_JSON_FIELDS
+from games.rules.ccg import vocabulary
 
 IMPORT_BATCH = 200
 
@@ -36,7 +37,7 @@ class CardAdminForm(forms.ModelForm):
     class Meta:
         model = Card
         fields = "__all__"
-        widgets = {name: PrettyJSONWidget(attrs={"rows": 4, "cols": 70}) for name in CARD_JSON_FIELDS}
+        widgets = {name: PrettyJSONWidget(attrs={"rows": 8, "cols": 70}) for name in CARD_JSON_FIELDS}
         help_texts = {
             "primary": "A JSON list of effect pieces, e.g. [{\"op\": \"draw_cards\", \"count\": 1, \"who\": \"self\"}].",
             "secondary": "Effects used instead of the primary (rule 4.3); empty for pages.",
@@ -92,14 +93,14 @@ class CardAdmin(admin.ModelAdmin):
     list_display = ("title", "code", "type", "grail", "combat", "wits", "rarity", "set_code", "unique", "review", "author")
     list_filter = (ReviewQueueFilter, "type", "rarity", "set_code", "grail", "unique", "castle_icon", "review")
     search_fields = ("title", "code", "text", "quote", "author__username")
-    readonly_fields = ("effects_preview", "face_preview", "created_at", "updated_at")
+    readonly_fields = ("effects_preview", "vocabulary_reference", "face_preview", "created_at", "updated_at")
     inlines = [RevisionInline]
     actions = ["promote_cards", "reject_cards", "export_json", "export_csv"]
     list_per_page = 100
     fieldsets = (
         (None, {"fields": ("code", "title", "type", "grail", "combat", "wits", "castle_icon", "unique", "rarity",
                            "set_code", "quote", "text", "tags")}),
-        ("Effects", {"fields": ("primary", "secondary", "round_table_bonus", "effects_preview")}),
+        ("Effects", {"fields": ("primary", "secondary", "round_table_bonus", "effects_preview", "vocabulary_reference")}),
         ("Castles, villages, pages, lands", {"classes": ("collapse",), "fields": (
             "castle_defense", "castle_table", "castle_occupant", "village_table", "page", "secondary_adversary",
             "draw_bonus")}),
@@ -113,6 +114,16 @@ class CardAdmin(admin.ModelAdmin):
         if obj is None or obj.pk is None:
             return "Save to see the effects in words."
         return format_html('<div style="white-space:pre-line">{}</div>', cardformat.rules_text(obj.to_format()))
+
+    @admin.display(description="Effect vocabulary")
+    def vocabulary_reference(self, obj):
+        rows = []
+        for op, params in vocabulary.EFFECT_OPS.items():
+            parts = [f"{name}: {kind[1]}..{kind[2]}" if kind[0] == "int" else f"{name}: {' | '.join(kind[1:])}"
+                     for name, kind in params.items()]
+            rows.append((op, "; ".join(parts) or "no parameters", vocabulary.EFFECT_TEMPLATES[op]))
+        table = format_html_join("", "<tr><td><code>{}</code></td><td>{}</td><td>{}</td></tr>", rows)
+        return format_html('<details><summary>Every op and its parameters</summary><table>{}</table></details>', table)
 
     @admin.display(description="Card face")
     def face_preview(self, obj):

@@ -198,6 +198,7 @@ class LedgerEntry(models.Model):
 
     class Meta:
         ordering = ["-id"]
+        verbose_name_plural = "ledger entries"
         indexes = [models.Index(fields=["user", "card"])]
         constraints = [
             models.CheckConstraint(condition=~Q(quantity_delta=0, held_delta=0), name="ledger_entry_changes_something"),

@@ -99,7 +99,9 @@ def collection_counts(*, user) -> dict:
     qs = Holding.objects.filter(user=user)
     by_type = {r["card__type"]: r["n"] for r in qs.values("card__type").annotate(n=Sum("quantity") + Sum("held")) if r["n"]}
     by_rarity = {r["card__rarity"]: r["n"] for r in qs.values("card__rarity").annotate(n=Sum("quantity") + Sum("held")) if r["n"]}
-    return {"by_type": dict(sorted(by_type.items())), "by_rarity": by_rarity, "total": sum(by_type.values())}
+    labels = dict(Card._meta.get_field("type").choices)
+    return {"by_type": [(t, labels.get(t, t), n) for t, n in sorted(by_type.items())],
+            "by_rarity": by_rarity, "total": sum(by_type.values())}
 
 
 def ledger_for(*, user, card=None, limit: int = 200):
