@@ -189,6 +189,20 @@ class Grid:
         d = self._all_pairs()[self.index[a]][self.index[b]]
         return None if d < 0 else d
 
+    def within(self, start: Hex, steps: int, hexes: Iterable[Hex]) -> list[Hex]:
+        """Those of ``hexes`` a walk of up to ``steps`` from ``start`` could touch.
+
+        A blocker farther away than that cannot change where such a walk ends, so
+        callers drop the rest (it makes answers, and caches of them, reusable).
+        """
+        row = self._all_pairs()[self.index[start]]
+        out = []
+        for h in hexes:
+            i = self.index.get(h)
+            if i is not None and 0 <= row[i] <= steps:
+                out.append(h)
+        return out
+
     def shortest_path(self, a: Hex, b: Hex, blocked: Iterable[Hex] = ()) -> list[Hex] | None:
         """A shortest path from ``a`` to ``b`` (both included) avoiding ``blocked``."""
         mask = self._mask(blocked)
@@ -248,7 +262,7 @@ class Grid:
         if steps <= 0 or start not in self.index:
             return set()
         src = self.index[start]
-        mask = self._mask(blocked)
+        mask = self._mask(self.within(start, steps, blocked))
         possible, witnesses = self._unblocked(src, steps)
         if mask == 0:
             found = set(possible)

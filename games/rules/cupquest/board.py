@@ -62,12 +62,14 @@ class Board:
         ``(0, {})`` means the piece cannot move at all. Results are memoised per
         (start, steps, blocked) because a turn asks the same question several times.
         """
-        memo_key = (start, steps, blocked)
+        origin = self.hex_of[start]
+        # Only blockers within reach matter; dropping the rest lets far more questions
+        # share one memo entry (most of the time nobody is near enough to matter).
+        blocked_hexes = self.grid.within(origin, steps, [self.hex_of[b] for b in blocked])
+        memo_key = (start, steps, frozenset(blocked_hexes))
         got = self._reach.get(memo_key)
         if got is not None:
             return got
-        origin = self.hex_of[start]
-        blocked_hexes = [self.hex_of[b] for b in blocked]
         result: tuple[int, frozenset[str]] = (0, frozenset())
         for length in range(steps, 0, -1):
             ends = self.grid.ends_of_walks(origin, length, blocked_hexes)
