@@ -5,9 +5,8 @@ from pathlib import Path
 
 import pytest
 
-# The platform's browser fixtures live in tests/browser/conftest.py; importing them makes them
-# available here (pytest picks fixtures up from the test module's namespace).
-from tests.browser.conftest import browser, live_url, new_page, page  # noqa: F401
+# The browser fixtures (live_url, page, new_page) come from tests/browser_fixtures.py.
+
 from tests.browser.helpers import sign_up
 
 pytestmark = pytest.mark.browser
