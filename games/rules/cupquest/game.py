@@ -38,9 +38,10 @@ class CupQuest(Game):
     min_players = 2
     max_players = 4
     option_schema = {
-        "board": {"type": "choice", "default": "standard", "choices": list(BOARD_NAMES)},
+        "board": {"type": "choice", "default": "standard", "choices": list(BOARD_NAMES), "label": "Map"},
         # A safety net, not a tactic: after this many full rounds the game is drawn.
-        "round_limit": {"type": "int", "default": 100, "min": 10, "max": 1000},
+        "round_limit": {"type": "int", "default": 100, "min": 10, "max": 1000, "label": "Round limit",
+                        "help": "If nobody has brought the Grail home after this many rounds, the game is a draw."},
     }
 
     # --- setting up ---------------------------------------------------------------
