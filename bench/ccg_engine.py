@@ -1,5 +1,8 @@
 """Benchmark of the MPHG CCG rules engine (pure Python, one core).
 
+Times are CPU seconds of this process (time.process_time), so a busy shared machine
+distorts them less than wall-clock time would.
+
 Prints: random-playout games per second and moves per second (through the contract's
 ``apply``, which copies the state, and in place through ``_apply``), the cost of
 ``view_for``, of ``legal_moves`` and of a JSON round trip of the state.
@@ -50,18 +53,18 @@ def random_game(decks, players, seed, in_place, sample=None):
 
 
 def playouts(decks, players, games, in_place, sample=None):
-    t = time.perf_counter()
+    t = time.process_time()
     moves = sum(random_game(decks, players, seed, in_place, sample) for seed in range(games))
-    dt = time.perf_counter() - t
+    dt = time.process_time() - t
     return games / dt, moves / dt, moves / games
 
 
 def per_call(fn, states, repeat=3):
-    t = time.perf_counter()
+    t = time.process_time()
     for _ in range(repeat):
         for s in states:
             fn(s)
-    return (time.perf_counter() - t) / (repeat * len(states)) * 1e6
+    return (time.process_time() - t) / (repeat * len(states)) * 1e6
 
 
 def main():

@@ -15,6 +15,11 @@ def fast_copy(x):
     return marshal.loads(marshal.dumps(x))
 
 
+# Parts of the state fixed at set-up (card definitions, instance codes and owners): the
+# engine never changes them, so successive states share them instead of copying.
+_FIXED = ("cards", "inst", "own")
+
+
 class MPHGGame(Game):
     kind = "ccg"
     name = "Monty Python and the Holy Grail CCG"
@@ -26,16 +31,16 @@ class MPHGGame(Game):
         return setup_mod.setup(players, dict(options or {}), seed)
 
     def apply(self, state, seat, move):
-        """As Game.apply, but card definitions (never changed in play) are shared, not copied."""
+        """As Game.apply, but the parts fixed at set-up are shared, not copied."""
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             raise IllegalMove("A move must be an object with a 'type'.")
         if self.outcome(state) is not None:
             raise IllegalMove("The game is over.")
         if not isinstance(seat, int) or not 0 <= seat < state["n"]:
             raise IllegalMove("There is no such seat.")
-        cards = state["cards"]
-        new = fast_copy({k: v for k, v in state.items() if k != "cards"})
-        new["cards"] = cards
+        new = fast_copy({k: v for k, v in state.items() if k not in _FIXED})
+        for k in _FIXED:
+            new[k] = state[k]
         if move["type"] == "resign":
             return new, self._resign(new, seat)
         return new, self._apply(new, seat, move)
@@ -50,6 +55,13 @@ class MPHGGame(Game):
 
     def _resign(self, state, seat):
         events: list[Event] = []
+        if state["phase"] == "cut":
+            # Before the game begins nothing is at stake: the others win, antes go home.
+            others = [s for s in range(state["n"]) if s != seat]
+            state["p"][seat]["out"] = True
+            turns.finish(state, events, winners=tuple(others), reason=f"Seat {seat + 1} resigned before the game began.",
+                         ante="returned")
+            return events
         turns.defeat(state, seat, events, "resigned")
         turns.advance(state, events)
         return events

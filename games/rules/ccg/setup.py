@@ -3,6 +3,7 @@ aside, shuffle, then wait for the cuts (the ante) before England and Avalon are 
 from __future__ import annotations
 
 import json
+import marshal
 
 from . import cards as C
 from . import layout
@@ -29,6 +30,20 @@ def _validated(card):
             _VALID.clear()
         found = _VALID[key] = C.validate_card(card)
     return found
+
+
+_NORMAL: dict[str, bytes] = {}
+
+
+def _normalized(card):
+    """normalize_card, remembered by content; each game gets its own copy."""
+    key = json.dumps(card, sort_keys=True)
+    found = _NORMAL.get(key)
+    if found is None:
+        if len(_NORMAL) > 4096:
+            _NORMAL.clear()
+        found = _NORMAL[key] = marshal.dumps(C.normalize_card(card))
+    return marshal.loads(found)
 
 
 def _check_deck(seat, deck, known):
@@ -111,7 +126,7 @@ def setup(players, options, seed):
 
     def instance(cdef, owner):
         if cdef["code"] not in state["cards"]:
-            state["cards"][cdef["code"]] = C.normalize_card(cdef)
+            state["cards"][cdef["code"]] = _normalized(cdef)
         state["inst"].append(cdef["code"])
         state["own"].append(owner)
         return len(state["inst"]) - 1

@@ -116,8 +116,8 @@ def run_action(state, act, events):
     from . import disputes, round_table, avalon, castles, villages
     do = act["do"]
     p = state["p"][act["seat"]]
-    if p["out"] or state["turn"] != act["seat"]:
-        return
+    if p["out"] or state["turn"] != act["seat"] or state["end_now"]:
+        return  # the turn is over (a card ended it during the window)
     if p["pos"] != act["area"] or p["pos"] is None:
         # The Round Table left (a card made it run away) before the grail numbers came.
         events.append(ev("fizzle", f"The {do} is called off: the Round Table has left."))

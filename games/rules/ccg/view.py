@@ -57,6 +57,11 @@ def view_for(state, seat):
         "pending": pending_view(state, seat),
         "england_size": state["esize"],
     }
+    pend = out["pending"]
+    if pend and pend.get("what") == "occupant" and "options" in pend:
+        for iid in pend["options"]:
+            if iid is not None:
+                seen.add(inst[iid])  # the chooser's own deck cards he may pick
     if seat is not None:
         out["my_seat"] = seat
         out["my_hand"] = [show(i) for i in state["p"][seat]["hand"]]

@@ -79,3 +79,19 @@ def test_the_turn_cap_ends_the_game_in_a_draw():
     out = GAME.outcome(s)
     assert out.draw and "turn cap" in out.reason
     assert S.alive(s) == [0, 1]
+
+
+def test_timeouts_end_the_turn_or_run_away_when_an_adversary_must_be_faced():
+    s = new_game()
+    assert GAME.timeout_move(s, 0) == {"type": "end_turn"}
+    set_area(s, "E0.0", ["black-knight"])
+    place_rt(s, 0, "E0.0")
+    move = GAME.timeout_move(s, 0)
+    assert move["type"] == "run_away" and move["shout"]
+    s = play(s, 0, move)
+    assert s["p"][0]["pos"] is None
+
+
+def test_the_cut_timeout_cuts_in_the_middle():
+    s = new_game(cut=False)
+    assert GAME.timeout_move(s, 0) == {"type": "cut", "at": len(s["p"][1]["deck"]) // 2}

@@ -92,3 +92,12 @@ def test_layout_top_two_areas_and_adjacency_are_symmetric():
         for a in range(size):
             for b in g["adj"][a]:
                 assert a in g["adj"][b]
+
+
+def test_resigning_during_the_cut_ends_the_game_before_it_begins():
+    s = new_game(cut=False)
+    s, _ = GAME.apply(s, 1, {"type": "resign"})
+    out = GAME.outcome(s)
+    assert out.winners == (0,)
+    from games.rules.ccg.game import ante_result
+    assert ante_result(s)["status"] == "returned"

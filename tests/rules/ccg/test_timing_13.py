@@ -101,3 +101,16 @@ def test_response_windows_can_be_switched_off():
     place_rt(s, 0, "E0.0")
     s = play(s, 0, {"type": "fight", "foe": bk, "method": "combat", "lead": arthur})
     assert GAME.pending(s)[0].kind == "turn"
+
+
+def test_a_card_that_ends_the_turn_in_the_window_calls_the_dispute_off():
+    from . import cards_for_tests as T
+    from .helpers import add_card
+    s, arthur, bk = _dispute()
+    stop = add_card(s, dict(T.PLAGUE, code="stop", primary=[{"op": "end_turn", "who": "opponent"}]), 1)
+    s["p"][1]["hand"].append(stop)
+    s = play(s, 1, {"type": "play", "card": stop, "use": "primary"})
+    s = pass_window(s)
+    while GAME.pending(s)[0].kind == "balance":
+        s = play(s, 0, GAME.timeout_move(s, 0))
+    assert s["turn"] == 1 and bk not in s["p"][0]["dead"] and arthur in s["p"][0]["knights"]
