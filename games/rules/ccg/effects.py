@@ -70,7 +70,10 @@ def resolve_target(state, target, player, opp, ctx):
     if target == "adversary":
         foe = ctx.get("foe")
         if foe is None:
-            foe = _foe_near(state, opp if opp is not None else player)
+            # Outside a dispute: the foe barring the player's own way, else the opponent's.
+            foe = _foe_near(state, player)
+            if foe is None and opp is not None:
+                foe = _foe_near(state, opp)
         return (None, foe, None) if foe is not None else (None, None, None)
     if target == "area":
         ref = ctx.get("area") or state["p"][player]["pos"]

@@ -182,7 +182,8 @@ def start_next_turn(state, events):
         if fx["skip"] > 0:
             fx["skip"] -= 1
             events.append(ev("skip", f"Seat {nxt + 1} loses a turn."))
-            nxt = S.left_of(state, nxt) or nxt
+            after = S.left_of(state, nxt)
+            nxt = nxt if after is None else after
             continue
         break
     state["turn"] = nxt

@@ -179,7 +179,7 @@ def test_end_game_draw_and_opponent_loses():
     assert s2["result"]["draw"] and s2["result"]["ante"] == "carried"
 
 
-def test_every_vocabulary_op_is_exercised_here():
+def test_zz_every_vocabulary_op_is_exercised_here():
     # Runs last in this module (pytest keeps file order).
     assert COVERED == set(EFFECT_OPS)
 
@@ -187,3 +187,13 @@ def test_every_vocabulary_op_is_exercised_here():
 @pytest.mark.parametrize("op", sorted(EFFECT_OPS))
 def test_every_op_has_a_handler(op):
     assert op in FX._HANDLERS
+
+
+def test_slaying_the_adversary_outside_a_dispute_aims_at_the_players_own_foe():
+    s = new_game()
+    mine = set_area(s, "E0.0", ["black-knight"])[0]
+    theirs = set_area(s, "E1.0", ["vicious-chicken-of-bristol"], owner=1)[0]
+    place_rt(s, 0, "E0.0")
+    place_rt(s, 1, "E1.0")
+    run(s, [{"op": "slay", "target": "adversary"}])
+    assert mine in s["p"][0]["dead"] and theirs not in s["p"][1]["dead"]

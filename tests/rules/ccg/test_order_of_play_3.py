@@ -95,3 +95,17 @@ def test_timeouts_end_the_turn_or_run_away_when_an_adversary_must_be_faced():
 def test_the_cut_timeout_cuts_in_the_middle():
     s = new_game(cut=False)
     assert GAME.timeout_move(s, 0) == {"type": "cut", "at": len(s["p"][1]["deck"]) // 2}
+
+
+def test_a_lost_turn_passes_to_the_next_seat_even_when_that_is_seat_one():
+    s = new_game(players=3, collection_sizes=[1, 9, 1])  # seat 2 goes first
+    s = end_turn(s)  # to seat 3
+    s["p"][2]["fx"]["skip"] = 0
+    s["p"][1]["fx"]["skip"] = 0
+    s = end_turn(s)  # seat 3 -> seat 1
+    assert s["turn"] == 0
+    s = end_turn(s)
+    assert s["turn"] == 1
+    s["p"][2]["fx"]["skip"] = 1
+    s = end_turn(s)  # seat 3 loses the turn: seat 1 plays next
+    assert s["turn"] == 0
