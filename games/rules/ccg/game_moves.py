@@ -80,6 +80,7 @@ def main_moves(state, seat):
         out.append({"type": "search"})
     out += item_moves(state, seat)
     out += use_moves(state, seat)
+    out += represent_moves(state, seat)
     if not (p["must"] and movement.facing(state, seat)):
         out.append({"type": "end_turn"})
         if ante.may_double(state, seat):
@@ -267,6 +268,16 @@ def item_moves(state, seat):
     return out
 
 
+def represent_moves(state, seat):
+    """6.4: any knight may stand for the Round Table in England (once a turn); his Round
+    Table bonus is the one that counts (5.1)."""
+    p = state["p"][seat]
+    if p["rep_set"] or p["must"]:
+        return []
+    return [{"type": "represent", "card": k} for k in p["knights"]
+            if k != p["rep"] and str(k) not in p["disabled"]]
+
+
 def _ability(state, iid):
     """The part of a carried item's or a member's primary that is *used* (not permanent)."""
     return [e for e in S.card(state, iid)["primary"] if e.get("duration") != "permanent"]
@@ -323,7 +334,7 @@ def candidates(state, seat, move):
     if t == "move":
         return [{"type": "move", "to": r} for r in movement.destinations(state, seat)] \
             if movement.can_move(state, seat) else []
-    listing = {"use": use_moves, "invite": invite_moves, "fight": fight_moves, "parley": castle_moves, "assault": castle_moves,
+    listing = {"use": use_moves, "represent": represent_moves, "invite": invite_moves, "fight": fight_moves, "parley": castle_moves, "assault": castle_moves,
                "enter_castle": castle_moves, "take_item": item_moves, "trade_item": item_moves}
     if t in listing:
         return listing[t](state, seat)
@@ -440,6 +451,10 @@ def main_action(state, seat, move, events):
         if move.get("double"):
             events.append(ev("offer", f"Seat {seat + 1} will double the ante."))
         state["todo"] = turns.end_turn_todo(state, bool(move.get("double")))
+    elif t == "represent":
+        p["rep"] = move["card"]
+        p["rep_set"] = True
+        events.append(ev("represent", f"{S.title(state, move['card'])} now stands for seat {seat + 1}'s Round Table."))
     elif t == "give_up":
         turns.finish(state, events, winners=(seat,), reason=f"Seat {seat + 1} gives up the search; "
                      "the opponents fell first.", ante="returned")

@@ -193,6 +193,7 @@ def start_next_turn(state, events):
     p["disputed"] = []
     p["consulted"] = []
     p["used"] = []
+    p["rep_set"] = False
     for m in state["mods"]:
         if m["until"] == "next_turn" and m["turn_of"] == nxt:
             m["active"] = True

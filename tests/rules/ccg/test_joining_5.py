@@ -162,3 +162,14 @@ def test_a_persona_members_ability_helps_in_a_dispute_window():
     s = play(s, 0, {"type": "use", "card": tim})
     from games.rules.ccg import disputes
     assert disputes.member_total(s, 0, arthur, "wits") == 7
+
+
+def test_another_knight_may_stand_for_the_round_table_once_a_turn():
+    s = new_game()
+    bed = join(s, 0, "bedevere")
+    assert {"type": "represent", "card": bed} in GAME.legal_moves(s, 0)
+    s = play(s, 0, {"type": "represent", "card": bed})
+    assert s["p"][0]["rep"] == bed
+    assert not any(m["type"] == "represent" for m in GAME.legal_moves(s, 0))
+    from games.rules.ccg import turns
+    assert turns.side_bonus(s, 0, "grail") == 1  # Bedevere's Round Table bonus now counts

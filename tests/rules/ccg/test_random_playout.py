@@ -86,3 +86,30 @@ def test_random_games_keep_every_invariant(players, kind):
             again = replay(players, seed, opts, log)
             assert json.dumps(again, sort_keys=True) == json.dumps(final, sort_keys=True)
         assert json.loads(json.dumps(final)) == final  # plain JSON data throughout
+
+
+JUNK = [{"type": "play", "card": "x"}, {"type": "play", "card": 10 ** 6, "use": "primary"}, {"type": "move", "to": 5},
+        {"type": "move", "to": "E9.9"}, {"type": "fight", "foe": None}, {"type": "cut", "at": -1},
+        {"type": "choose", "option": {"a": 1}}, {"type": "discard", "card": [1]}, {"type": "accept"},
+        {"type": "end_turn", "double": "yes"}, {"type": "nonsense"}, {"type": "pass", "extra": 1},
+        {"type": "run_away", "to": "A.99", "shout": "Run away! Run away!"}, {"type": "use", "card": -1}]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_junk_moves_are_refused_with_a_reason_and_change_nothing(players):
+    from games.rules.base import IllegalMove
+    decks = [T.test_deck() for _ in range(players)]
+    opts, final, log = playout(players, 3, decks)
+    state = GAME.setup(players, opts, 3)
+    for i, (seat, move) in enumerate(log[:120]):
+        if i % 10 == 0:
+            before = json.dumps(state, sort_keys=True)
+            for junk in JUNK:
+                for s in range(players):
+                    if junk in GAME.legal_moves(state, s):
+                        continue
+                    with pytest.raises(IllegalMove) as err:
+                        GAME.apply(state, s, junk)
+                    assert err.value.reason
+            assert json.dumps(state, sort_keys=True) == before
+        state, _ = GAME.apply(state, seat, move)
