@@ -17,7 +17,7 @@ from .. import hexgrid
 from . import cards
 
 BOARD_NAMES = ("standard",)
-_CACHE_LIMIT = 20000
+_CACHE_LIMIT = 4096  # memoised walk answers (a few kB each) kept per board
 
 
 class Board:
@@ -34,6 +34,7 @@ class Board:
         self.alcoves: dict[str, list[str]] = {k: list(v) for k, v in data["alcoves"].items()}
         self.monster_hexes = {v["at"] for v in self.monsters.values()}
         self.hex_of: dict[str, hexgrid.Hex] = {c: hexgrid.parse(c) for c in self.cells}
+        self.key_of: dict[hexgrid.Hex, str] = {h: c for c, h in self.hex_of.items()}  # shared strings
         walkable = [self.hex_of[c] for c in self.cells if c not in self.monster_hexes]
         self.grid = hexgrid.Grid(walkable)
         self._reach: dict[tuple, tuple[int, frozenset[str]]] = {}
@@ -74,7 +75,7 @@ class Board:
         for length in range(steps, 0, -1):
             ends = self.grid.ends_of_walks(origin, length, blocked_hexes)
             if ends:
-                result = (length, frozenset(hexgrid.key(h) for h in ends))
+                result = (length, frozenset(self.key_of[h] for h in ends))
                 break
         if len(self._reach) >= _CACHE_LIMIT:
             self._reach.clear()
@@ -85,7 +86,7 @@ class Board:
         """One walk of exactly ``steps`` from ``start`` to ``goal``, as hex keys."""
         got = self.grid.walk_to(self.hex_of[start], self.hex_of[goal], steps,
                                 [self.hex_of[b] for b in blocked])
-        return None if got is None else [hexgrid.key(h) for h in got]
+        return None if got is None else [self.key_of[h] for h in got]
 
     def as_view(self) -> dict:
         """The drawable map (plain data for the browser)."""
