@@ -80,6 +80,11 @@ def _ledger_apply(changes: list[Change], *, actor=None) -> list[LedgerEntry]:
     return LedgerEntry.objects.bulk_create(entries)
 
 
+def _lock_user(user) -> None:
+    """Serialise a user's own multi-step writes (the starter grant, writing a card)."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+
+
 def _cards_by_code(codes) -> dict[str, Card]:
     codes = set(codes)
     cards = {c.code: c for c in Card.objects.filter(code__in=codes)}
@@ -108,6 +113,7 @@ def starter_grant(*, user) -> None:
     """A new account's starter collection and its ready-to-play decks, in one transaction."""
     collection = starter_collection_counts()
     with transaction.atomic():
+        _lock_user(user)
         if LedgerEntry.objects.filter(user=user, reason=Reason.STARTER_GRANT).exists():
             return  # granted once only, even if called twice
         collection_grant(user=user, cards=collection, reason=Reason.STARTER_GRANT, note="Welcome to the quest")
@@ -384,6 +390,7 @@ def wyo_card_write(*, user, data: dict, image=None) -> Card:
         raise ServiceError(" ".join(errors))
     blank = _cards_by_code([wyo_blank_code()])[wyo_blank_code()]
     with transaction.atomic():
+        _lock_user(user)  # one design at a time per user: the code chosen below stays free
         base, n = card["code"], 1
         while Card.objects.filter(code=card["code"]).exists():
             n += 1

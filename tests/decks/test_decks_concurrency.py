@@ -93,3 +93,19 @@ def test_opposite_holds_and_grants_do_not_deadlock(make_user):
         services.ante_settle(match_id=f"m{i}", winner=alice)
     assert sum(h.quantity + h.held for h in Holding.objects.filter(card__in=cards, user__in=[alice, bob])) == 20
     assert selectors.ledger_discrepancies() == []
+
+
+def test_a_starter_grant_racing_itself_grants_once(make_user, django_user_model):
+    from django.db.models.signals import post_save
+    from django.conf import settings
+    post_save.disconnect(sender=settings.AUTH_USER_MODEL, dispatch_uid="decks_starter_grant")
+    try:
+        user = make_user()
+    finally:
+        from decks.signals import starter_grant_on_signup
+        post_save.connect(starter_grant_on_signup, sender=settings.AUTH_USER_MODEL, dispatch_uid="decks_starter_grant")
+    assert run_together([lambda: services.starter_grant(user=user) for _ in range(3)]) == []
+    assert user.decks.count() == 2
+    expected = services.starter_collection_counts()
+    assert sum(h.quantity for h in Holding.objects.filter(user=user)) == sum(expected.values())
+    assert selectors.ledger_discrepancies() == []
