@@ -204,3 +204,9 @@ def sample_opening(*, cards: dict[str, int], seed: int | None = None) -> dict:
 
 def review_queue():
     return Card.objects.filter(review=Card.Review.SUBMITTED).select_related("author").order_by("updated_at")
+
+
+def deck_card_dicts(*, deck: Deck) -> list[dict]:
+    """The deck as the CCG engine takes it: one card dict (the plain card format) per copy."""
+    known = deck_cards(deck.cards)
+    return [known[code].to_format() for code, n in sorted(deck.cards.items()) if code in known for _ in range(n)]

@@ -59,3 +59,10 @@ def test_an_unwritten_blank_can_sit_in_a_playable_deck(starter_user):
     cards = {**deck.cards, blank: 1}
     assert selectors.deck_analysis(user=starter_user, cards=cards)["valid"]
     services.deck_save(user=starter_user, deck=deck, name=deck.name, cards=cards)
+
+
+def test_a_deck_hands_the_engine_one_valid_card_dict_per_copy(starter_user):
+    deck = starter_user.decks.first()
+    cards = selectors.deck_card_dicts(deck=deck)
+    assert len(cards) == deck.size
+    assert cardformat.deck_errors(cards) == []
