@@ -72,16 +72,21 @@
   let lastResults = [];
   let searchSeq = 0;
 
-  async function search() {
+  let lastTotal = 0;
+
+  // A new query replaces the results; "More results" (more = true) appends the next page.
+  async function search(more) {
     const seq = ++searchSeq;
-    let q = $("search-q").value;
-    const url = `${initial.urls.search}?q=${encodeURIComponent(q)}`;
+    const q = $("search-q").value;
+    const offset = more === true ? lastResults.length : 0;
+    const url = `${initial.urls.search}?q=${encodeURIComponent(q)}&offset=${offset}`;
     const response = await fetch(url, { credentials: "same-origin" });
     const data = await response.json();
     if (seq !== searchSeq) return; // a newer search is on its way
     for (const card of data.cards) state.known[card.code] = card;
-    lastResults = data.cards;
-    $("search-summary").textContent = `${data.total} card${data.total === 1 ? "" : "s"} match${data.total > data.cards.length ? `; showing ${data.cards.length}` : ""}`;
+    lastResults = offset ? lastResults.concat(data.cards) : data.cards;
+    lastTotal = data.total;
+    $("search-summary").textContent = `${data.total} card${data.total === 1 ? "" : "s"} match${data.total > lastResults.length ? `; showing ${lastResults.length}` : ""}`;
     const errors = $("search-errors");
     errors.replaceChildren(...data.errors.map((e) => node("li", {}, e)));
     renderResults();
@@ -102,6 +107,12 @@
       return li;
     });
     if (!items.length) items.push(node("li", { class: "muted" }, onlyOwned ? "No owned card matches." : "No card matches."));
+    if (lastTotal > lastResults.length) {
+      const more = node("button", { type: "button", class: "more" }, "More results");
+      more.addEventListener("click", () => search(true));
+      items.push(node("li", {}, undefined));
+      items[items.length - 1].append(more);
+    }
     $("search-results").replaceChildren(...items);
   }
 
@@ -209,7 +220,7 @@
     }
   }
 
-  $("search-q").addEventListener("input", debounce(search, 200));
+  $("search-q").addEventListener("input", debounce(() => search(false), 200));
   $("only-owned").addEventListener("change", renderResults);
   $("deck-save").addEventListener("click", save);
   $("sample-opening").addEventListener("click", opening);
@@ -218,5 +229,5 @@
 
   renderDeck();
   analyse();
-  search();
+  search(false);
 })();

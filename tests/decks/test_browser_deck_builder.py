@@ -75,6 +75,13 @@ def test_build_validate_save_export_a_deck(live_url, page, tmp_path):
     page.locator("#search-results button.add").first.click()
     validation.locator("text=Playable deck").wait_for()
 
+    # The whole database pages in 60 at a time.
+    page.uncheck("#only-owned")
+    search(page, "")
+    assert page.locator("#search-results li.result").count() == 60
+    page.click("#search-results button.more")
+    page.wait_for_function("() => document.querySelectorAll('#search-results li.result').length > 60")
+
     page.click("#sample-opening")
     page.locator("[data-testid=opening-areas] .mini-card").nth(13).wait_for()
     assert page.locator("[data-testid=opening-areas] .mini-card").count() == 14
