@@ -152,6 +152,7 @@ class Grid:
         ]
         self._dist: list[list[int]] | None = None  # all-pairs walking distances, built lazily
         self._balls: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._ball_tables: list[list[tuple[int, ...]]] = []
         # (start, steps) -> (ends on the empty grid, end -> witness path masks)
         self._walk_cache: dict[tuple[int, int], tuple[frozenset[int], dict[int, list[int]]]] = {}
 
@@ -240,6 +241,14 @@ class Grid:
             self._balls[(u, r)] = got
         return got
 
+    def _ball_table(self, steps: int) -> list[list[tuple[int, ...]]]:
+        """``table[left][u]`` = ``_ball(u, left)`` for every left up to ``steps``, cached."""
+        table = self._ball_tables
+        while len(table) <= steps:
+            left = len(table)
+            table.append([self._ball(u, left) for u in range(len(self.cells))])
+        return table
+
     # -- walks that never revisit a hex --------------------------------------------
 
     def ends_of_walks(self, start: Hex, steps: int, blocked: Iterable[Hex] = ()) -> set[Hex]:
@@ -296,36 +305,40 @@ class Grid:
         stops once no hex within its remaining steps is possible, unblocked and unfound.
         """
         adj = self._adj
-        ball = self._ball
-        # For each (hex, steps left): index of the first hex of its ball still worth
-        # looking for. ``found`` only grows, so the index only moves forward.
-        cursor: dict[tuple[int, int], int] = {}
+        n = len(self.cells)
+        balls = self._ball_table(steps)
+        # Hexes not worth looking for, as one bit mask: blocked, the start (a walk never
+        # re-enters it), impossible ends, and ends already found. It only gains bits.
+        stop = blocked_mask | (1 << src)
+        for e in found:
+            stop |= 1 << e
+        if possible is not None:
+            for v in range(n):
+                if v not in possible:
+                    stop |= 1 << v
+        state = [stop]
+        # For each (steps left, hex): index of the first hex of its ball still worth
+        # looking for; since ``stop`` only gains bits, the index only moves forward.
+        cursor = [0] * ((steps + 1) * n)
         keep = self._WITNESSES
-
-        def exhausted(u: int, left: int) -> bool:
-            members = ball(u, left)
-            i = cursor.get((u, left), 0)
-            n = len(members)
-            while i < n:
-                v = members[i]
-                # The start can never be an end (a walk does not re-enter it).
-                if (v not in found and v != src and not (blocked_mask >> v) & 1
-                        and (possible is None or v in possible)):
-                    break
-                i += 1
-            cursor[(u, left)] = i
-            return i >= n
 
         def walk(u: int, left: int, visited: int) -> None:
             if left == 0:
                 if u not in found:
                     found.add(u)
+                    state[0] |= 1 << u
                     paths = witnesses.setdefault(u, [])
                     if len(paths) < keep:
                         paths.append(visited)
                 return
-            if exhausted(u, left):
-                return
+            members = balls[left][u]
+            slot = left * n + u
+            i, size, stop_now = cursor[slot], len(members), state[0]
+            while i < size and (stop_now >> members[i]) & 1:
+                i += 1
+            cursor[slot] = i
+            if i == size:
+                return  # nothing left to find within reach of this branch
             for v in adj[u]:
                 if not (visited >> v) & 1 and not (blocked_mask >> v) & 1:
                     walk(v, left - 1, visited | (1 << v))
