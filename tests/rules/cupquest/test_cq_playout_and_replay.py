@@ -7,8 +7,8 @@ import pytest
 from .helpers import GAME, check_invariants
 from .playout import play
 
-# 1,000 three-player games by default: about 7 s on an idle core of this 2-core machine,
-# 14 s while the other engineers share it (2,000 took 28 s, over the ~20 s budget).
+# 1,000 three-player games by default: about 9 CPU-seconds (12-19 s wall while the other
+# engineers share the 2 cores); 2,000 would be over the ~20 s budget.
 # CUPQUEST_PLAYOUTS=5000 runs more.
 GAMES = int(os.environ.get("CUPQUEST_PLAYOUTS", "1000"))
 
