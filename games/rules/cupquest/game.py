@@ -95,7 +95,7 @@ class CupQuest(Game):
     # --- legal moves --------------------------------------------------------------
 
     def legal_moves(self, state, seat):
-        if state["result"] is not None or seat is None or state["resigned"][seat]:
+        if state["result"] is not None or not _is_player(state, seat):
             return []
         p = state["pending"]
         if p is not None:
@@ -140,7 +140,7 @@ class CupQuest(Game):
     # --- applying -----------------------------------------------------------------
 
     def _apply(self, state, seat, move):
-        if not isinstance(seat, int) or not 0 <= seat < state["players"] or state["resigned"][seat]:
+        if not _is_player(state, seat):
             raise IllegalMove("You are not playing in this game.")
         kind = move["type"]
         p = state["pending"]
@@ -281,7 +281,7 @@ class CupQuest(Game):
         return [Event("decline", f"{seat_name(seat)} does not attack.", data={"seat": seat})] + self._end_turn(state)
 
     def _resign(self, state, seat):
-        if not isinstance(seat, int) or not 0 <= seat < state["players"] or state["resigned"][seat]:
+        if not _is_player(state, seat):
             raise IllegalMove("You are not playing in this game.")
         was_acting = self.pending(state)[0].seat == seat
         events = [Event("resign", f"{seat_name(seat)} leaves the game.", data={"seat": seat})]
@@ -458,6 +458,12 @@ def _draw(state, seat) -> list[Event]:
     if others:
         events.append(Event("draw", f"{seat_name(seat)} draws a card.", audience=others, data={"seat": seat}))
     return events
+
+
+def _is_player(state, seat) -> bool:
+    """A seat of this game that has not left it."""
+    return (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["players"]
+            and not state["resigned"][seat])
 
 
 def _card_in_hand(state, seat, card) -> str:

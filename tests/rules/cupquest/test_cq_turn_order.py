@@ -77,3 +77,11 @@ def test_a_round_limit_ends_a_stalled_game_in_a_draw():
     result = GAME.outcome(state)
     assert result.draw and result.winners == () and state["round"] == 11
     assert GAME.pending(state) == [] and GAME.legal_moves(state, 0) == []
+
+
+def test_seats_outside_the_game_get_no_moves_and_cannot_act():
+    state = new_game()
+    for seat in (None, 3, -1, "0"):
+        assert GAME.legal_moves(state, seat) == []
+        with pytest.raises(IllegalMove, match="not playing"):
+            GAME.apply(state, seat, {"type": "pass"})
