@@ -204,7 +204,7 @@ class CupQuest(Game):
         card = _card_in_hand(state, seat, move.get("card"))
         if not cards.is_ace(card):
             raise IllegalMove("Only an Ace casts the freezing spell.")
-        target = move.get("target")
+        target = _target_of(move)
         if target not in _active_others(state, seat):
             raise IllegalMove("Choose another player still in the game to freeze.")
         events = self._play_card(state, seat, card, f"plays the {cards.card_name(card)}")
@@ -221,7 +221,7 @@ class CupQuest(Game):
     def _snipe(self, state, seat, move):
         if state["snipes"][seat] <= 0:
             raise IllegalMove("You have no snipes left.")
-        target = move.get("target")
+        target = _target_of(move)
         if target not in _targets(state, seat):
             raise IllegalMove("Choose another player who is out of their alcove.")
         angle, strength = move.get("angle"), move.get("strength")
@@ -266,7 +266,7 @@ class CupQuest(Game):
         return events + self._end_turn(state)
 
     def _attack(self, state, seat, move):
-        target = move.get("target")
+        target = _target_of(move)
         if target not in state["pending"]["targets"]:
             raise IllegalMove("You can only attack a player next to you.")
         mine, theirs, rolls = _battle_dice(Rng(state["rng"]))
@@ -458,6 +458,12 @@ def _draw(state, seat) -> list[Event]:
     if others:
         events.append(Event("draw", f"{seat_name(seat)} draws a card.", audience=others, data={"seat": seat}))
     return events
+
+
+def _target_of(move) -> int | None:
+    """The seat a move names as its target; None unless it is a whole number (not a bool)."""
+    target = move.get("target")
+    return target if isinstance(target, int) and not isinstance(target, bool) else None
 
 
 def _is_player(state, seat) -> bool:

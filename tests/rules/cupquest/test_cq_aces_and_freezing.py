@@ -76,3 +76,11 @@ def test_freezing_a_frozen_player_starts_the_two_turns_again():
     give(state, 2, ["AD", "2H", "3H"])
     state, _ = GAME.apply(state, 2, {"type": "freeze", "card": "AD", "target": 1})
     assert state["frozen"][1] == 2
+
+
+@pytest.mark.parametrize("target", [True, "1", 1.0, None, 7])
+def test_a_target_must_be_a_seat_number(target):
+    state = on_turn(new_game(), 0)
+    give(state, 0, ["AS", "2C", "3C"])
+    with pytest.raises(IllegalMove):
+        GAME.apply(state, 0, {"type": "freeze", "card": "AS", "target": target})
