@@ -88,3 +88,26 @@ def test_the_view_is_a_copy_not_the_state_itself():
     view["positions"][1] = "4,0"
     view["my_hand"].clear()
     assert state["positions"][1] == "0,8" and len(state["hands"][0]) == 3
+
+
+def test_every_kind_of_move_is_described_in_words():
+    described = {GAME.describe_move(m) for m in (
+        {"type": "move", "card": "7H", "to": "1,2"}, {"type": "teleport", "card": "QS"},
+        {"type": "freeze", "card": "AD", "target": 1}, {"type": "discard", "card": "2C"},
+        {"type": "snipe", "target": 2, "angle": 0, "strength": 50}, {"type": "attack", "target": 0},
+        {"type": "fight", "monster": "bob"}, {"type": "decline"}, {"type": "pass"})}
+    assert "moves with the 7 of Hearts to 1,2" in described
+    assert "tries to teleport with the Queen of Spades" in described
+    assert "freezes seat 2 with the Ace of Diamonds" in described
+    assert len(described) == 9
+
+
+def test_every_event_of_a_game_has_words_and_a_proper_audience():
+    def check(state, seat, move, legal, events):
+        assert events
+        for event in events:
+            assert event.text and event.text[0].isupper()
+            assert event.audience is None or all(0 <= s < 3 for s in event.audience)
+
+    for seed in range(10):
+        play(GAME, seed, on_step=check)
