@@ -103,3 +103,11 @@ def test_a_dead_end_corridor_has_no_long_walks():
     assert grid.ends_of_walks((0, 0), 3) == {(3, 0)}
     assert grid.ends_of_walks((0, 0), 4) == set()
     assert grid.ends_of_walks((1, 0), 2) == {(3, 0)}
+
+
+def test_within_keeps_only_hexes_a_walk_could_touch():
+    grid = Grid(_rect())
+    near, far, off = (2, 4), (7, 4), (40, 40)
+    assert grid.within((0, 4), 3, [near, far, off]) == [near]
+    # Dropping far blockers never changes the answer.
+    assert grid.ends_of_walks((0, 4), 3, [near, far]) == grid.ends_of_walks((0, 4), 3, [near])
