@@ -14,6 +14,7 @@ from tests.secret_game import SecretHand
 registry.register(SecretHand())
 
 PASSWORD = "a-long-test-password-42"
+pytest_plugins = ["tests.browser_fixtures"]
 
 
 @pytest.fixture(scope="session")

@@ -36,8 +36,8 @@ def test_two_players_see_each_others_moves_live(live_url, new_page, tmp_path):
     first.click()
 
     bob.wait_for_function(f"document.querySelector('[data-testid=total-0]').textContent === 'total {card}'")
-    assert bob.locator(".seat.me.to-act").count() == 1
     bob.screenshot(path=str(tmp_path / "bob.png"))
+    bob.wait_for_selector(".seat.me.to-act", timeout=5000)  # the seats bar says it is bob's move
 
     reply = bob.locator("[data-testid=hand] button:not([disabled])").first
     bob_card = int(reply.get_attribute("data-card"))

@@ -1,0 +1,99 @@
+"""Browser fixtures: a real ASGI server (Daphne, HTTP and websockets) on the test database,
+driven by Playwright's Python package in Debian's Chromium. Shared by every test folder."""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _database_url() -> str:
+    db = settings.DATABASES["default"]
+    user = db.get("USER") or "postgres"
+    auth = f"{user}:{db['PASSWORD']}@" if db.get("PASSWORD") else f"{user}@"
+    return f"postgres://{auth}{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def live_url(django_db_setup, tmp_path_factory):
+    """Base URL of a Daphne server on the test database (started once per session)."""
+    port = _free_port()
+    env = dict(os.environ, DATABASE_URL=_database_url(), DJANGO_SETTINGS_MODULE="grailsite.settings",
+               GRAILSITE_CHANNEL_PREFIX=settings.CHANNEL_PREFIX, ALLOWED_HOSTS="127.0.0.1,localhost",
+               EMAIL_BACKEND="django.core.mail.backends.console.EmailBackend")
+    env.pop("GRAILSITE_TEST_DB", None)
+    log = open(tmp_path_factory.mktemp("server") / "daphne.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                             "grailsite.asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the test server exited; see {log.name}")
+            time.sleep(0.2)
+    else:
+        raise RuntimeError("the test server did not start in 30 s")
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(timeout=10)
+    log.close()
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    """Chromium through Playwright's sync API, started per test: the sync API keeps an event
+    loop running in this thread while it lives, which must not outlast the browser tests."""
+    # Our own ORM calls in browser tests are synchronous, beside that loop.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium.")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_page(transactional_db, django_db_serialized_rollback, browser):
+    """Make pages in fresh browser contexts (one per person); closed after the test.
+
+    ``browser`` comes last so it is torn down first: while Playwright's loop runs, Django's
+    context-local connections differ, and the serialized-rollback flush must not run there."""
+    contexts = []
+
+    def make(width: int = 1200, height: int = 900):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(15000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(new_page):
+    return new_page()
