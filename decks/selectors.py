@@ -16,7 +16,7 @@ OPENING_HAND = 7     # rule 2.5
 
 # -- card search ----------------------------------------------------------------------------
 
-def cards_visible_to(user) -> "models.QuerySet[Card]":
+def cards_visible_to(user):
     """Official cards, plus the Write Yer Own cards the user wrote."""
     condition = Q(review=Card.Review.OFFICIAL)
     if user is not None and user.is_authenticated:

@@ -7,7 +7,10 @@ from django.db import connection
 from decks import selectors, services
 from decks.models import AnteStake, Card, Holding, LedgerEntry
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# serialized_rollback: the flush after each test then leaves the migrations' rows (content
+# types, the card database) to be restored from the snapshot, instead of re-creating them
+# with new ids, which would break every later serialized_rollback test of the suite.
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 
 def run_together(jobs):

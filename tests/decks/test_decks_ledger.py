@@ -14,7 +14,7 @@ def card(db):
 
 
 def test_starter_set_is_loaded_by_the_migration(db):
-    assert Card.objects.filter(review=Card.Review.OFFICIAL).count() >= 150 or Card.objects.count() > 0
+    assert Card.objects.filter(review=Card.Review.OFFICIAL, set_code="base").count() >= 150
     assert Card.objects.filter(tags__contains=["arthur"]).exists()
     assert Card.objects.filter(type="write_yer_own").exists()
     assert all(card.revisions.exists() for card in Card.objects.all()[:20])
