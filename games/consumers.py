@@ -3,7 +3,6 @@
 hidden information never crosses a shared channel. Moves are submitted over HTTP."""
 from __future__ import annotations
 
-import asyncio
 from collections import OrderedDict
 
 from channels.db import database_sync_to_async
@@ -12,10 +11,6 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from games import selectors
 from games.errors import ServiceError
 from games.notify import match_group, user_group
-
-# channels_redis forgets group membership after its group expiry; re-join well before.
-REJOIN_SECONDS = 30 * 60
-
 
 class _PayloadCache:
     """Per-process cache of payloads by (match, version, seat): 500 spectators of one game
@@ -41,8 +36,7 @@ class _PayloadCache:
 _cache = _PayloadCache()
 
 
-@database_sync_to_async
-def _load_payload(match_id: int, user) -> dict:
+def _payload(match_id: int, user) -> dict:
     match = selectors.match_get(match_id)
     seats = selectors.seats_for(match)
     seat = selectors.seat_of(match, user, seats)
@@ -52,6 +46,11 @@ def _load_payload(match_id: int, user) -> dict:
         cached = selectors.match_payload(match, user, seats=seats)
         _cache.put(key, cached)
     return cached
+
+
+# Not thread-sensitive: payload loads of many sockets run side by side in the thread pool
+# instead of queueing on the one shared thread (docs/performance.md).
+_load_payload = database_sync_to_async(_payload, thread_sensitive=False)
 
 
 @database_sync_to_async
@@ -73,19 +72,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.group = match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        self._rejoin = asyncio.ensure_future(self._rejoin_loop())
         await self._send_state(payload)
 
     async def disconnect(self, code):
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
-        if hasattr(self, "_rejoin"):
-            self._rejoin.cancel()
-
-    async def _rejoin_loop(self):
-        while True:
-            await asyncio.sleep(REJOIN_SECONDS)
-            await self.channel_layer.group_add(self.group, self.channel_name)
 
     async def receive_json(self, content, **kwargs):
         # The client asks to catch up (after a reconnect or a gap in versions).

@@ -7,11 +7,11 @@ import logging
 from datetime import timedelta
 from functools import partial
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+
+from games import publisher
 
 log = logging.getLogger(__name__)
 
@@ -60,10 +60,7 @@ def _schedule(match_id: int, version: int, deadlines) -> None:
 
 
 def _group_send(group: str, payload: dict) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
     try:
-        async_to_sync(layer.group_send)(group, payload)
+        publisher.group_send(group, payload)
     except Exception:  # a dropped push is caught up by version on the client's next fetch
         log.warning("could not push to %s", group, exc_info=True)

@@ -72,16 +72,24 @@ DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=int(os.
 # Parallel test runs on one server (several developers, CI) each name their own test database.
 if os.environ.get("GRAILSITE_TEST_DB"):
     DATABASES["default"]["TEST"] = {"NAME": os.environ["GRAILSITE_TEST_DB"]}
+# Under ASGI every request's synchronous code runs in a thread of its own, so persistent
+# per-thread connections do not help; a psycopg pool does (see docs/performance.md).
+if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_bool("DB_POOL", False):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DB_POOL_MIN", "2")), "max_size": int(os.environ.get("DB_POOL_MAX", "20"))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # The channel prefix keeps parallel test runs sharing one Redis apart.
 CHANNEL_PREFIX = os.environ.get("GRAILSITE_CHANNEL_PREFIX", os.environ.get("GRAILSITE_TEST_DB", "grailsite"))
 if REDIS_URL:
+    # Pub/sub: a group message is one PUBLISH however many sockets listen, membership never
+    # expires, and nothing queues up for sockets that went away (docs/performance.md).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_PREFIX, "capacity": 1000, "expiry": 30},
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_PREFIX},
         }
     }
 else:

@@ -1,0 +1,42 @@
+"""Publishing group messages from synchronous code (services' on-commit hooks, Celery tasks).
+
+With the Redis pub/sub channel layer a group message is one PUBLISH, so it is sent here with
+a plain, pooled, synchronous Redis client. ``async_to_sync(layer.group_send)`` would instead
+start an event loop (and a new Redis connection, since channels_redis pools per loop) for
+every message when there is no outer loop: that cost ~8 ms a message (docs/performance.md).
+Other layers (the in-memory one of the embedded default) still go through the layer.
+"""
+from __future__ import annotations
+
+import functools
+
+import redis
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+
+PUBSUB_BACKEND = "channels_redis.pubsub.RedisPubSubChannelLayer"
+
+
+@functools.cache
+def _redis() -> redis.Redis:
+    return redis.Redis.from_url(settings.REDIS_URL)
+
+
+def _uses_pubsub() -> bool:
+    return settings.CHANNEL_LAYERS["default"]["BACKEND"] == PUBSUB_BACKEND
+
+
+def group_channel(group: str) -> str:
+    """The Redis channel the pub/sub layer subscribes a group's members to."""
+    return f"{settings.CHANNEL_LAYERS['default']['CONFIG']['prefix']}__group__{group}"
+
+
+def group_send(group: str, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    if _uses_pubsub():
+        _redis().publish(group_channel(group), layer.serialize(message))
+    else:
+        async_to_sync(layer.group_send)(group, message)
