@@ -82,6 +82,7 @@
       if (dest[k]) cls += " cq-dest";
       var poly = svg("polygon", { points: corners(k), class: cls, "data-hex": k });
       if (alcoveOf[k] !== undefined) poly.appendChild(svg("title", {}, ctx.seatName(alcoveOf[k]) + "'s alcove"));
+      if (v.grail.at === k) poly.appendChild(svg("title", {}, "The Holy Grail"));
       if (dest[k]) {
         poly.setAttribute("tabindex", "0");
         poly.setAttribute("role", "button");
@@ -119,7 +120,7 @@
       var g = svg("g", { class: "cq-piece seat-" + seat + (v.turn === seat ? " to-act" : ""), "data-seat": seat });
       g.appendChild(svg("circle", { cx: c[0], cy: c[1], r: SIZE * 0.62 }));
       g.appendChild(svg("text", { x: c[0], y: c[1] + 4 }, String(seat + 1)));
-      g.appendChild(svg("title", {}, ctx.seatName(seat)));
+      g.appendChild(svg("title", {}, ctx.seatName(seat) + (v.grail.carrier === seat ? ", carrying the Holy Grail" : "")));
       if (v.frozen[seat]) g.appendChild(svg("circle", { cx: c[0], cy: c[1], r: SIZE * 0.8, class: "cq-ice" }));
       map.appendChild(g);
       if (v.grail.carrier === seat) map.appendChild(grailIcon([c[0] + SIZE * 0.55, c[1] - SIZE * 0.55], "cq-grail carried"));
@@ -127,6 +128,8 @@
     return map;
   }
 
+  /* The cup is drawn over its hex but lets clicks through (see .cq-grail in the CSS): the
+     hex under it is the most wanted destination of the game. Its tooltip is on the hex. */
   function grailIcon(c, cls) {
     var s = SIZE * 0.45, x = c[0], y = c[1];
     var g = svg("g", { class: cls });
@@ -136,7 +139,6 @@
                                    " L" + pt(0.25, 0.6) + " L" + pt(0.6, 0.6) + " L" + pt(0.6, 0.9) + " L" + pt(-0.6, 0.9) +
                                    " L" + pt(-0.6, 0.6) + " L" + pt(-0.25, 0.6) + " L" + pt(-0.25, 0.2) +
                                    " Q" + pt(-1, 0.2) + " " + pt(-1, -1) + " Z" }));
-    g.appendChild(svg("title", {}, "The Holy Grail"));
     return g;
   }
 
