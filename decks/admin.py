@@ -89,6 +89,7 @@ class ReviewQueueFilter(admin.SimpleListFilter):
 @admin.register(Card)
 class CardAdmin(admin.ModelAdmin):
     form = CardAdminForm
+    change_form_template = "decks/admin/card_change_form.html"
     change_list_template = "decks/admin/card_change_list.html"
     list_display = ("title", "code", "type", "grail", "combat", "wits", "rarity", "set_code", "unique", "review", "author")
     list_filter = (ReviewQueueFilter, "type", "rarity", "set_code", "grail", "unique", "castle_icon", "review")
@@ -131,6 +132,10 @@ class CardAdmin(admin.ModelAdmin):
             return "—"
         url = obj.image.url if obj.image else reverse("card_face", args=[obj.code])
         return format_html('<img src="{}" alt="" style="max-width:200px">', url)
+
+    def render_change_form(self, request, context, *args, **kwargs):
+        context["effect_ops"] = vocabulary.EFFECT_OPS
+        return super().render_change_form(request, context, *args, **kwargs)
 
     def save_model(self, request, obj, form, change):
         previous = None
@@ -185,8 +190,20 @@ class CardAdmin(admin.ModelAdmin):
             path("import/<int:job_id>/", self.admin_site.admin_view(self.import_preview), name="decks_card_import_preview"),
             path("import/<int:job_id>/step/", self.admin_site.admin_view(self.import_step), name="decks_card_import_step"),
             path("export.<str:kind>", self.admin_site.admin_view(self.export_all), name="decks_card_export"),
+            path("check-effects/", self.admin_site.admin_view(self.check_effects), name="decks_card_check_effects"),
         ]
         return own + super().get_urls()
+
+    def check_effects(self, request):
+        """Live feedback for the effect editor: reasons (from the shared vocabulary) and words."""
+        if request.method != "POST" or not self.has_view_permission(request):
+            return JsonResponse({"error": "POST required."}, status=405)
+        try:
+            effects = json.loads(request.body or b"null")
+        except json.JSONDecodeError as exc:
+            return JsonResponse({"errors": [f"Not valid JSON: {exc.msg} (line {exc.lineno})."], "text": ""})
+        errors = cardformat.effects_errors(effects)
+        return JsonResponse({"errors": errors, "text": "" if errors else cardformat.effects_text(effects)})
 
     def export_all(self, request, kind):
         if kind not in ("json", "csv") or not self.has_view_permission(request):

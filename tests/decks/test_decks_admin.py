@@ -141,3 +141,15 @@ def test_admin_grant_goes_through_the_ledger(admin_client, make_user):
     response = admin_client.post("/admin/decks/ledgerentry/grant/",
                                  {"user": user.pk, "card": card.pk, "quantity": -5, "note": ""})
     assert "Not enough copies" in response.content.decode()
+
+
+def test_the_effect_editor_checks_effects_live(admin_client):
+    url = "/admin/decks/card/check-effects/"
+    good = admin_client.post(url, [{"op": "draw_cards", "count": 2, "who": "self"}], content_type="application/json")
+    assert good.json() == {"errors": [], "text": "Self draws 2 card(s)."}
+    bad = admin_client.post(url, [{"op": "draw_cards", "count": 9, "who": "self"}], content_type="application/json")
+    assert "from 1 to 7" in bad.json()["errors"][0]
+    broken = admin_client.post(url, "[{", content_type="application/json")
+    assert "Not valid JSON" in broken.json()["errors"][0]
+    page = admin_client.get(f"/admin/decks/card/{Card.objects.get(code='arthur').pk}/change/").content.decode()
+    assert 'id="effect-ops"' in page and "admin_effects.js" in page
