@@ -8,7 +8,7 @@ import uuid
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from games import clock, lifecycle, notify, registry
@@ -160,21 +160,24 @@ def move_submit(*, match_id: int, user, move: dict, version: int | None, key: st
             if earlier.user_id != user.id:
                 raise NotAllowed("That submission key belongs to another player.")
             return {"version": earlier.version_after, "seq": earlier.seq, "repeated": True}
-        seat = match.seats.filter(user=user, accepted=True).first()
+        seats = _locked_seats(match)
+        seat = next((s for s in seats if s.user_id == user.id and s.accepted), None)
         if seat is None:
             raise NotAllowed("You are not playing in this game.")
         if match.status != Match.Status.ACTIVE:
             raise MoveRejected("This game is not in play.")
         if version is not None and version != match.version:
             raise StaleVersion("The game moved on since you looked: it has been refreshed, please try again.")
-        record = _apply(match, seat.index, move, user=user, key=key, by_timeout=False)
+        record = _apply(match, seats, seat.index, move, user=user, key=key, by_timeout=False)
     return {"version": record.version_after, "seq": record.seq, "repeated": False}
 
 
-def _apply(match: Match, seat_index: int, move: dict, *, user, key: str, by_timeout: bool) -> MoveRecord:
-    """Apply ``move`` to a locked active match and persist everything that follows."""
+def _apply(match: Match, seats: list[Seat], seat_index: int, move: dict, *, user, key: str,
+           by_timeout: bool) -> MoveRecord:
+    """Apply ``move`` to a locked active match (``seats`` locked too) and persist what follows.
+
+    The idempotency key was checked under the match lock, so the insert cannot collide."""
     game = registry.get(match.kind)
-    seats = list(match.seats.select_for_update().order_by("index"))
     before = {p.seat: p.kind for p in game.pending(match.state)}
     try:
         state, events = game.apply(match.state, seat_index, move)
@@ -186,12 +189,7 @@ def _apply(match: Match, seat_index: int, move: dict, *, user, key: str, by_time
                         events=[e.as_dict() for e in events], key=key, by_timeout=by_timeout,
                         version_after=match.version + 1)
     _after_change(match, seats, game, previous_pending=before, mover=seat_index)
-    try:
-        with transaction.atomic():
-            record.save()
-    except IntegrityError:
-        # Only a racing duplicate key can get here past the row lock; nothing is written.
-        raise StaleVersion("This move was already submitted.") from None
+    record.save()
     return record
 
 
@@ -204,6 +202,7 @@ def _after_change(match: Match, seats: list[Seat], game, *, previous_pending: di
     for seat in seats:
         kind = pending.get(seat.index)
         restart = kind is not None and (previous_pending.get(seat.index) != kind or seat.index == mover)
+        was = (seat.waiting_for, seat.deadline, seat.deadline_warned)
         if kind is None:
             seat.waiting_for, seat.deadline = "", None
         elif restart:
@@ -213,7 +212,8 @@ def _after_change(match: Match, seats: list[Seat], game, *, previous_pending: di
             seat.deadline_warned = False
             if previous_pending.get(seat.index) is None:
                 newly_due.append(seat)
-        seat.save(update_fields=["waiting_for", "deadline", "deadline_warned"])
+        if (seat.waiting_for, seat.deadline, seat.deadline_warned) != was:
+            seat.save(update_fields=["waiting_for", "deadline", "deadline_warned"])
     match.version += 1
     if result is not None:
         match.status = Match.Status.FINISHED
@@ -237,12 +237,13 @@ def _after_change(match: Match, seats: list[Seat], game, *, previous_pending: di
 def match_resign(*, match_id: int, user) -> Match:
     with transaction.atomic():
         match = _locked(match_id)
-        seat = match.seats.filter(user=user, accepted=True).first()
+        seats = _locked_seats(match)
+        seat = next((s for s in seats if s.user_id == user.id and s.accepted), None)
         if seat is None:
             raise NotAllowed("You are not playing in this game.")
         if match.status != Match.Status.ACTIVE:
             raise ServiceError("Only a game in play can be resigned.")
-        _apply(match, seat.index, {"type": "resign"}, user=user, key=f"resign-{seat.index}-{match.version}",
+        _apply(match, seats, seat.index, {"type": "resign"}, user=user, key=f"resign-{seat.index}-{match.version}",
                by_timeout=False)
     return match
 
@@ -283,16 +284,18 @@ def deadline_expire(*, match_id: int, seat_index: int, version: int | None = Non
             return False
         if match.status != Match.Status.ACTIVE or (version is not None and version != match.version):
             return False
-        seat = match.seats.filter(index=seat_index).first()
+        seats = _locked_seats(match)
+        seat = next((s for s in seats if s.index == seat_index), None)
         if seat is None or seat.deadline is None or seat.deadline > now:
             return False
         game = registry.get(match.kind)
         move = game.timeout_move(match.state, seat_index)
         try:
-            _apply(match, seat_index, move, user=None, key=f"timeout-{seat_index}-{match.version}", by_timeout=True)
+            _apply(match, seats, seat_index, move, user=None, key=f"timeout-{seat_index}-{match.version}",
+                   by_timeout=True)
         except MoveRejected:
             log.exception("timeout move refused for match %s seat %s; resigning the seat", match_id, seat_index)
-            _apply(match, seat_index, {"type": "resign"}, user=None,
+            _apply(match, seats, seat_index, {"type": "resign"}, user=None,
                    key=f"timeout-resign-{seat_index}-{match.version}", by_timeout=True)
         if seat.user_id:
             _notify(seat.user, match, Notification.Kind.TIMEOUT,
@@ -398,6 +401,11 @@ def _locked(match_id: int) -> Match:
         return Match.objects.select_for_update().get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
         raise NotFound("No such game.") from None
+
+
+def _locked_seats(match: Match) -> list[Seat]:
+    """The match's seats, locked, in index order (always after the match row: one lock order)."""
+    return list(match.seats.select_for_update().order_by("index"))
 
 
 def _bump(match: Match) -> None:
