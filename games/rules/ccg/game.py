@@ -91,10 +91,14 @@ class MPHGGame(Game):
     def timeout_move(self, state, seat):
         """What a passed deadline does (docs/rules/ccg.md, 'Timeouts')."""
         if not state["steps"]:
+            # An adversary that must be faced: run away once; if that leads into another,
+            # fight it with the first lead offered; otherwise end the turn.
             p = state["p"][seat]
-            if p["must"] and game_moves.movement.facing(state, seat):
-                opts = game_moves.run_away_moves(state, seat)
-                return dict(opts[0], shout=game_moves.RUN_AWAY_SHOUT)
+            if game_moves.must_dispute(state, seat):
+                if not p["ran"]:
+                    opts = game_moves.run_away_moves(state, seat)
+                    return dict(opts[0], shout=game_moves.RUN_AWAY_SHOUT)
+                return game_moves.fight_moves(state, seat)[0]
             return {"type": "end_turn"}
         step = state["steps"][-1]
         k = step["k"]

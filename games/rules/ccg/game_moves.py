@@ -81,13 +81,23 @@ def main_moves(state, seat):
     out += item_moves(state, seat)
     out += use_moves(state, seat)
     out += represent_moves(state, seat)
-    if not (p["must"] and movement.facing(state, seat)):
+    if not must_dispute(state, seat):
         out.append({"type": "end_turn"})
         if ante.may_double(state, seat):
             out.append({"type": "end_turn", "double": True})
     if state["solo"] == seat:
         out.append({"type": "give_up"})
     return out
+
+
+def must_dispute(state, seat):
+    """The turn may not end while a foe the Round Table walked into can still be disputed
+    this turn (FAQ 2). A foe already disputed this turn (a tie, a lost battle of wits)
+    or no member able to lead lifts the obligation until the next turn."""
+    p = state["p"][seat]
+    if not p["must"]:
+        return False
+    return bool(fight_moves(state, seat))
 
 
 def _opponents(state, seat):
@@ -263,6 +273,8 @@ def item_moves(state, seat):
                         if round_table.page_with_room(state, p, pg["c"], "i")]
     for pg in p["pages"]:
         for it in pg["i"]:
+            if it in p["traded"]:
+                continue  # an item changes hands once a turn
             out += [{"type": "trade_item", "card": it, "page": other["c"]} for other in p["pages"]
                     if other is not pg and round_table.page_with_room(state, p, other["c"], "i")]
     return out

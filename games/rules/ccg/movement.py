@@ -77,7 +77,7 @@ def after_entry(state, seat, events):
     if p["pos"] is None:
         return
     a = S.area(state, p["pos"])
-    p["must"] = bool(D.blocking_foes(state, seat))
+    p["must"] = bool(D.blocking_foes(state, seat))  # FAQ 2: the dispute is on at once
     if villages.village_in(state, a) is not None and S.rule_on(state, "village_table"):
         timing.open_window(state, {"do": "village", "seat": seat, "area": a["ref"]}, events)
 
@@ -280,6 +280,7 @@ def start_run_away(state, seat, events, forced=False, to=None):
     opts, chooser = run_options(state, seat)
     p = state["p"][seat]
     p["must"] = False
+    p["ran"] = True
     events.append(ev("run_away", f"Seat {seat + 1}: “Run away! Run away!”"))
     if chooser == seat and to in opts:
         enter(state, seat, to, events, "runs away")

@@ -66,6 +66,7 @@ def page_with_room(state, p, page_iid, need):
 def trade_item(state, seat, item, page_iid, events):
     """FAQ 5: items may pass between pages within their carrying limits."""
     p = state["p"][seat]
+    p["traded"].append(item)
     for pg in p["pages"]:
         if item in pg["i"]:
             pg["i"].remove(item)

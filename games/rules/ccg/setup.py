@@ -107,7 +107,7 @@ def new_seat():
     return {"deck": [], "hand": [], "dead": [], "knights": [], "personas": [], "pages": [],
             "attached": [], "item_turn": {}, "england": [], "pos": None, "from": None, "out": False,
             "rep": None, "moved": 0, "asked": [], "disputed": [], "consulted": [], "castle": {},
-            "must": False, "disabled": {}, "used": [], "rep_set": False,
+            "must": False, "disabled": {}, "used": [], "rep_set": False, "ran": False, "traded": [],
             "fx": {"auto_join": 0, "extra_move": 0, "search_bonus": 0, "end_now": False, "block": 0, "skip": 0}}
 
 

@@ -194,6 +194,8 @@ def start_next_turn(state, events):
     p["consulted"] = []
     p["used"] = []
     p["rep_set"] = False
+    p["ran"] = False
+    p["traded"] = []
     for m in state["mods"]:
         if m["until"] == "next_turn" and m["turn_of"] == nxt:
             m["active"] = True

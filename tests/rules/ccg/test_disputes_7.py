@@ -207,3 +207,28 @@ def test_an_adversary_that_wins_a_combat_also_brings_its_special_effect():
     place_rt(s, 0, "E0.0")
     s = _fight(s, foe, "combat", robin, 0, 5)
     assert robin in s["p"][0]["dead"] and s["p"][0]["fx"]["block"] == 1
+
+
+def test_running_between_two_adversaries_cannot_trap_the_turn():
+    s = new_game()
+    set_area(s, "E0.0", ["black-knight"])
+    set_area(s, "E0.4", ["bridgekeeper"])
+    place_rt(s, 0, "E0.4", came_from="E0.0")
+    # Timeouts alone must bring the turn to an end: run once, then fight, then end.
+    for _ in range(30):
+        if s["turn"] != 0:
+            break
+        pend = GAME.pending(s)[0]
+        s = play(s, pend.seat, GAME.timeout_move(s, pend.seat))
+    assert s["turn"] == 1
+
+
+def test_a_foe_already_disputed_this_turn_does_not_keep_the_turn_open():
+    s = new_game()
+    lancelot = join(s, 0, "lancelot")
+    gawain = set_area(s, "E0.0", ["gawain"])[0]
+    S.area(s, "E0.0")["hostile"].append(gawain)
+    place_rt(s, 0, "E0.0")
+    s = _fight(s, gawain, "combat", lancelot, 2, 6)  # a tie
+    assert s["p"][0]["pos"] == "E0.0"
+    assert {"type": "end_turn"} in GAME.legal_moves(s, 0)
