@@ -12,7 +12,7 @@ import time
 import pytest
 
 from games.rules import hexgrid
-from games.rules.cupquest import snipe
+from games.rules.cupquest import cards, snipe
 from games.rules.cupquest.board import load_board
 from games.rules.cupquest.game import CupQuest
 from tests.browser.helpers import sign_up, wait_live
@@ -138,46 +138,65 @@ def _wait_for_log(page, expected: list[str]) -> None:
         raise AssertionError(f"log shows {shown[-5:]}, expected {expected[-5:]}") from None
 
 
+def _start_game(live_url: str, users, seed: int):
+    from games import services
+
+    match = services.match_create(creator=users[0], kind="cupquest", num_seats=len(users),
+                                  invite=[u.username for u in users[1:]], seed=seed, clock_kind="hours", clock_amount=12)
+    for user in users[1:]:
+        services.match_join(match_id=match.pk, user=user)
+    match.refresh_from_db()
+    return match
+
+
+def _open(page, url: str, errors: list) -> None:
+    """Open the game page, wait for its websocket, and mark the document so a reload shows."""
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url)
+    page.wait_for_selector("svg.cq-map")
+    wait_live(page)
+    page.evaluate("window.__sameDocument = true")
+
+
+def _confirm(match, seat: int, move: dict, pages: dict):
+    """After a click on ``seat``'s page: the server took exactly ``move``, and every page
+    (keyed by viewer: a seat, or None for a spectator) shows the new log without reloading."""
+    from games import selectors
+    from games.models import MoveRecord
+
+    match = _wait_for_version(match.pk, match.version, pages[seat], move)
+    record = MoveRecord.objects.get(match=match, seq=match.move_count)
+    assert (record.seat, record.move) == (seat, move), "the click sent exactly the intended move"
+    for viewer, page in pages.items():
+        _wait_for_log(page, [line["text"] for line in selectors.log_for(match, viewer)])
+        assert page.evaluate("window.__sameDocument === true"), "the update came without a reload"
+    return match
+
+
 def test_three_players_click_through_a_whole_game(live_url, new_page):
     from django.contrib.auth import get_user_model
 
-    from games import selectors, services
-    from games.models import MoveRecord
-
-    pages = [new_page(), new_page(), new_page(width=390, height=844)]  # robin plays on a phone
-    for page, name in zip(pages, PLAYERS):
-        sign_up(page, live_url, name)
+    pages = {0: new_page(), 1: new_page(), 2: new_page(width=390, height=844)}  # robin plays on a phone
+    for seat, name in enumerate(PLAYERS):
+        sign_up(pages[seat], live_url, name)
     users = [get_user_model().objects.get(username=name) for name in PLAYERS]
-    match = services.match_create(creator=users[0], kind="cupquest", num_seats=3, invite=list(PLAYERS[1:]),
-                                  seed=SEED, clock_kind="hours", clock_amount=12)
-    for user in users[1:]:
-        services.match_join(match_id=match.pk, user=user)
-    for page in pages:
-        page.goto(f"{live_url}/games/{match.pk}/")
-        page.wait_for_selector("svg.cq-map")
-        wait_live(page)
-        page.evaluate("window.__sameDocument = true")  # gone if the page ever reloads
+    match = _start_game(live_url, users, SEED)
+    errors = []
+    for page in pages.values():
+        _open(page, f"{live_url}/games/{match.pk}/", errors)
 
-    match.refresh_from_db()
-    sniped = False
     made = []
     while match.status == "active":
         assert len(made) < 40, "the seeded game should have ended by now"
         seat = GAME.pending(match.state)[0].seat
-        move = choose_move(match.state, seat, sniped)
-        sniped = sniped or move["type"] == "snipe"
+        move = choose_move(match.state, seat, sniped_yet="snipe" in made)
         _click_move(pages[seat], move, match.state, seat)
-        match = _wait_for_version(match.pk, match.version, pages[seat], move)
-        record = MoveRecord.objects.get(match=match, seq=match.move_count)
-        assert (record.seat, record.move) == (seat, move), "the click sent exactly the chosen move"
+        match = _confirm(match, seat, move, pages)
         made.append(move["type"])
-        for viewer, page in enumerate(pages):
-            _wait_for_log(page, [line["text"] for line in selectors.log_for(match, viewer)])
 
     assert match.status == "finished" and match.outcome["winners"] == [2]
     assert {"move", "snipe", "fight", "attack", "decline"} <= set(made)
-    for viewer, page in enumerate(pages):
-        assert page.evaluate("window.__sameDocument === true"), "every update came without a reload"
+    for page in pages.values():
         assert page.inner_text("[data-testid=status]") == "robin brings the Holy Grail home!"
         assert "Game over" in page.inner_text("#outcome")
         log = page.inner_text("[data-testid=log]")
@@ -185,3 +204,80 @@ def test_three_players_click_through_a_whole_game(live_url, new_page):
         assert "snipes at Seat 3" in log and "a hit" in log and "picks up the Holy Grail" in log
         assert "fights Big Bob" in log
         assert not page.locator("[data-testid=hand] button:not([disabled])").count(), "nothing is playable any more"
+    assert errors == []
+
+
+# Seed 46: Arthur holds the Ace of Spades, Robin the King of Spades, and Robin's teleport
+# succeeds (checked below: he lands on the King of Spades' space).
+CARD_SEED = 46
+
+
+def test_freeze_teleport_discard_and_a_spectator_watching(live_url, new_page):
+    from django.contrib.auth import get_user_model
+
+    from tests.conftest import PASSWORD
+    from tests.browser.helpers import log_in
+
+    users = [get_user_model().objects.create_user(username=n, password=PASSWORD) for n in ("gawain", "galahad", "bors")]
+    match = _start_game(live_url, users, CARD_SEED)
+    assert match.state["order"] == [0, 1, 2]
+    pages = {0: new_page(), 1: new_page(), 2: new_page(), None: new_page(width=390, height=844)}
+    errors = []
+    for seat, page in pages.items():
+        if seat is not None:
+            log_in(page, live_url, users[seat].username)
+        _open(page, f"{live_url}/games/{match.pk}/", errors)
+    watcher = pages[None]
+    assert not watcher.locator("[data-testid=hand]").count() and not watcher.locator("[data-testid=snipe]").count()
+    assert watcher.inner_text("[data-testid=status]") == "gawain's turn \u2014 round 1."
+
+    # Gawain freezes Galahad with his Ace: the card offers a freeze on each other player.
+    gawain = pages[0]
+    gawain.click("[data-testid=hand] button[data-card='AS']")
+    assert gawain.locator("[data-testid=freeze-2]").inner_text() == "Freeze bors"
+    gawain.click("[data-testid=freeze-1]")
+    match = _confirm(match, 0, {"type": "freeze", "card": "AS", "target": 1}, pages)
+    galahad = pages[1]
+    assert galahad.inner_text("[data-testid=status]") == "Your turn \u2014 round 1 (frozen)."
+    assert galahad.locator("[data-testid=hand] button:not([disabled])").count() == 0
+    assert "frozen for 2 more turns" in watcher.inner_text("[data-testid=players] li[data-seat='1']")
+    galahad.click("[data-testid=pass]")  # labelled for what it is: staying frozen
+    match = _confirm(match, 1, {"type": "pass"}, pages)
+
+    # Bors teleports with the King of Spades, and the die lets him.
+    bors = pages[2]
+    bors.click("[data-testid=hand] button[data-card='KS']")
+    assert bors.inner_text("[data-testid=teleport]") == "Teleport to the King of Spades (1\u20133 on a die)"
+    bors.click("[data-testid=teleport]")
+    match = _confirm(match, 2, {"type": "teleport", "card": "KS"}, pages)
+    king_of_spades = match.state["positions"][2]
+    assert king_of_spades == load_board("standard").teleports["KS"]
+    for page in pages.values():
+        assert "the teleport works" in page.inner_text("[data-testid=log]")
+        page.wait_for_selector("polyline.cq-trail.jump")
+
+    # Gawain throws a card away; Galahad spends his second frozen turn.
+    card = match.state["hands"][0][0]
+    gawain.click(f"[data-testid=hand] button[data-card='{card}']")
+    gawain.click("[data-testid=discard]")
+    match = _confirm(match, 0, {"type": "discard", "card": card}, pages)
+    assert "frozen for 1 more turn" in watcher.inner_text("[data-testid=players] li[data-seat='1']")
+    galahad.click("[data-testid=pass]")
+    match = _confirm(match, 1, {"type": "pass"}, pages)
+    assert "frozen" not in watcher.inner_text("[data-testid=players] li[data-seat='1']")
+
+    # Bors walks on, choosing his hex with the keyboard.
+    move = next(m for m in GAME.legal_moves(match.state, 2) if m["type"] == "move")
+    bors.click(f"[data-testid=hand] button[data-card='{move['card']}']")
+    bors.focus(f"polygon.cq-dest[data-hex='{move['to']}']")
+    bors.keyboard.press("Enter")
+    match = _confirm(match, 2, move, pages)
+
+    # The replay page draws the same map, step by step, from the start.
+    watcher.goto(f"{live_url}/games/{match.pk}/replay/")
+    watcher.wait_for_selector(f"text=Step 0 of {match.move_count}")
+    assert watcher.locator("svg.cq-map .cq-piece").count() == 3
+    watcher.click("#last")
+    watcher.wait_for_selector(f"text=Step {match.move_count} of {match.move_count}")
+    assert watcher.inner_text("#replay-events").startswith(f"Seat 3 plays the {cards.card_name(move['card'])}")
+    assert errors == []
