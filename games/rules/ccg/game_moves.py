@@ -111,6 +111,11 @@ def _with_targets(state, seat, base, effects):
     if len(opps) > 1 and any(e.get("who") == "opponent" or e.get("target") in ("opponent", "opponent_knight")
                              for e in effects):
         variants = [dict(base, target=o) for o in opps]
+    if any(e.get("target") == "adversary" for e in effects) and _dispute_ctx(state)["foe"] is None:
+        # Outside a dispute the player names the foe (any foe barring a Round Table's way).
+        foes = sorted({f for s in S.alive(state) for f in D.blocking_foes(state, s)})
+        if len(foes) > 1:
+            variants = [dict(v, foe=f) for v in variants for f in foes]
     kind = FX.needs_pick(effects)
     if kind is None:
         return variants
@@ -534,6 +539,8 @@ def play(state, seat, move, events):
             opp = S.opponent_of(state, seat)
         ctx = _dispute_ctx(state)
         ctx["pick"] = move.get("pick")
+        if move.get("foe") is not None:
+            ctx["foe"] = move["foe"]
         keep = FX.run(state, effs, seat, opp, ctx, events, iid)
         movement.settle_played(state, iid, keep, seat)
         return
@@ -558,6 +565,8 @@ def use(state, seat, move, events):
     state["played"].append([iid, seq])
     ctx = _dispute_ctx(state)
     ctx["pick"] = move.get("pick")
+    if move.get("foe") is not None:
+        ctx["foe"] = move["foe"]
     opp = move.get("target")
     FX.run(state, effs, seat, S.opponent_of(state, seat) if opp is None else opp, ctx, events, iid)
 

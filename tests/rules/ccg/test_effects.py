@@ -197,3 +197,18 @@ def test_slaying_the_adversary_outside_a_dispute_aims_at_the_players_own_foe():
     place_rt(s, 1, "E1.0")
     run(s, [{"op": "slay", "target": "adversary"}])
     assert mine in s["p"][0]["dead"] and theirs not in s["p"][1]["dead"]
+
+
+def test_outside_a_dispute_the_player_names_which_adversary_to_slay():
+    from .helpers import GAME, play, to_hand
+    s = new_game()
+    mine = set_area(s, "E0.0", ["black-knight"])[0]
+    theirs = set_area(s, "E1.0", ["vicious-chicken-of-bristol"], owner=1)[0]
+    place_rt(s, 0, "E0.0")
+    place_rt(s, 1, "E1.0")
+    iid = to_hand(s, 0, "rabbit-trap")
+    s["cards"]["rabbit-trap"] = dict(s["cards"]["rabbit-trap"], secondary=[{"op": "slay", "target": "adversary"}])
+    moves = [m for m in GAME.legal_moves(s, 0) if m.get("card") == iid and m.get("use") == "secondary"]
+    assert {m["foe"] for m in moves} == {mine, theirs}
+    s = play(s, 0, {"type": "play", "card": iid, "use": "secondary", "foe": theirs})
+    assert theirs in s["p"][1]["dead"] and mine not in s["p"][0]["dead"]
