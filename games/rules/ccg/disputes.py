@@ -141,6 +141,12 @@ def resolve(state, act, events):
     if method == "combat" and S.ctype(state, foe) == "peril":
         # 7.3: every other knight of the Round Table lends +1 against a peril.
         lead_total += len([k for k in p["knights"] if k != lead])
+    if method == "combat" and p["castle"].get(ref) == "inside" and foe != a["occ"]:
+        # 8.3: inside a castle the knights have its defence against foes outside it.
+        from . import castles
+        castle = castles.castle_in(state, a)
+        if castle is not None:
+            lead_total += S.card(state, castle).get("castle_defense") or 0
     foe_total_ = foe_total(state, foe, method, ref) + theirs
     p["disputed"].append(foe)
     p["must"] = False

@@ -159,3 +159,17 @@ def test_the_opponent_chooses_an_occupant_when_the_castle_names_only_a_kind():
     s = play(s, 1, {"type": "choose", "option": pick})
     assert S.area(s, "E0.0")["occ"] == pick
     assert GAME.view_for(s, 0)["pending"]["kind"] == "turn"
+
+
+def test_inside_a_castle_the_knights_have_its_defence_against_foes_outside_it():
+    s = new_game()
+    set_area(s, "E0.0", ["swamp-castle"])
+    place_rt(s, 0, "E0.0")
+    s = play(s, 0, {"type": "enter_castle"})
+    arthur = s["p"][0]["knights"][0]
+    bk = add_card(s, "black-knight", 1)
+    S.area(s, "E0.0")["up"].append([bk, 50])
+    grail_deck(s, 0, [3])
+    grail_deck(s, 1, [3])
+    s, events = _events_of(s, 0, {"type": "fight", "foe": bk, "method": "combat", "lead": arthur}, "dispute")
+    assert events[-1].data["lead_total"] == 10  # 5 + 3 + Swamp Castle's defence 2
