@@ -50,6 +50,8 @@ def step_moves(state, seat, step):
         out = [{"type": "pass"}]
         out += [m for iid in state["p"][seat]["hand"] for m in effect_plays(state, seat, iid)]
         out += use_moves(state, seat)
+        if step["act"]["do"] == "fill":
+            out += fill_plays(state, seat, step["act"]["area"])
         if seat == state["turn"] and step["act"]["do"] in ("dispute", "assault", "castle") \
                 and movement.facing(state, seat):
             out += run_away_moves(state, seat)
@@ -223,6 +225,25 @@ def card_plays(state, seat, iid, cache=None):
             out += [dict(base, to=r, face="up") for r in _placement_areas(state, seat, iid, "up", cache)]
     if t != "page":
         out += [dict(base, to=r, face="down") for r in _placement_areas(state, seat, iid, "down", cache)]
+    return out
+
+
+def fill_plays(state, seat, ref):
+    """Place cards any player may lay face up in a space being filled (6.2)."""
+    a = S.area(state, ref)
+    if a["up"] or a["occ"] is not None:
+        return []
+    own = layout.parse(ref)[0]
+    out = []
+    for iid in state["p"][seat]["hand"]:
+        t = S.ctype(state, iid)
+        if t not in movement.SLOT or t == "page":
+            continue
+        if own == seat and t in ("adversary", "peril"):
+            continue  # nobody blocks his own way
+        if S.duplicate_blocked(state, iid, ref, None):
+            continue
+        out.append({"type": "play", "card": iid, "use": "primary", "to": ref, "face": "up"})
     return out
 
 

@@ -96,6 +96,12 @@ def continue_reveal(state, events):
         reveal_card(state, a, iid, seq, placer, mover, events)
         return
     if not has_place_card(state, a):
+        if not r.get("offered"):
+            # 6.2: the space may be filled "from any source, including another player's
+            # hand": everyone gets one window to lay a place card here before the deck does.
+            r["offered"] = True
+            timing.open_window(state, {"do": "fill", "seat": mover, "area": a["ref"]}, events)
+            return
         p = state["p"][mover]
         if not p["deck"]:
             from . import turns

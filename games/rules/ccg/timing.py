@@ -134,3 +134,4 @@ def run_action(state, act, events):
         villages.resolve(state, act, events)
     elif do == "search":
         avalon.resolve_search(state, act, events)
+    # "fill": nothing to draw here; the reveal in progress goes on (movement.continue_reveal).

@@ -109,6 +109,7 @@ def test_a_unique_duplicate_turned_up_is_discarded_and_the_space_filled():
     set_area(s, "E0.0", ["arthur"], face="down")
     stack_deck(s, 0, ["moor"])
     s = play(s, 0, {"type": "move", "to": "E0.0"})
+    s = pass_window(s)  # nobody fills the space from hand: the deck does
     a = S.area(s, "E0.0")
     assert [s["inst"][i] for i in S.up_iids(a)] == ["moor"]
     assert s["inst"][s["p"][0]["dead"][-1]] == "arthur"

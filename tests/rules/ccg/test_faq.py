@@ -91,6 +91,8 @@ def test_faq_8_a_duplicate_turned_up_in_my_england_is_discarded_and_replaced():
     dup = set_area(s, "E0.0", ["lancelot"], face="down")[0]
     stack_deck(s, 0, ["moor"])
     s = play(s, 0, {"type": "move", "to": "E0.0"})
+    from .helpers import pass_window
+    s = pass_window(s)
     assert dup in s["p"][0]["dead"]
     assert [s["inst"][i] for i in S.up_iids(S.area(s, "E0.0"))] == ["moor"]
 

@@ -1,7 +1,7 @@
 """Rules 6.x: movement, face-down reveals, filling an area, one card per space, occupying."""
 from games.rules.ccg import state as S
 
-from .helpers import GAME, add_card, end_turn, new_game, place_rt, play, set_area, stack_deck, to_hand
+from .helpers import GAME, add_card, end_turn, new_game, pass_window, place_rt, play, set_area, stack_deck, to_hand
 
 
 def _moves(s, seat=0):
@@ -61,6 +61,7 @@ def test_an_area_keeps_filling_from_the_movers_deck_until_a_place_card_comes_up(
     stack_deck(s, 0, ["rabbit-trap", "moor", "lancelot"])
     s = play(s, 0, {"type": "move", "to": "E0.0"})
     s = play(s, 1, {"type": "choose", "option": "ignore"})
+    s = pass_window(s)  # nobody lays a place card from hand
     s = play(s, 1, {"type": "choose", "option": "ignore"})
     assert [s["inst"][i] for i in S.up_iids(S.area(s, "E0.0"))] == ["moor"]
     assert s["inst"][s["p"][0]["deck"][-1]] == "lancelot"
@@ -133,3 +134,15 @@ def test_a_revealed_lands_primary_acts_on_the_entering_knights_if_the_opponent_c
     assert GAME.pending(s)[0].seat == 1 and s["steps"][-1]["what"] == "reveal_place"
     s = play(s, 1, {"type": "choose", "option": "apply"})
     assert s["p"][0]["fx"]["block"] == 1 and S.up_iids(S.area(s, "E0.0")) == [land]
+
+
+def test_an_opponent_may_fill_the_space_from_his_hand():
+    s = new_game()
+    set_area(s, "E0.0", ["french-taunt"], face="down")
+    bk = to_hand(s, 1, "black-knight")
+    s = play(s, 0, {"type": "move", "to": "E0.0"})
+    s = play(s, 1, {"type": "choose", "option": "ignore"})
+    assert GAME.pending(s)[0].kind == "response"
+    s = play(s, 1, {"type": "play", "card": bk, "use": "primary", "to": "E0.0", "face": "up"})
+    s = pass_window(s)
+    assert S.up_iids(S.area(s, "E0.0")) == [bk] and s["p"][0]["must"]
