@@ -19,6 +19,14 @@ class Hooks:
     on_abandon: Callable | None = None
     # (user, options) -> validated per-seat choice at join (e.g. which deck); may raise ValueError
     seat_choice: Callable | None = None
+    # (match, previous_state) after every applied move, before it is saved (e.g. hold new antes)
+    after_move: Callable | None = None
+    # (match, pending_kind) -> (clock kind, amount) for that kind of wait, or None for the match's
+    # own clock (e.g. a 12-hour response window in a 3-days-a-move game)
+    allowance: Callable | None = None
+    # (match, seat, pending_kind) -> a move to make for that seat now, from its owner's presets
+    # (e.g. "always pass" on response windows), or None to ask them
+    auto_move: Callable | None = None
 
 
 _HOOKS: dict[str, Hooks] = {}

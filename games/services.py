@@ -144,6 +144,7 @@ def _start(match: Match, seats: list[Seat]) -> None:
     _after_change(match, seats, game, previous_pending={}, mover=None)
     if hooks.on_start:
         hooks.on_start(match)
+    _apply_auto_moves(match, seats)
 
 
 # --- moves -----------------------------------------------------------------------------
@@ -169,6 +170,7 @@ def move_submit(*, match_id: int, user, move: dict, version: int | None, key: st
         if version is not None and version != match.version:
             raise StaleVersion("The game moved on since you looked: it has been refreshed, please try again.")
         record = _apply(match, seats, seat.index, move, user=user, key=key, by_timeout=False)
+        _apply_auto_moves(match, seats)
     return {"version": record.version_after, "seq": record.seq, "repeated": False}
 
 
@@ -183,14 +185,44 @@ def _apply(match: Match, seats: list[Seat], seat_index: int, move: dict, *, user
         state, events = game.apply(match.state, seat_index, move)
     except IllegalMove as exc:
         raise MoveRejected(exc.reason) from None
-    match.state = state
+    previous_state, match.state = match.state, state
     match.move_count += 1
     record = MoveRecord(match=match, seq=match.move_count, seat=seat_index, user=user, move=move,
                         events=[e.as_dict() for e in events], key=key, by_timeout=by_timeout,
                         version_after=match.version + 1)
+    hooks = lifecycle.get(match.kind)
+    if hooks.after_move:
+        hooks.after_move(match, previous_state)
     _after_change(match, seats, game, previous_pending=before, mover=seat_index)
     record.save()
     return record
+
+
+MAX_AUTO_MOVES = 50
+
+
+def _apply_auto_moves(match: Match, seats: list[Seat]) -> None:
+    """Make the moves players preset (e.g. always pass a response window), one after another,
+    until the rules wait for a real decision. Bounded, in case presets answer each other."""
+    hook = lifecycle.get(match.kind).auto_move
+    if hook is None:
+        return
+    game = registry.get(match.kind)
+    for _ in range(MAX_AUTO_MOVES):
+        if match.status != Match.Status.ACTIVE:
+            return
+        choice = next(((seat, move) for p in game.pending(match.state)
+                       for seat in seats if seat.index == p.seat
+                       for move in [hook(match, seat, p.kind)] if move is not None), None)
+        if choice is None:
+            return
+        seat, move = choice
+        try:
+            _apply(match, seats, seat.index, move, user=seat.user, key=f"auto-{match.move_count + 1}",
+                   by_timeout=False)
+        except MoveRejected:
+            log.exception("preset move refused for match %s seat %s", match.pk, seat.index)
+            return
 
 
 def _after_change(match: Match, seats: list[Seat], game, *, previous_pending: dict, mover: int | None) -> None:
@@ -207,7 +239,8 @@ def _after_change(match: Match, seats: list[Seat], game, *, previous_pending: di
             seat.waiting_for, seat.deadline = "", None
         elif restart:
             seat.waiting_for = kind
-            seat.deadline = clock.deadline(now, match.clock, match.clock_amount, weekend_pause=match.weekend_pause,
+            clock_kind, amount = _allowance(match, kind)
+            seat.deadline = clock.deadline(now, clock_kind, amount, weekend_pause=match.weekend_pause,
                                            paused_until=seat.paused_until)
             seat.deadline_warned = False
             if previous_pending.get(seat.index) is None:
@@ -230,7 +263,8 @@ def _after_change(match: Match, seats: list[Seat], game, *, previous_pending: di
     name = registry.get(match.kind).name
     for seat in newly_due:
         if seat.user_id:
-            _notify(seat.user, match, Notification.Kind.YOUR_TURN, f"Your move in {name} #{match.pk}.")
+            what = "Your move" if seat.waiting_for == "turn" else f"You are asked to act ({seat.waiting_for})"
+            _notify(seat.user, match, Notification.Kind.YOUR_TURN, f"{what} in {name} #{match.pk}.")
     notify.match_changed_on_commit(match, [s for s in seats if s.deadline])
 
 
@@ -297,6 +331,7 @@ def deadline_expire(*, match_id: int, seat_index: int, version: int | None = Non
             log.exception("timeout move refused for match %s seat %s; resigning the seat", match_id, seat_index)
             _apply(match, seats, seat_index, {"type": "resign"}, user=None,
                    key=f"timeout-resign-{seat_index}-{match.version}", by_timeout=True)
+        _apply_auto_moves(match, seats)
         if seat.user_id:
             _notify(seat.user, match, Notification.Kind.TIMEOUT,
                     f"Your time ran out in {game.name} #{match.pk}: {game.describe_move(move)}.")
@@ -401,6 +436,13 @@ def _locked(match_id: int) -> Match:
         return Match.objects.select_for_update().get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
         raise NotFound("No such game.") from None
+
+
+def _allowance(match: Match, pending_kind: str) -> tuple[str, int]:
+    """The clock for one kind of wait: the kind's hook may set its own (e.g. response windows)."""
+    hook = lifecycle.get(match.kind).allowance
+    override = hook(match, pending_kind) if hook else None
+    return override or (match.clock, match.clock_amount)
 
 
 def _locked_seats(match: Match) -> list[Seat]:
