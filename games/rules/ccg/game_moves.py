@@ -155,8 +155,19 @@ def _profile(state, a):
 
 
 def _placement_areas(state, seat, iid, face, cache):
-    """Areas a card may be laid in (4.1, 4.3, 6.3, FAQ 6); ``cache`` lives for one listing."""
+    """Areas a card may be laid in (4.1, 4.3, 6.3, FAQ 6); ``cache`` lives for one listing
+    and shares the answer between cards that place alike (same face, type, uniqueness)."""
     c = S.card(state, iid)
+    unique = face == "up" and c.get("unique", True) and S.rule_on(state, "unique")
+    key = (face, c["type"] if face == "up" else "", c["code"] if unique else "",
+           face == "up" and D.ANTHRAX in c.get("tags", []))
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _placement_areas_uncached(state, seat, c, face, cache)
+    return found
+
+
+def _placement_areas_uncached(state, seat, c, face, cache):
     t = c["type"]
     if "occupied" not in cache:
         cache["occupied"] = {q["pos"] for q in state["p"] if not q["out"] and q["pos"] is not None}

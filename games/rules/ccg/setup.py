@@ -17,33 +17,21 @@ MIN_DECK = 30
 DEFAULT_TURN_CAP = 400
 
 
-_VALID: dict[str, list] = {}
+_CHECKED: dict[str, tuple] = {}
 
 
-def _validated(card):
-    """validate_card, remembered by the card's exact content: the result is a pure
-    function of it, and the same starter cards are set up game after game."""
+def _checked(card):
+    """(validate_card reasons, normalized card as marshal bytes), remembered by the card's
+    exact content: both are pure functions of it, and the same starter cards are set up
+    game after game. Each game gets its own copy of the definition."""
     key = json.dumps(card, sort_keys=True)
-    found = _VALID.get(key)
+    found = _CHECKED.get(key)
     if found is None:
-        if len(_VALID) > 4096:
-            _VALID.clear()
-        found = _VALID[key] = C.validate_card(card)
+        if len(_CHECKED) > 4096:
+            _CHECKED.clear()
+        reasons = C.validate_card(card)
+        found = _CHECKED[key] = (reasons, None if reasons else marshal.dumps(C.normalize_card(card)))
     return found
-
-
-_NORMAL: dict[str, bytes] = {}
-
-
-def _normalized(card):
-    """normalize_card, remembered by content; each game gets its own copy."""
-    key = json.dumps(card, sort_keys=True)
-    found = _NORMAL.get(key)
-    if found is None:
-        if len(_NORMAL) > 4096:
-            _NORMAL.clear()
-        found = _NORMAL[key] = marshal.dumps(C.normalize_card(card))
-    return marshal.loads(found)
 
 
 def _check_deck(seat, deck, known):
@@ -60,7 +48,7 @@ def _check_deck(seat, deck, known):
                 raise ValueError(f"Card code {c.get('code')!r} has two different definitions.")
             continue
         known[c.get("code")] = c
-        reasons = _validated(c)
+        reasons = _checked(c)[0]
         if reasons:
             raise ValueError(f"Seat {seat + 1}: card {c.get('code')!r} is invalid: {reasons[0]}")
         if "write_yer_own" in (c.get("tags") or []) and c.get("type") != "write_yer_own":
@@ -126,7 +114,7 @@ def setup(players, options, seed):
 
     def instance(cdef, owner):
         if cdef["code"] not in state["cards"]:
-            state["cards"][cdef["code"]] = _normalized(cdef)
+            state["cards"][cdef["code"]] = marshal.loads(_checked(cdef)[1])
         state["inst"].append(cdef["code"])
         state["own"].append(owner)
         return len(state["inst"]) - 1
