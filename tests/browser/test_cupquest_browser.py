@@ -138,6 +138,17 @@ def _wait_for_log(page, expected: list[str]) -> None:
         raise AssertionError(f"log shows {shown[-5:]}, expected {expected[-5:]}") from None
 
 
+@pytest.fixture
+def make_page(new_page):
+    """``new_page``, closing afterwards the database connection this test's own ORM calls
+    opened: they run beside Playwright's event loop, where Django keeps a separate
+    connection that would otherwise stay open and block dropping the test database."""
+    from django.db import connections
+
+    yield new_page
+    connections.close_all()
+
+
 def _start_game(live_url: str, users, seed: int):
     from games import services
 
@@ -173,10 +184,10 @@ def _confirm(match, seat: int, move: dict, pages: dict):
     return match
 
 
-def test_three_players_click_through_a_whole_game(live_url, new_page):
+def test_three_players_click_through_a_whole_game(live_url, make_page):
     from django.contrib.auth import get_user_model
 
-    pages = {0: new_page(), 1: new_page(), 2: new_page(width=390, height=844)}  # robin plays on a phone
+    pages = {0: make_page(), 1: make_page(), 2: make_page(width=390, height=844)}  # robin plays on a phone
     for seat, name in enumerate(PLAYERS):
         sign_up(pages[seat], live_url, name)
     users = [get_user_model().objects.get(username=name) for name in PLAYERS]
@@ -212,7 +223,7 @@ def test_three_players_click_through_a_whole_game(live_url, new_page):
 CARD_SEED = 46
 
 
-def test_freeze_teleport_discard_and_a_spectator_watching(live_url, new_page):
+def test_freeze_teleport_discard_and_a_spectator_watching(live_url, make_page):
     from django.contrib.auth import get_user_model
 
     from tests.conftest import PASSWORD
@@ -221,7 +232,7 @@ def test_freeze_teleport_discard_and_a_spectator_watching(live_url, new_page):
     users = [get_user_model().objects.create_user(username=n, password=PASSWORD) for n in ("gawain", "galahad", "bors")]
     match = _start_game(live_url, users, CARD_SEED)
     assert match.state["order"] == [0, 1, 2]
-    pages = {0: new_page(), 1: new_page(), 2: new_page(), None: new_page(width=390, height=844)}
+    pages = {0: make_page(), 1: make_page(), 2: make_page(), None: make_page(width=390, height=844)}
     errors = []
     for seat, page in pages.items():
         if seat is not None:
