@@ -7,7 +7,6 @@ and ``state["todo"]`` a queue of things the rules do next once nobody needs to a
 """
 from __future__ import annotations
 
-from . import effects as FX
 from . import layout
 from . import state as S
 from .base_events import ev
@@ -248,5 +247,3 @@ def usable_items(state, seat):
                 out.append(iid)
     return out
 
-
-__all__ = ["advance", "draw_cards", "defeat", "finish", "FX"]

@@ -9,7 +9,6 @@ generator. Card definitions are sent only for cards the viewer can see.
 """
 from __future__ import annotations
 
-from . import state as S
 
 
 def view_for(state, seat):

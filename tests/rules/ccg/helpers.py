@@ -3,9 +3,7 @@ from __future__ import annotations
 
 import json
 
-from games.rules.base import IllegalMove
 from games.rules.ccg import state as S
-from games.rules.ccg import turns
 from games.rules.ccg.game import MPHGGame, with_words
 from games.rules.rng import Rng
 
@@ -122,11 +120,6 @@ def clear_hand(state, seat):
     for i in p["hand"]:
         p["dead"].append(i)
     p["hand"] = []
-
-
-def active_ready(state):
-    """Run the game until it is the active player's own turn with nothing pending."""
-    return state
 
 
 # ------------------------------------------------------------------ invariants

@@ -5,7 +5,7 @@ import pytest
 from games.rules.base import IllegalMove
 from games.rules.ccg import state as S
 
-from .helpers import (GAME, grail_deck, iid_of, join, new_game, pass_window, place_rt, play, set_area,
+from .helpers import (GAME, grail_deck, join, new_game, pass_window, place_rt, play, set_area,
                       stack_deck, to_hand)
 
 

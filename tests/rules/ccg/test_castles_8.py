@@ -3,8 +3,8 @@ inside and staying out. Worked examples 8.1, 8.2 and 8.3 are reproduced."""
 from games.rules.ccg import state as S
 
 from . import cards_for_tests as T
-from .helpers import (GAME, add_card, end_turn, grail_deck, join, new_game, pass_window, place_rt, play,
-                      play_ev, set_area, stack_deck)
+from .helpers import (GAME, add_card, end_turn, grail_deck, join, new_game, place_rt, play, play_ev, set_area,
+                      stack_deck)
 
 
 def _at_tintagel():

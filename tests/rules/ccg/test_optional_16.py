@@ -1,7 +1,7 @@
 """Rules 16.x: rules switched off by agreement, doubling the ante, three or more players."""
 from games.rules.ccg import state as S
 
-from .helpers import GAME, end_turn, grail_deck, new_game, pass_window, place_rt, play, play_ev, set_area
+from .helpers import GAME, end_turn, grail_deck, new_game, pass_window, place_rt, play, set_area
 
 
 def test_every_switchable_rule_is_a_known_id():

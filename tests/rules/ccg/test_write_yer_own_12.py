@@ -3,7 +3,7 @@ runs like any other card of its type, within the power budget."""
 import pytest
 
 from . import cards_for_tests as T
-from .helpers import GAME, grail_deck, new_game, pass_window, place_rt, play, play_ev, set_area, to_hand
+from .helpers import GAME, grail_deck, new_game, place_rt, play, play_ev, set_area, to_hand
 
 
 def test_the_blank_may_only_be_played_for_its_secondary_effect():
@@ -28,10 +28,9 @@ def test_a_written_card_runs_like_a_printed_one():
     s = play(s, 0, {"type": "fight", "foe": bk, "method": "combat", "lead": arthur})
     s = play(s, 1, {"type": "pass"})
     s = play(s, 0, {"type": "play", "card": iid, "use": "primary"})  # +1 for the dispute
-    s, events = play_ev(s, 0, {"type": "pass"})
-    s, more = play_ev(s, 1, {"type": "pass"})
-    s, last = play_ev(s, 0, {"type": "pass"}) if s["steps"] else (s, [])
-    result = next(e for e in events + more + last if e.kind == "dispute")
+    s = play(s, 0, {"type": "pass"})
+    s, events = play_ev(s, 1, {"type": "pass"})  # everyone has passed since the play
+    result = next(e for e in events if e.kind == "dispute")
     assert result.data["lead_total"] == 9  # 5 + 3 + 1
 
 
