@@ -88,7 +88,7 @@ def main_moves(state, seat):
         if ante.may_double(state, seat):
             out.append({"type": "end_turn", "double": True})
     if state["solo"] == seat:
-        out.append({"type": "give_up"})
+        out += [{"type": "give_up"}, {"type": "call_draw"}]
     return out
 
 
@@ -259,8 +259,9 @@ def fill_plays(state, seat, ref):
 
 
 def invite_moves(state, seat):
+    """3.2: one invitation a turn (and so, 5.1, never the same card twice in a turn)."""
     p = state["p"][seat]
-    if p["pos"] is None:
+    if p["pos"] is None or p["asked"]:
         return []
     a = S.area(state, p["pos"])
     return [{"type": "invite", "card": i, "rep": r} for i, *_ in a["up"]
@@ -504,6 +505,8 @@ def main_action(state, seat, move, events):
         p["rep"] = move["card"]
         p["rep_set"] = True
         events.append(ev("represent", f"{S.title(state, move['card'])} now stands for seat {seat + 1}'s Round Table."))
+    elif t == "call_draw":
+        turns.finish(state, events, draw=True, reason=f"Seat {seat + 1}, alone, calls it a draw.", ante="returned")
     elif t == "give_up":
         turns.finish(state, events, winners=(seat,), reason=f"Seat {seat + 1} gives up the search; "
                      "the opponents fell first.", ante="returned")

@@ -128,3 +128,10 @@ def test_the_ante_is_won_only_by_finding_the_grail_even_alone():
     _in_avalon(s)
     s = _search(s, 7)
     assert ante_result(s)["status"] == "won" and ante_result(s)["winner"] == 0
+
+
+def test_alone_the_survivor_may_call_it_a_draw():
+    s = new_game()
+    s = GAME.apply(s, 1, {"type": "resign"})[0]
+    s = play(s, 0, {"type": "call_draw"})
+    assert GAME.outcome(s).draw and ante_result(s)["status"] == "returned"

@@ -173,3 +173,13 @@ def test_another_knight_may_stand_for_the_round_table_once_a_turn():
     assert not any(m["type"] == "represent" for m in GAME.legal_moves(s, 0))
     from games.rules.ccg import turns
     assert turns.side_bonus(s, 0, "grail") == 1  # Bedevere's Round Table bonus now counts
+
+
+def test_only_one_invitation_a_turn():
+    s = new_game()
+    gawain, tim = set_area(s, "E0.0", ["gawain", "tim-the-enchanter"])
+    place_rt(s, 0, "E0.0")
+    _with_free_page(s)
+    assert {m["card"] for m in GAME.legal_moves(s, 0) if m["type"] == "invite"} == {gawain, tim}
+    s = _invite(s, tim, 4, 4)
+    assert not any(m["type"] == "invite" for m in GAME.legal_moves(s, 0))
