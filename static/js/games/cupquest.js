@@ -88,7 +88,11 @@
         poly.setAttribute("role", "button");
         poly.setAttribute("aria-label", "Move to " + k);
         poly.addEventListener("click", function () { send(ctx, dest[k]); });
-        poly.addEventListener("keydown", function (e) { if (e.key === "Enter" || e.key === " ") send(ctx, dest[k]); });
+        poly.addEventListener("keydown", function (e) {
+          if (e.key !== "Enter" && e.key !== " ") return;
+          e.preventDefault();  // Space would scroll the page as well
+          send(ctx, dest[k]);
+        });
       }
       map.appendChild(poly);
     });
@@ -107,9 +111,10 @@
 
     Object.keys(b.monsters).forEach(function (id) {
       var m = b.monsters[id], c = centre(m.at);
-      map.appendChild(svg("circle", { cx: c[0], cy: c[1], r: SIZE * 0.8, class: "cq-monster" }));
+      var body = svg("circle", { cx: c[0], cy: c[1], r: SIZE * 0.8, class: "cq-monster" });
+      body.appendChild(svg("title", {}, m.name));  // on the circle: the label lets the pointer through
+      map.appendChild(body);
       map.appendChild(svg("text", { x: c[0], y: c[1] + 4, class: "cq-monster-label" }, m.name.replace("Big ", "")));
-      map.lastChild.appendChild(svg("title", {}, m.name));
     });
 
     if (v.grail.at) map.appendChild(grailIcon(centre(v.grail.at), "cq-grail"));
@@ -326,7 +331,9 @@
     render: function (root, data, ctx) {
       var v = data.view;
       if (ui.match !== data.id) ui = { match: data.id, card: null, target: null, angle: 0, strength: 50, busy: false };
-      if (ui.card && (!v.my_hand || v.my_hand.indexOf(ui.card) < 0)) ui.card = null;
+      // Drop a chosen card that can no longer be played: it left the hand, or the turn
+      // went away (a timed-out clock) while it was picked.
+      if (ui.card && !(data.legal_moves || []).some(function (m) { return m.card === ui.card; })) ui.card = null;
       function rerender() { render(); }
       function render() {
         root.textContent = "";
