@@ -226,8 +226,14 @@ CARD_SEED = 46
 def test_freeze_teleport_discard_and_a_spectator_watching(live_url, make_page):
     from django.contrib.auth import get_user_model
 
-    from tests.conftest import PASSWORD
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import services
+    from games.models import Seat
     from tests.browser.helpers import log_in
+    from tests.conftest import PASSWORD
 
     users = [get_user_model().objects.create_user(username=n, password=PASSWORD) for n in ("gawain", "galahad", "bors")]
     match = _start_game(live_url, users, CARD_SEED)
@@ -277,12 +283,24 @@ def test_freeze_teleport_discard_and_a_spectator_watching(live_url, make_page):
     match = _confirm(match, 1, {"type": "pass"}, pages)
     assert "frozen" not in watcher.inner_text("[data-testid=players] li[data-seat='1']")
 
-    # Bors walks on, choosing his hex with the keyboard.
-    move = next(m for m in GAME.legal_moves(match.state, 2) if m["type"] == "move")
+    # Bors walks on, choosing his hex with the keyboard (somewhere that ends his turn).
+    move = next(m for m in GAME.legal_moves(match.state, 2)
+                if m["type"] == "move" and GAME.apply(match.state, 2, m)[0]["pending"] is None)
     bors.click(f"[data-testid=hand] button[data-card='{move['card']}']")
     bors.focus(f"polygon.cq-dest[data-hex='{move['to']}']")
     bors.keyboard.press("Enter")
     match = _confirm(match, 2, move, pages)
+
+    # Gawain picks a card but lets his clock run out: the turn passes under his eyes, and
+    # his page drops the choice instead of offering a card he can no longer play.
+    gawain.click(f"[data-testid=hand] button[data-card='{match.state['hands'][0][0]}']")
+    gawain.wait_for_selector("polygon.cq-dest")
+    Seat.objects.filter(match=match, index=0).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert services.deadline_expire(match_id=match.pk, seat_index=0)
+    match = _confirm(match, 0, {"type": "pass"}, pages)
+    gawain.wait_for_selector("[data-testid=log] li.timeout")
+    assert gawain.inner_text("[data-testid=status]") == "galahad's turn \u2014 round 3."
+    assert not gawain.locator("polygon.cq-dest, .cq-card.selected, .cq-actions").count()
 
     # The replay page draws the same map, step by step, from the start.
     watcher.goto(f"{live_url}/games/{match.pk}/replay/")
@@ -290,5 +308,5 @@ def test_freeze_teleport_discard_and_a_spectator_watching(live_url, make_page):
     assert watcher.locator("svg.cq-map .cq-piece").count() == 3
     watcher.click("#last")
     watcher.wait_for_selector(f"text=Step {match.move_count} of {match.move_count}")
-    assert watcher.inner_text("#replay-events").startswith(f"Seat 3 plays the {cards.card_name(move['card'])}")
+    assert watcher.inner_text("#replay-events").startswith("Seat 1 passes.")
     assert errors == []
