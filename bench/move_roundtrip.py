@@ -61,7 +61,7 @@ def prepare_database(games: int, rounds: int) -> list[dict]:
     for g in range(games):
         pair = []
         for s in range(2):
-            user = User.objects.create_user(username=f"bench{g}_{s}", password="x")
+            user = User.objects.create(username=f"bench{g}_{s}")  # no password: bench players use tokens
             Profile.objects.filter(user=user).update(api_token=f"token-{g}-{s}")
             session = SessionStore()
             session["_auth_user_id"] = str(user.pk)
@@ -86,6 +86,7 @@ def free_port() -> int:
 def start_server(port: int, workers: int) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "grailsite.asgi:application", "--host", "127.0.0.1",
                              "--port", str(port), "--workers", str(workers), "--log-level", "warning",
+                             "--ws-per-message-deflate", "false",
                              "--no-access-log"], cwd=ROOT, env=server_env())
     for _ in range(150):
         try:

@@ -3,6 +3,8 @@
 hidden information never crosses a shared channel. Moves are submitted over HTTP."""
 from __future__ import annotations
 
+import asyncio
+import json
 from collections import OrderedDict
 
 from channels.db import database_sync_to_async
@@ -12,45 +14,60 @@ from games import selectors
 from games.errors import ServiceError
 from games.notify import match_group, user_group
 
-class _PayloadCache:
-    """Per-process cache of payloads by (match, version, seat): 500 spectators of one game
-    in one process cost one load per version, not 500."""
-
-    def __init__(self, size: int = 512):
-        self._items: OrderedDict = OrderedDict()
-        self._size = size
-
-    def get(self, key):
-        item = self._items.get(key)
-        if item is not None:
-            self._items.move_to_end(key)
-        return item
-
-    def put(self, key, value):
-        self._items[key] = value
-        self._items.move_to_end(key)
-        while len(self._items) > self._size:
-            self._items.popitem(last=False)
-
-
-_cache = _PayloadCache()
-
-
-def _payload(match_id: int, user) -> dict:
+def _frame(match_id: int, user) -> tuple[int, int | None, str]:
+    """(version, seat, serialized state frame) of the match as this user may see it now."""
     match = selectors.match_get(match_id)
     seats = selectors.seats_for(match)
-    seat = selectors.seat_of(match, user, seats)
-    key = (match.pk, match.version, seat)
-    cached = _cache.get(key)
-    if cached is None:
-        cached = selectors.match_payload(match, user, seats=seats)
-        _cache.put(key, cached)
-    return cached
+    payload = selectors.match_payload(match, user, seats=seats)
+    return payload["version"], payload["my_seat"], json.dumps({"type": "state", "data": payload})
 
 
-# Not thread-sensitive: payload loads of many sockets run side by side in the thread pool
-# instead of queueing on the one shared thread (docs/performance.md).
-_load_payload = database_sync_to_async(_payload, thread_sensitive=False)
+# Not thread-sensitive: loads for many sockets run side by side in the thread pool instead
+# of queueing on the one shared thread (docs/performance.md).
+_load_frame = database_sync_to_async(_frame, thread_sensitive=False)
+
+
+class _Frames:
+    """Per-process frames by (match, version, seat), loaded once: when a move reaches 500
+    spectators in one process, one of them loads and serializes the frame and the others
+    await that same load (single flight), then all send the same text."""
+
+    def __init__(self, size: int = 512):
+        self._done: OrderedDict = OrderedDict()
+        self._loading: dict = {}
+        self._size = size
+
+    async def get(self, match_id: int, version: int, seat: int | None, user) -> tuple[int, str]:
+        key = (match_id, version, seat)
+        if key in self._done:
+            return self._done[key]
+        if key in self._loading:
+            return await asyncio.shield(self._loading[key])
+        future = asyncio.get_running_loop().create_future()
+        self._loading[key] = future
+        try:
+            loaded_version, loaded_seat, text = await _load_frame(match_id, user)
+            result = (loaded_version, text)
+            if loaded_seat == seat:  # a viewer who just took a seat is not cached under the old one
+                self._remember(key, result)
+                self._remember((match_id, loaded_version, seat), result)
+            future.set_result(result)
+            return result
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved here, so an unawaited failure is not reported twice
+            raise
+        finally:
+            del self._loading[key]
+
+    def _remember(self, key, value) -> None:
+        self._done[key] = value
+        self._done.move_to_end(key)
+        while len(self._done) > self._size:
+            self._done.popitem(last=False)
+
+
+_frames = _Frames()
 
 
 @database_sync_to_async
@@ -65,14 +82,14 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.user = self.scope.get("user")
         self.sent_version = -1
         try:
-            payload = await _load_payload(self.match_id, self.user)
+            version, self.seat, text = await _load_frame(self.match_id, self.user)
         except ServiceError:
             await self.close(code=4403)
             return
         self.group = match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self._send_state(payload)
+        await self._send_frame(version, text)
 
     async def disconnect(self, code):
         if hasattr(self, "group"):
@@ -82,30 +99,30 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         # The client asks to catch up (after a reconnect or a gap in versions).
         if isinstance(content, dict) and content.get("type") == "sync":
             known = content.get("version")
-            payload = await _load_payload(self.match_id, self.user)
-            if not isinstance(known, int) or payload["version"] != known:
-                await self._send_state(payload, force=True)
+            version, self.seat, text = await _load_frame(self.match_id, self.user)
+            if not isinstance(known, int) or version != known:
+                await self._send_frame(version, text, force=True)
 
     async def match_update(self, event):
         if event["version"] <= self.sent_version:
             return
         try:
-            payload = await _load_payload(self.match_id, self.user)
+            version, text = await _frames.get(self.match_id, event["version"], self.seat, self.user)
         except ServiceError:
             await self.close(code=4404)
             return
-        await self._send_state(payload)
+        await self._send_frame(version, text)
 
     async def chat_message(self, event):
         rows = await _load_chat(self.match_id, event["id"])
         for row in rows:
             await self.send_json({"type": "chat", "message": row})
 
-    async def _send_state(self, payload: dict, force: bool = False):
-        if payload["version"] <= self.sent_version and not force:
+    async def _send_frame(self, version: int, text: str, force: bool = False):
+        if version <= self.sent_version and not force:
             return
-        self.sent_version = payload["version"]
-        await self.send_json({"type": "state", "data": payload})
+        self.sent_version = version
+        await self.send(text_data=text)
 
 
 class UserConsumer(AsyncJsonWebsocketConsumer):

@@ -1,0 +1,26 @@
+"""Run every benchmark and print their figures (`make bench`). Each script also runs alone."""
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+RUNS = [
+    ["ccg_engine.py"],
+    ["cupquest_playout.py"],
+    ["card_search.py"],
+    ["move_roundtrip.py", "--games", "40", "--seconds", "15"],
+    ["move_roundtrip.py", "--games", "40", "--seconds", "15", "--rate", "200"],
+    ["spectators.py", "--spectators", "500", "--moves", "10"],
+]
+
+
+def main() -> int:
+    failed = 0
+    for run in RUNS:
+        print(f"== {' '.join(run)}", flush=True)
+        failed += subprocess.run([sys.executable, str(HERE / run[0]), *run[1:]], cwd=HERE.parent).returncode != 0
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

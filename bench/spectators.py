@@ -1,0 +1,98 @@
+"""Spectator fan-out: S anonymous websocket spectators watch one game; for each move, how
+long from its submission until every spectator has the new frame (and the p50/p95 of the
+individual spectators' latencies).
+
+    .venv/bin/python bench/spectators.py --spectators 500 --moves 10 --workers 2
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import move_roundtrip as rt  # noqa: E402  (shares the database and server set-up)
+
+
+async def watch(url: str, origin: str, ready: asyncio.Event, arrivals: dict, count: list):
+    import websockets
+
+    async with websockets.connect(url, origin=origin, open_timeout=60, max_queue=None) as ws:
+        first = json.loads(await ws.recv())
+        count[0] += 1
+        if count[0] == count[1]:
+            ready.set()
+        version = first["data"]["version"]
+        async for raw in ws:
+            msg = json.loads(raw)
+            if msg["type"] == "state" and msg["data"]["version"] > version:
+                version = msg["data"]["version"]
+                arrivals.setdefault(version, []).append(time.perf_counter())
+
+
+async def run(game: dict, base: str, spectators: int, moves: int) -> dict:
+    import httpx
+
+    url = base.replace("http://", "ws://") + f"/ws/matches/{game['match']}/"
+    ready, arrivals, count = asyncio.Event(), {}, [0, spectators]
+    tasks = []
+    for i in range(spectators):
+        tasks.append(asyncio.create_task(watch(url, base, ready, arrivals, count)))
+        if i % 50 == 49:
+            await asyncio.sleep(0.05)  # do not stampede the accept queue
+    await asyncio.wait_for(ready.wait(), timeout=120)
+    worst, each = [], []
+    async with httpx.AsyncClient(timeout=30) as client:
+        headers = [{"Authorization": f"Token {p['token']}"} for p in game["players"]]
+        for _ in range(moves):
+            mover = None
+            for seat in (0, 1):
+                view = (await client.get(f"{base}/api/matches/{game['match']}/", headers=headers[seat])).json()
+                if view["legal_moves"]:
+                    mover = seat
+                    break
+            if mover is None:
+                break
+            started = time.perf_counter()
+            r = await client.post(f"{base}/api/matches/{game['match']}/moves/", headers=headers[mover],
+                                  json={"move": view["legal_moves"][0], "version": view["version"]})
+            version = r.json()["version"]
+            end = time.monotonic() + 10
+            while len(arrivals.get(version, [])) < spectators and time.monotonic() < end:
+                await asyncio.sleep(0.002)
+            got = arrivals.get(version, [])
+            each.extend(t - started for t in got)
+            worst.append((max(got) - started) if len(got) == spectators else float("inf"))
+            await asyncio.sleep(0.2)
+    for t in tasks:
+        t.cancel()
+    q = statistics.quantiles(each, n=100)
+    return {"spectators": spectators, "moves": len(worst),
+            "all_reached_ms_median": round(statistics.median(worst) * 1000, 1),
+            "all_reached_ms_max": round(max(worst) * 1000, 1),
+            "per_spectator_p50_ms": round(q[49] * 1000, 1), "per_spectator_p95_ms": round(q[94] * 1000, 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--spectators", type=int, default=500)
+    parser.add_argument("--moves", type=int, default=10)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    games = rt.prepare_database(1, 6)
+    port = rt.free_port()
+    server = rt.start_server(port, args.workers)
+    try:
+        result = asyncio.run(run(games[0], f"http://127.0.0.1:{port}", args.spectators, args.moves))
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    print(json.dumps({"benchmark": "spectators", "workers": args.workers, **result}))
+
+
+if __name__ == "__main__":
+    main()
