@@ -1,0 +1,245 @@
+"""The CCG on the platform: deck choice, real antes held at the cut and moved through the
+ledger when the game ends (Grail found, draw and rematch, resignation, abandon, timeout),
+presets and the per-wait clocks."""
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from decks import selectors as deck_selectors
+from decks import services as deck_services
+from decks.models import AnteStake, Holding
+from games import ccg_shell, services
+from games.errors import ServiceError
+from games.models import Match, MoveRecord
+from games.rules.ccg.game import ante_result
+from tests.platform.ccg_helpers import GAME, drive, ensure_card_database, prepared_player, seed_for
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def cards(db):
+    ensure_card_database()
+
+
+@pytest.fixture
+def players(make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    return (alice, prepared_player(alice, spare=2)), (bob, prepared_player(bob))
+
+
+def sizes(*users):
+    return [ccg_shell._collection_size(u) for u in users]
+
+
+def start(players, *, seed=1, choice=None, **kwargs):
+    (alice, a_deck), (bob, b_deck) = players
+    match = services.match_create(creator=alice, kind="ccg", num_seats=2, invite=["bob"], seed=seed,
+                                  creator_choice={"deck": a_deck.pk, **(choice or {})}, **kwargs)
+    services.match_join(match_id=match.pk, user=bob, choice={"deck": str(b_deck.pk)})
+    match.refresh_from_db()
+    return match, [alice, bob]
+
+
+def copies(user, code):
+    h = Holding.objects.filter(user=user, card__code=code).first()
+    return (h.quantity, h.held) if h else (0, 0)
+
+
+def totals(users, codes):
+    return {(u.pk, c): sum(copies(u, c)) for u in users for c in codes}
+
+
+# --- choosing a deck -------------------------------------------------------------------
+
+def test_the_creator_must_choose_one_of_their_own_valid_decks(players, make_user):
+    (alice, _), (bob, b_deck) = players
+    with pytest.raises(ServiceError, match="Choose one of your own decks"):
+        services.match_create(creator=alice, kind="ccg", num_seats=2, creator_choice={"deck": b_deck.pk})
+    with pytest.raises(ServiceError, match="Choose one of your own decks"):
+        services.match_create(creator=alice, kind="ccg", num_seats=2)
+    small = deck_services.deck_save(user=alice, name="Too small", cards={"arthur": 1, "patsy": 1, "open-field": 5})
+    with pytest.raises(ServiceError, match="'Too small' cannot be played"):
+        services.match_create(creator=alice, kind="ccg", num_seats=2, creator_choice={"deck": small.pk})
+
+
+def test_joining_needs_a_deck_and_the_table_options_come_from_the_creator(players):
+    (alice, a_deck), (bob, b_deck) = players
+    match = services.match_create(creator=alice, kind="ccg", num_seats=2, seed=1, creator_choice={
+        "deck": str(a_deck.pk), "double_the_ante": "on", "off_quotes": "on", "window": "12h", "offer": "2d"})
+    with pytest.raises(ServiceError, match="Choose one of your own decks"):
+        services.match_join(match_id=match.pk, user=bob, choice={})
+    services.match_join(match_id=match.pk, user=bob, choice={"deck": b_deck.pk, "double_the_ante": "", "window": "1m"})
+    match.refresh_from_db()
+    assert match.status == "active"
+    assert match.state["opts"]["rules_off"] == ["quotes"] and match.state["opts"]["double_the_ante"] is True
+    assert ccg_shell.allowance(match, "response") == ("hours", 12)      # the creator's clock, not bob's
+    assert ccg_shell.allowance(match, "offer") == ("days", 2)
+    assert ccg_shell.allowance(match, "turn") is None
+    assert len(match.setup_options["decks"][1]) == 40
+    assert match.setup_options["collection_sizes"] == sizes(alice, bob)
+
+
+def test_a_deck_edited_after_joining_plays_as_it_was_chosen(players):
+    (alice, a_deck), (bob, b_deck) = players
+    match = services.match_create(creator=alice, kind="ccg", num_seats=2, creator_choice={"deck": a_deck.pk})
+    deck_services.deck_save(user=alice, deck=a_deck, name="Edited", cards=dict(a_deck.cards, **{"open-field": 16}))
+    services.match_join(match_id=match.pk, user=bob, choice={"deck": b_deck.pk})
+    match.refresh_from_db()
+    assert len(match.setup_options["decks"][0]) == 40
+
+
+def test_a_bad_window_clock_is_refused_with_its_reason(players):
+    (alice, a_deck), _ = players
+    with pytest.raises(ServiceError, match="written like 12h"):
+        services.match_create(creator=alice, kind="ccg", num_seats=2, creator_choice={"deck": a_deck.pk,
+                                                                                      "window": "soon"})
+    with pytest.raises(ServiceError, match="hours clock takes 1 to 72"):
+        services.match_create(creator=alice, kind="ccg", num_seats=2, creator_choice={"deck": a_deck.pk,
+                                                                                      "window": "100h"})
+
+
+# --- antes -----------------------------------------------------------------------------
+
+def test_each_cut_holds_the_ante_card_from_its_owners_collection(players):
+    match, (alice, bob) = start(players)
+    assert not AnteStake.objects.filter(match_id=str(match.pk)).exists()
+    drive(match, [alice, bob], until=lambda m: m.state["phase"] != "cut")
+    stakes = list(AnteStake.objects.filter(match_id=str(match.pk)).order_by("id"))
+    ante = ante_result(Match.objects.get(pk=match.pk).state)["cards"]
+    assert [(s.user_id, s.card.code, s.status) for s in stakes] == [
+        ([alice, bob][c["owner"]].pk, c["code"], "held") for c in ante]
+    for stake in stakes:
+        assert copies(stake.user, stake.card.code)[1] == 1
+    assert deck_selectors.ledger_discrepancies() == []
+
+
+def test_finding_the_grail_moves_the_ante_to_the_finder_in_the_ending_transaction(players):
+    (alice, _), (bob, _) = players
+    match, users = start(players, seed=seed_for("won", sizes(alice, bob)))
+    drive(match, users, until=lambda m: m.state["phase"] != "cut")
+    ante = ante_result(Match.objects.get(pk=match.pk).state)["cards"]
+    codes = {c["code"] for c in ante}
+    before = totals(users, codes)
+    match = drive(match, users)
+    result = ante_result(match.state)
+    assert match.status == "finished" and result["status"] == "won"
+    winner, loser = users[result["winner"]], users[1 - result["winner"]]
+    after = totals(users, codes)
+    lost = [c for c in ante if c["owner"] != result["winner"]]
+    for c in {c["code"] for c in lost}:
+        n = sum(1 for x in lost if x["code"] == c)
+        assert after[(winner.pk, c)] == before[(winner.pk, c)] + n
+        assert after[(loser.pk, c)] == before[(loser.pk, c)] - n
+    assert set(AnteStake.objects.filter(match_id=str(match.pk)).values_list("status", "winner")) == {
+        ("settled", winner.pk)}
+    assert not Holding.objects.filter(user__in=users, held__gt=0).exists()
+    assert deck_selectors.ledger_discrepancies() == []
+
+
+def test_a_draw_starts_the_rematch_with_the_ante_carried_over_and_one_more_card_each(players):
+    (alice, _), (bob, _) = players
+    match, users = start(players, seed=seed_for("carried", sizes(alice, bob)))
+    match = drive(match, users)
+    assert match.outcome["draw"] is True and ante_result(match.state)["status"] == "carried_over"
+    carried = ante_result(match.state)["cards"]
+    assert set(AnteStake.objects.filter(match_id=str(match.pk)).values_list("status", flat=True)) == {"released"}
+    rematch = Match.objects.get(rematch_of=match)
+    assert rematch.status == "active" and [s.user for s in rematch.seats.order_by("index")] == users
+    assert [(c["owner"], c["code"]) for c in ante_result(rematch.state)["cards"]] == [
+        (c["owner"], c["code"]) for c in carried]
+    held = AnteStake.objects.filter(match_id=str(rematch.pk), status="held")
+    assert sorted((s.user_id, s.card.code) for s in held) == sorted((users[c["owner"]].pk, c["code"]) for c in carried)
+    # The carried card is in the ante, not in its owner's deck as well.
+    assert all(len(d) == 40 - sum(1 for c in carried if c["owner"] == i)
+               for i, d in enumerate(rematch.setup_options["decks"]))
+    drive(rematch, users, until=lambda m: m.state["phase"] != "cut")
+    assert AnteStake.objects.filter(match_id=str(rematch.pk), status="held").count() == len(carried) + 2
+    assert deck_selectors.ledger_discrepancies() == []
+
+
+def test_abandoning_a_rematch_before_any_move_sends_the_carried_ante_home(players):
+    (alice, _), (bob, _) = players
+    match, users = start(players, seed=seed_for("carried", sizes(alice, bob)))
+    drive(match, users)
+    rematch = Match.objects.get(rematch_of=match)
+    services.match_abandon(match_id=rematch.pk, user=alice)
+    assert set(AnteStake.objects.filter(match_id=str(rematch.pk)).values_list("status", flat=True)) == {"released"}
+    assert not Holding.objects.filter(user__in=users, held__gt=0).exists()
+    assert deck_selectors.ledger_discrepancies() == []
+
+
+def test_resigning_leaves_the_other_alone_and_the_ante_stays_at_stake_until_the_end(players):
+    match, (alice, bob) = start(players)
+    drive(match, [alice, bob], until=lambda m: m.state["phase"] != "cut")
+    services.match_resign(match_id=match.pk, user=bob)
+    match.refresh_from_db()
+    assert match.status == "active" and AnteStake.objects.filter(match_id=str(match.pk), status="held").count() == 2
+    # Alone (15.3), alice gives up: she wins the game, each ante card goes back to its owner.
+    services.move_submit(match_id=match.pk, user=alice, move={"type": "give_up"}, version=match.version)
+    match.refresh_from_db()
+    assert match.status == "finished" and match.outcome["winners"] == [0]
+    assert set(AnteStake.objects.filter(match_id=str(match.pk)).values_list("status", flat=True)) == {"released"}
+    assert deck_selectors.ledger_discrepancies() == []
+
+
+def test_resigning_during_the_cut_returns_the_cards_already_staked(players):
+    match, (alice, bob) = start(players)
+    services.move_submit(match_id=match.pk, user=alice, move={"type": "cut", "at": 3}, version=match.version)
+    assert AnteStake.objects.filter(match_id=str(match.pk), status="held").count() == 1
+    services.match_resign(match_id=match.pk, user=bob)
+    match.refresh_from_db()
+    assert match.status == "finished" and match.outcome["winners"] == [0]
+    assert set(AnteStake.objects.filter(match_id=str(match.pk)).values_list("status", flat=True)) == {"released"}
+    assert deck_selectors.ledger_discrepancies() == []
+
+
+def test_a_timed_out_cut_is_made_for_the_player_and_its_card_held(players):
+    match, (alice, bob) = start(players, clock_kind="minutes", clock_amount=5)
+    match.seats.filter(index=0).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert services.deadline_expire(match_id=match.pk, seat_index=0)
+    record = MoveRecord.objects.get(match=match, by_timeout=True)
+    assert record.move["type"] == "cut"
+    assert AnteStake.objects.filter(match_id=str(match.pk), user=bob, status="held").count() == 1
+
+
+def test_a_card_staked_in_another_game_cannot_go_into_the_ante_twice(players):
+    match, (alice, bob) = start(players, seed=5)
+    # Bob's deck top after alice's cut is known to the engine: take every free copy of it first.
+    after_cut, _ = GAME.apply(match.state, 0, {"type": "cut", "at": 3})
+    code = after_cut["inst"][after_cut["ante"][-1]]
+    free = copies(bob, code)[0]
+    for n in range(free):
+        deck_services.ante_hold(user=bob, card_code=code, match_id=f"other-{n}")
+    with pytest.raises(ServiceError, match="staked in another game"):
+        services.move_submit(match_id=match.pk, user=alice, move={"type": "cut", "at": 3}, version=match.version)
+    match.refresh_from_db()
+    assert match.move_count == 0 and not AnteStake.objects.filter(match_id=str(match.pk)).exists()
+
+
+# --- presets and clocks ----------------------------------------------------------------
+
+def test_always_pass_answers_response_windows_by_itself(players):
+    (alice, a_deck), (bob, b_deck) = players
+    match = services.match_create(creator=alice, kind="ccg", num_seats=2, invite=["bob"], seed=1,
+                                  creator_choice={"deck": a_deck.pk, "preset": "always_pass"})
+    services.match_join(match_id=match.pk, user=bob, choice={"deck": b_deck.pk, "preset": "always_pass"})
+    match.refresh_from_db()
+    drive(match, [alice, bob], until=lambda m: m.move_count > 60)
+    assert MoveRecord.objects.filter(match=match, move={"type": "pass"}, key__startswith="auto-").exists()
+    match.refresh_from_db()
+    assert all(p.kind != "response" for p in GAME.pending(match.state))
+
+
+def test_a_response_window_runs_on_its_own_clock_and_the_preset_can_change_mid_game(players):
+    match, users = start(players, seed=seed_for("won", sizes(players[0][0], players[1][0])),
+                         clock_kind="days", clock_amount=3, choice={"window": "2h"})
+    drive(match, users, until=lambda m: any(s.waiting_for == "response" for s in m.seats.all()))
+    seat = match.seats.get(waiting_for="response")
+    assert timedelta(hours=1, minutes=59) < seat.deadline - timezone.now() <= timedelta(hours=2)
+    ccg_shell.preset_set(match_id=match.pk, user=seat.user, preset="always_pass")
+    seat.refresh_from_db()
+    assert seat.choice["preset"] == "always_pass" and seat.waiting_for != "response"
+    with pytest.raises(ServiceError):
+        ccg_shell.preset_set(match_id=match.pk, user=seat.user, preset="sometimes")
