@@ -121,11 +121,77 @@ def validate_effects(effects: object) -> list[str]:
     return [e for effect in effects for e in validate_effect(effect)]
 
 
+_TARGET_WORDS = {
+    "self": "your Round Table", "opponent": "your opponent's Round Table", "lead_knight": "your lead knight",
+    "own_knight": "one of your knights", "opponent_knight": "an opposing knight", "adversary": "the adversary",
+    "area": "everyone in this area",
+}
+_DURATION_WORDS = {
+    "dispute": "until the dispute ends", "turn": "until the end of the turn",
+    "next_turn": "during the next turn", "permanent": "while this stays in play",
+}
+_WHOSE = {"self": "your", "opponent": "your opponent's"}
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _by_who(effect: dict, mine: str, theirs: str) -> str:
+    """``mine`` when the effect falls on the card's player, ``theirs`` for the opponent."""
+    return (mine if effect["who"] == "self" else theirs).format(**effect)
+
+
+def _phrase(e: dict) -> str:
+    op = e["op"]
+    if op in ("modify_combat", "modify_wits"):
+        stat = "combat" if op == "modify_combat" else "wits"
+        return f"{e['amount']:+d} {stat} to {_TARGET_WORDS[e['target']]} {_DURATION_WORDS[e['duration']]}"
+    if op == "modify_grail_number":
+        return f"{e['amount']:+d} to {_WHOSE[e['who']]} grail numbers {_DURATION_WORDS[e['duration']]}"
+    if op == "draw_cards":
+        return _by_who(e, "draw ", "your opponent draws ") + _count(e["count"], "card")
+    if op == "discard_cards":
+        how = " at random" if e["chooser"] == "random" else (
+            " of your choice" if e["who"] == "self" else " of their choice")
+        return _by_who(e, "discard ", "your opponent discards ") + _count(e["count"], "card") + how
+    if op == "peek_hand":
+        return "look at your opponent's hand"
+    if op == "end_turn":
+        return "your opponent's turn ends at once"
+    if op == "skip_turns":
+        return _by_who(e, "you lose ", "your opponent loses ") + _count(e["turns"], "turn")
+    if op == "disable_member":
+        return f"{_TARGET_WORDS[e['target']]} may not act for {_count(e['turns'], 'turn')}"
+    if op == "slay":
+        return f"slay {_TARGET_WORDS[e['target']]}"
+    if op == "eliminate":
+        return f"eliminate {_TARGET_WORDS[e['target']]} from play"
+    if op == "force_dispute":
+        return f"the dispute must be settled by {e['method']}"
+    if op == "block_movement":
+        return _by_who(e, "you may not move", "your opponent may not move") + f" for {_count(e['turns'], 'turn')}"
+    if op == "extra_movement":
+        return f"move up to {_count(e['spaces'], 'extra area')} this turn"
+    if op == "run_away":
+        return _by_who(e, "you must run away", "your opponent must run away")
+    if op == "prevent_join":
+        return f"no knight may join any Round Table for {_count(e['turns'], 'turn')}"
+    if op == "return_from_dead_cart":
+        return f"take {_count(e['count'], 'card')} from your dead cart into your hand"
+    if op == "extra_draws_in_area":
+        return f"draw {_count(e['count'], 'extra card')} each draw phase while in this area"
+    if op == "search_bonus":
+        return f"{e['amount']:+d} to your next search for the Grail"
+    if op == "end_game":
+        return "the game ends and your opponent loses" if e["result"] == "opponent_loses" else "the game ends in a draw"
+    # Ops without parameters read as their template.
+    return EFFECT_TEMPLATES[op]
+
+
 def describe_effect(effect: dict) -> str:
-    params = {k: str(v).replace("_", " ") for k, v in effect.items()}
-    if "amount" in effect:
-        params["signed_amount"] = f"{effect['amount']:+d}"
-    return EFFECT_TEMPLATES[effect["op"]].format(**params)
+    """One effect in plain English, addressed to the card's player ("you")."""
+    return _phrase(effect)
 
 
 def describe_effects(effects: list[dict]) -> str:

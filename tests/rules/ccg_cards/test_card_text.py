@@ -12,8 +12,8 @@ def titles(starter):
 def test_arthur(by_code):
     assert cards.card_text(by_code["arthur"]).splitlines() == [
         "Knight · grail 5 · Combat 5, Wits 5 · castle icon · unique.",
-        "As Round Table representative: +1 to self's grail numbers for permanent.",
-        "Instead: Self draws 1 card(s).",
+        "As Round Table representative: +1 to your grail numbers while this stays in play.",
+        "Instead: Draw 1 card.",
     ]
 
 
@@ -23,7 +23,7 @@ def test_tintagel_lists_its_table_and_its_searched_for_occupant(by_code):
         "Castle defence 4.",
         "Held by a knight of the opponent's choosing from their deck.",
         "Castle table — 4 or less: lead knight slain; 5–7: no passage; 8 or more: pass.",
-        "Instead: +1 combat to own knight for dispute.",
+        "Instead: +1 combat to one of your knights until the dispute ends.",
     ]
 
 
@@ -47,15 +47,15 @@ def test_village_shows_every_row(by_code):
     lines = cards.card_text(by_code["coconut-market"]).splitlines()
     assert lines[1:4] == [
         "Village 0–3: Nothing happens.",
-        "Village 4–6: Move up to 1 extra area(s) this turn.",
-        "Village 7: Self draws 2 card(s).",
+        "Village 4–6: Move up to 1 extra area this turn.",
+        "Village 7: Draw 2 cards.",
     ]
 
 
 def test_item_primary_and_secondary(by_code):
     assert cards.card_text(by_code["holy-hand-grenade"]).splitlines()[1:] == [
         "Slay the adversary.",
-        "Instead: +3 combat to lead knight for dispute.",
+        "Instead: +3 combat to your lead knight until the dispute ends.",
     ]
 
 
@@ -76,3 +76,31 @@ def test_every_starter_card_reads_as_more_than_its_header(starter):
         assert rest, card["code"]
         assert header.startswith(cards.type_name(card["type"]) + " · grail "), card["code"]
         assert ("Instead: " in "\n".join(rest)) == bool(card["secondary"]), card["code"]
+
+
+@pytest.mark.parametrize("effect,text", [
+    ({"op": "draw_cards", "count": 2, "who": "opponent"}, "Your opponent draws 2 cards."),
+    ({"op": "discard_cards", "count": 1, "who": "self", "chooser": "owner"}, "Discard 1 card of your choice."),
+    ({"op": "discard_cards", "count": 2, "who": "opponent", "chooser": "random"},
+     "Your opponent discards 2 cards at random."),
+    ({"op": "skip_turns", "who": "opponent", "turns": 1}, "Your opponent loses 1 turn."),
+    ({"op": "disable_member", "target": "opponent_knight", "turns": 2}, "An opposing knight may not act for 2 turns."),
+    ({"op": "block_movement", "who": "self", "turns": 3}, "You may not move for 3 turns."),
+    ({"op": "modify_wits", "amount": -2, "target": "adversary", "duration": "turn"},
+     "-2 wits to the adversary until the end of the turn."),
+    ({"op": "end_game", "result": "draw"}, "The game ends in a draw."),
+])
+def test_every_phrase_reads_as_english(effect, text):
+    from games.rules.ccg import vocabulary
+
+    assert vocabulary.validate_effect(effect) == []
+    assert vocabulary.describe_effects([effect]) == text
+
+
+def test_every_op_has_a_phrase_without_placeholders():
+    from games.rules.ccg import vocabulary
+
+    for op, params in vocabulary.EFFECT_OPS.items():
+        effect = {"op": op, **{name: (kind[1] if kind[0] == "int" else kind[1]) for name, kind in params.items()}}
+        text = vocabulary.describe_effect(effect)
+        assert text and "{" not in text and "_" not in text, (op, text)
