@@ -1,4 +1,4 @@
-"""Demo data for `make run`: two players and a game between them. Idempotent."""
+"""Demo data for `make run`: three players, an admin, and games between them. Idempotent."""
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
@@ -6,7 +6,7 @@ from games import services
 from games.models import Match
 
 DEMO_PASSWORD = "grail-demo-1"
-DEMO_PLAYERS = ("arthur", "bedevere")
+DEMO_PLAYERS = ("arthur", "bedevere", "galahad")
 
 
 class Command(BaseCommand):
@@ -26,7 +26,13 @@ class Command(BaseCommand):
             admin.set_password(DEMO_PASSWORD)
             admin.save()
         if not Match.objects.filter(creator=users[0]).exists():
-            match = services.match_create(creator=users[0], kind="duel", num_seats=2, invite=[users[1].username],
-                                          clock_kind="days", clock_amount=3, title="Demo duel")
-            services.match_join(match_id=match.pk, user=users[1])
+            self._demo_game(users[:2], "duel", "Demo duel")
+            self._demo_game(users, "cupquest", "Demo Cup Quest")
         self.stdout.write(f"Demo players: {', '.join(DEMO_PLAYERS)} and admin, password {DEMO_PASSWORD}")
+
+    def _demo_game(self, users, kind, title):
+        match = services.match_create(creator=users[0], kind=kind, num_seats=len(users),
+                                      invite=[u.username for u in users[1:]], clock_kind="days", clock_amount=3,
+                                      title=title)
+        for user in users[1:]:
+            services.match_join(match_id=match.pk, user=user)
