@@ -131,7 +131,8 @@ def test_a_snipe_is_decided_on_the_server_from_the_aim_alone(cupquest):
     assert (shot["seat"], shot["target"], shot["hit"]) == (seat, 2, False)
     assert [a["in"] for a in shot["attempts"]] == [False, False]
     assert match.state["snipes"][seat] == 3
-    assert "snipes at Seat 3" in selectors.log_for(match, None)[-2]["text"]
+    assert selectors.log_for(match, None)[-2]["text"] == (
+        "Seat 1 snipes at Seat 3: misses by 7.2 and misses by 7.1 \u2014 no luck.")
 
 
 # --- timeouts ---------------------------------------------------------------------------

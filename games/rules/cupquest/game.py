@@ -237,7 +237,7 @@ class CupQuest(Game):
         state["goblet"] = snipe.place_goblet(rng)
         tries = " and ".join("in" if a["in"] else f"misses by {a['miss_by']:g}" for a in shot["attempts"])
         verdict = "a hit" if shot["hit"] else "no luck"
-        events = [Event("snipe", f"{seat_name(seat)} snipes at {seat_name(target)}: {tries} -- {verdict}.",
+        events = [Event("snipe", f"{seat_name(seat)} snipes at {seat_name(target)}: {tries} \u2014 {verdict}.",
                         data={"seat": seat, "target": target, **shot})]
         if shot["hit"]:
             events += self._send_home(state, target)
