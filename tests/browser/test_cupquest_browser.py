@@ -214,6 +214,7 @@ def test_three_players_click_through_a_whole_game(live_url, make_page):
         assert "Seat 3 brings the Holy Grail home." in log
         assert "snipes at Seat 3" in log and "a hit" in log and "picks up the Holy Grail" in log
         assert "fights Big Bob" in log
+        assert " ".join(page.inner_text("[data-testid=players] li[data-seat='1']").split()) == "lancelot 1 snipe left"
         assert not page.locator("[data-testid=hand] button:not([disabled])").count(), "nothing is playable any more"
     assert errors == []
 
@@ -254,6 +255,11 @@ def test_freeze_teleport_discard_and_a_spectator_watching(live_url, make_page):
     assert gawain.locator("[data-testid=freeze-2]").inner_text() == "Freeze bors"
     gawain.click("[data-testid=freeze-1]")
     match = _confirm(match, 0, {"type": "freeze", "card": "AS", "target": 1}, pages)
+    # After your own move the page is handed the new state twice (the websocket push and
+    # the reply to the move): the board must stay put, or a click in progress is lost.
+    gawain.evaluate("window.__board = document.querySelector('#board .cq')")
+    gawain.evaluate("Grail.page.update(JSON.parse(JSON.stringify(Grail.page.data)))")
+    assert gawain.evaluate("window.__board.isConnected")
     galahad = pages[1]
     assert galahad.inner_text("[data-testid=status]") == "Your turn \u2014 round 1 (frozen)."
     assert galahad.locator("[data-testid=hand] button:not([disabled])").count() == 0

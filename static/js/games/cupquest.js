@@ -301,7 +301,7 @@
       var bits = [];
       if (v.resigned[seat]) bits.push("left the game");
       else {
-        bits.push(v.snipes_left[seat] + " snipes left");
+        bits.push(v.snipes_left[seat] + (v.snipes_left[seat] === 1 ? " snipe left" : " snipes left"));
         if (v.frozen[seat]) bits.push("frozen for " + v.frozen[seat] + " more turn" + (v.frozen[seat] > 1 ? "s" : ""));
         if (v.grail.carrier === seat) bits.push("carries the Grail");
         if (v.positions[seat] === v.alcoves[seat]) bits.push("at home");
@@ -327,8 +327,18 @@
     return el("p", { class: "cq-last-snipe", text: text });
   }
 
+  // What the board on screen was last drawn from (see the start of render).
+  var shown = { root: null, key: null };
+
   Grail.registerRenderer("cupquest", {
     render: function (root, data, ctx) {
+      // The page hands the same state over twice after your own move (the websocket push
+      // and the reply to the move). Rebuilding an unchanged board would throw away the
+      // buttons under a click in progress, so an identical state leaves it as it is.
+      var key = JSON.stringify([data.id, data.my_seat, data.view, data.legal_moves,
+                                (data.seats || []).map(function (s) { return s.username; })]);
+      if (shown.root === root && shown.key === key && root.firstChild) return;
+      shown = { root: root, key: key };
       var v = data.view;
       if (ui.match !== data.id) ui = { match: data.id, card: null, target: null, angle: 0, strength: 50, busy: false };
       // Drop a chosen card that can no longer be played: it left the hand, or the turn
