@@ -240,6 +240,38 @@ def test_no_page_or_answer_shows_another_seats_hand(cupquest, client, make_user)
     assert not {"rng", "draw", "hands", "discard"} & set(mine["view"])
 
 
+# --- leaving ------------------------------------------------------------------------------
+
+def test_resigning_drops_the_grail_and_the_last_one_questing_wins(cupquest):
+    match, users = cupquest
+    sniped = False
+    for _ in range(6):  # ...until Seat 3 has picked up the Grail
+        match, move = _play_one(match, users, sniped)
+        sniped = sniped or move["type"] == "snipe"
+    assert match.state["grail"] == {"at": None, "carrier": 2} and _to_act(match) == 0
+    alcove = match.state["alcoves"][2]
+    assert alcove not in {m.get("to") for m in GAME.legal_moves(match.state, 0)}
+
+    services.match_resign(match_id=match.pk, user=users[2])  # out of turn: the turn stays put
+    match.refresh_from_db()
+    assert match.state["grail"] == {"at": "4,0", "carrier": None}
+    assert match.state["positions"][2] is None and _to_act(match) == 0
+    words = [line["text"] for line in selectors.log_for(match, None)][-2:]
+    assert words == ["Seat 3 leaves the game.", "The Grail falls where Seat 3 stood."]
+    # Seat 3's alcove is open ground now: Seat 1's walks may end there.
+    assert alcove in {m.get("to") for m in GAME.legal_moves(match.state, 0)}
+    with pytest.raises(MoveRejected, match="not playing"):
+        services.move_submit(match_id=match.pk, user=users[2], move={"type": "pass"}, version=match.version)
+
+    services.match_resign(match_id=match.pk, user=users[0])  # on turn: the game ends at once
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.outcome["winners"] == [1] and match.outcome["reason"] == "Seat 2 is the last one questing."
+    out = StringIO()
+    call_command("replay_check", match=match.pk, stdout=out)
+    assert "1 game(s) replayed, 0 mismatch(es)" in out.getvalue()
+
+
 # --- a whole game -------------------------------------------------------------------------
 
 def test_the_browser_tests_game_ends_and_replays_from_its_seed(cupquest):
