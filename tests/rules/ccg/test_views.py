@@ -90,3 +90,18 @@ def test_the_deck_order_is_not_in_the_view():
     v = GAME.view_for(s, 0)
     assert v["players"][0]["deck_count"] == len(s["p"][0]["deck"])
     assert "deck" not in v["players"][0]
+
+
+def test_events_about_hidden_cards_go_only_to_their_seat():
+    s = new_game()
+    iid = to_hand(s, 0, "black-knight")
+    s, events = GAME.apply(s, 0, {"type": "play", "card": iid, "use": "primary", "to": "E1.0", "face": "down"})
+    for e in events:
+        if e.data.get("card") == iid or "Black Knight" in e.text:
+            assert e.audience == (0,)
+    s2, events = GAME.apply(s, 0, {"type": "end_turn"})
+    while GAME.pending(s2)[0].kind == "balance":
+        s2, more = GAME.apply(s2, 0, GAME.timeout_move(s2, 0))
+        events += more
+    drawn = [e for e in events if e.kind == "draw" and "code" in e.data]
+    assert drawn and all(e.audience == (1,) for e in drawn)
