@@ -515,17 +515,18 @@ def main_action(state, seat, move, events):
 def resolve_choice(state, step, option, events):
     what = step["what"]
     if what == "reveal":
-        if option == "apply":
-            movement.apply_revealed(state, step["card"], step["mover"], step["seat"], events)
+        if option.startswith("apply"):
+            movement.apply_revealed(state, step["card"], step["mover"], step["seat"], events,
+                                    movement.picked(option))
         else:
             state["limbo"].remove(step["card"])
             S.to_dead(state, step["card"])
             events.append(ev("reveal", f"Seat {step['seat'] + 1} lets {S.title(state, step['card'])} pass."))
     elif what == "reveal_place":
-        if option == "apply":
+        if option.startswith("apply"):
             c = S.card(state, step["card"])
-            FX.run(state, c["primary"], step["seat"], step["mover"], {"area": state["p"][step["mover"]]["pos"]},
-                   events, step["card"])
+            FX.run(state, c["primary"], step["seat"], step["mover"],
+                   {"area": state["p"][step["mover"]]["pos"], "pick": movement.picked(option)}, events, step["card"])
     elif what == "run_away":
         movement.finish_run_away(state, step, option, events)
     elif what == "occupant":

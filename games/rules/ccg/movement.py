@@ -138,7 +138,7 @@ def reveal_card(state, a, iid, seq, placer, mover, events):
             apply_revealed(state, iid, mover, None, events)
             return
         state["steps"].append({"k": "choice", "what": "reveal", "seat": chooser, "card": iid, "mover": mover,
-                               "options": ["apply", "ignore"]})
+                               "options": apply_options(state, c["primary"], chooser, mover)})
         return
     if t in ("land", "castle") and c["primary"]:
         # 6.2: a revealed place card's primary acts on the knights entering, if the
@@ -148,7 +148,7 @@ def reveal_card(state, a, iid, seq, placer, mover, events):
             FX.run(state, c["primary"], mover, mover, {"area": a["ref"]}, events, iid)
         else:
             state["steps"].append({"k": "choice", "what": "reveal_place", "seat": chooser, "card": iid,
-                                   "mover": mover, "options": ["apply", "ignore"]})
+                                   "mover": mover, "options": apply_options(state, c["primary"], chooser, mover)})
     if t == "page":
         own_england = layout.parse(a["ref"])[0] == mover and not layout.is_avalon(a["ref"])
         if not own_england:
@@ -158,10 +158,26 @@ def reveal_card(state, a, iid, seq, placer, mover, events):
     place_face_up(state, a, iid, seq, events, mover)
 
 
-def apply_revealed(state, iid, mover, chooser, events):
+def apply_options(state, effects, chooser, mover):
+    """The chooser's answers: "ignore", and "apply" — or "apply:<knight id>" for each
+    knight the effect could aim at, when it aims at one."""
+    kind = FX.needs_pick(effects)
+    if kind is None:
+        return ["apply", "ignore"]
+    owner = chooser if kind == "own_knight" else mover
+    knights = state["p"][owner]["knights"]
+    return [f"apply:{k}" for k in knights] + ["ignore"] if knights else ["apply", "ignore"]
+
+
+def picked(option):
+    """The knight named by an "apply:<id>" answer, or None."""
+    return int(option.split(":", 1)[1]) if option.startswith("apply:") else None
+
+
+def apply_revealed(state, iid, mover, chooser, events, pick=None):
     state["limbo"].remove(iid)
     c = S.card(state, iid)
-    ctx = {"area": S.area(state, state["reveal"]["area"])["ref"] if state["reveal"] else None}
+    ctx = {"area": S.area(state, state["reveal"]["area"])["ref"] if state["reveal"] else None, "pick": pick}
     keep = FX.run(state, c["primary"], chooser if chooser is not None else mover, mover, ctx, events, iid)
     settle_played(state, iid, keep, chooser if chooser is not None else mover)
 

@@ -146,3 +146,17 @@ def test_an_opponent_may_fill_the_space_from_his_hand():
     s = play(s, 1, {"type": "play", "card": bk, "use": "primary", "to": "E0.0", "face": "up"})
     s = pass_window(s)
     assert S.up_iids(S.area(s, "E0.0")) == [bk] and s["p"][0]["must"]
+
+
+def test_the_chooser_names_the_knight_a_revealed_card_aims_at():
+    from . import cards_for_tests as T
+    from .helpers import join
+    s = new_game()
+    lance = join(s, 0, "lancelot")
+    curse = dict(T.TAUNT, code="curse", primary=[{"op": "slay", "target": "opponent_knight"}])
+    set_area(s, "E0.0", [curse, "moor"], face="down")
+    s = play(s, 0, {"type": "move", "to": "E0.0"})
+    options = s["steps"][-1]["options"]
+    assert set(options) == {f"apply:{k}" for k in s["p"][0]["knights"]} | {"ignore"}
+    s = play(s, 1, {"type": "choose", "option": f"apply:{lance}"})
+    assert lance in s["p"][0]["dead"] and len(s["p"][0]["knights"]) == 1
