@@ -12,7 +12,7 @@
                 choice: "to choose", balance: "to discard down to seven", offer: "to accept or concede the doubled ante" };
 
   // What the player is doing between re-renders (every update re-renders).
-  var ui = { match: null, selected: null, detail: null, busy: false };
+  var ui = { match: null, selected: null, detail: null, busy: null };
 
   /* ---- cards --------------------------------------------------------------------- */
 
@@ -183,11 +183,14 @@
 
   /* ---- controls -------------------------------------------------------------------- */
 
+  // One submission at a time per version seen: a double click sends once, but a new
+  // version (pushed while the platform still reloads after our post) opens the controls again.
   function send(ctx, move) {
-    if (ui.busy) return;
-    ui.busy = true;
-    ctx.submit(move).then(function () { ui.selected = null; }, function () {})
-      .then(function () { ui.busy = false; });
+    if (ui.busy === last.data.version) return;
+    ui.busy = last.data.version;
+    // No clearing of the selection here: this promise may settle after a newer version was
+    // drawn and a new card chosen; render() drops a selection that left the hand.
+    ctx.submit(move).catch(function () {}).then(function () { ui.busy = null; });
   }
 
   // The words a face-up play or a run-away carries (4.2, 7.6).

@@ -1,0 +1,108 @@
+"""Two people play the MPHG CCG in Chromium from creating the game to a found Grail, by
+clicking the controls the renderer builds from the legal moves; then the ante cards have
+moved between their collections. The seed is fixed and the decks prepared (lands only),
+so the game is short; every step — cut, moves, balance, windows, search — is the real one."""
+import re
+
+import pytest
+
+from decks import selectors as deck_selectors
+from decks.models import Holding
+from games import ccg_shell
+from games.models import Match
+from games.rules.ccg.game import ante_result
+from tests.browser.helpers import sign_up, wait_live
+from tests.platform.ccg_helpers import GAME, PREPARED_DECK, ensure_card_database, prepared_player, scripted_move, seed_for
+
+pytestmark = pytest.mark.browser
+
+
+def copies(user, code):
+    h = Holding.objects.filter(user=user, card__code=code).first()
+    return h.quantity + h.held if h else 0
+
+
+def click_move(page, move):
+    """Do ``move`` the way a person would on this page."""
+    kind = move["type"]
+    if kind == "cut":
+        page.fill("[data-testid=cut-at]", str(move["at"]))
+        page.click("button[data-move=cut]")
+    elif kind == "move":
+        page.click(f"[data-testid='move-{move['to']}']")
+    elif kind == "discard":
+        page.click(f"[data-testid=hand] .ccg-card[data-card='{move['card']}']")
+        page.click("[data-testid=card-options] button[data-move=discard]")
+    elif kind == "choose":
+        page.click("button[data-move=choose]:has-text('Ignore it')" if move["option"] == "ignore"
+                   else "button[data-move=choose] >> nth=0")
+    elif kind == "end_turn":
+        page.click("button[data-move=end_turn]:text-is('End turn')")
+    else:
+        page.click(f"button[data-move={kind}]")
+
+
+def test_two_players_play_to_the_grail_and_the_ante_changes_hands(live_url, new_page):
+    ensure_card_database()
+    alice, bob = new_page(), new_page(width=390, height=844)   # bob plays on a phone
+    sign_up(alice, live_url, "alice")
+    sign_up(bob, live_url, "bob")
+    from django.contrib.auth import get_user_model
+    users = [get_user_model().objects.get(username=n) for n in ("alice", "bob")]
+    for user, spare in zip(users, (3, 0)):
+        prepared_player(user, spare=spare)
+    before = {(s, code): copies(u, code) for s, u in enumerate(users) for code in PREPARED_DECK}
+    seed = seed_for("won", [ccg_shell._collection_size(u) for u in users])
+
+    alice.goto(f"{live_url}/games/new/")
+    alice.select_option("#id_kind", "ccg")
+    alice.fill("#id_invite", "bob")
+    alice.select_option("[data-kind=ccg] [data-testid=ccg-deck]", label="Prepared lands (40 cards)")
+    alice.click("button[type=submit]")
+    alice.wait_for_url(re.compile(r"/games/\d+/$"))
+    match = Match.objects.get(pk=int(alice.url.rstrip("/").split("/")[-1]))
+    Match.objects.filter(pk=match.pk).update(seed=seed)     # the fixed seed, before the game is set up
+
+    bob.goto(alice.url)
+    bob.select_option("[data-testid=ccg-deck]", label="Prepared lands (40 cards)")
+    bob.click("[data-testid=join]")
+    bob.wait_for_selector("[data-testid=controls]")
+    alice.wait_for_selector("[data-testid=controls]")
+    wait_live(alice)
+    wait_live(bob)
+    pages = [alice, bob]
+
+    for _ in range(200):
+        match.refresh_from_db()
+        if match.status != "active":
+            break
+        seat = GAME.pending(match.state)[0].seat
+        page = pages[seat]
+        page.wait_for_function(f"Grail.page.data && Grail.page.data.version >= {match.version}")
+        move = scripted_move(match.state, seat, GAME.legal_moves(match.state, seat))
+        click_move(page, move)
+        version = match.version
+        for _ in range(100):
+            page.wait_for_timeout(50)
+            if Match.objects.filter(pk=match.pk, version__gt=version).exists():
+                break
+        else:
+            page.screenshot(path="/tmp/ccg-stuck.png", full_page=True)
+            info = page.evaluate("JSON.stringify([Grail.page.data.version, Grail.page.data.legal_moves.slice(0, 5)])")
+            raise AssertionError(f"{move} did nothing at {match.version}: {info} {page.inner_text('#move-error')}")
+    match.refresh_from_db()
+    result = ante_result(match.state)
+    assert match.status == "finished" and result["status"] == "won"
+
+    winner = result["winner"]
+    for page in pages:
+        page.wait_for_selector("[data-testid=prompt]:has-text('Game over')")
+        assert "finds the Holy Grail" in page.inner_text("[data-testid=log]")
+    # The loser's ante card is now the finder's: one copy more for one, one fewer for the other.
+    taken = [c["code"] for c in result["cards"] if c["owner"] != winner]
+    assert taken
+    for code in set(taken):
+        n = taken.count(code)
+        assert copies(users[winner], code) == before[(winner, code)] + n
+        assert copies(users[1 - winner], code) == before[(1 - winner, code)] - n
+    assert deck_selectors.ledger_discrepancies() == []
