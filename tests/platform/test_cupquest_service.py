@@ -212,7 +212,7 @@ def test_no_page_or_answer_shows_another_seats_hand(cupquest, client, make_user)
     watcher = make_user("watcher")
     viewers = [(users[0], 0), (users[1], 1), (users[2], 2), (watcher, None), (None, None)]
     sniped = False
-    for step in range(12):
+    for step in range(10):
         # Until the draw pile is first reshuffled no card in a hand has ever been named in
         # the log, so any mention of one is a leak.
         assert match.state["draw"] and not any(line["kind"] == "reshuffle" for line in selectors.log_for(match, 0))
@@ -231,6 +231,8 @@ def test_no_page_or_answer_shows_another_seats_hand(cupquest, client, make_user)
             page = client.get(f"/games/{match.pk}/")
             assert page.status_code == 200 and 'data-kind="cupquest"' in page.content.decode()
             assert _leaks_in_html(page.content.decode(), secret) == [], f"step {step}: seat {seat} page"
+            history = client.get(f"/games/{match.pk}/history/").content.decode()
+            assert _leaks_in_html(history, secret) == [], f"step {step}: seat {seat} history"
         match, move = _play_one(match, users, sniped)
         sniped = sniped or move["type"] == "snipe"
     # The search can fail: it finds a seat's own cards in that seat's own answer.
