@@ -77,6 +77,50 @@ def prepare_database(games: int, rounds: int) -> list[dict]:
     return out
 
 
+CLK = os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLK  # utime + stime
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            out += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            pass
+    return out
+
+
+def cpu_by_component(server_pid: int) -> dict:
+    """CPU seconds used so far by the server's process tree, PostgreSQL and Redis.
+
+    On a shared machine wall-clock rates depend on the neighbours; CPU per move does not
+    much, and says where a move's cost goes (docs/performance.md)."""
+    tree, todo = [], [server_pid]
+    while todo:
+        pid = todo.pop()
+        tree.append(pid)
+        todo += _children(pid)
+    totals = {"server": sum(_cpu_seconds(p) for p in tree), "postgres": 0.0, "redis": 0.0}
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            name = (proc / "comm").read_text().strip()
+        except OSError:
+            continue
+        if name.startswith("postgres"):
+            totals["postgres"] += _cpu_seconds(int(proc.name))
+        elif name.startswith("redis-server"):
+            totals["redis"] += _cpu_seconds(int(proc.name))
+    return totals
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -180,7 +224,14 @@ def main() -> None:
     port = free_port()
     server = start_server(port, args.workers)
     try:
+        before = cpu_by_component(server.pid)
+        client_before = time.process_time()
         result = asyncio.run(run(games, f"http://127.0.0.1:{port}", args.seconds, args.rate, args.games))
+        after = cpu_by_component(server.pid)
+        used = {k: after[k] - before[k] for k in before}
+        used["load_generator"] = time.process_time() - client_before
+        moves = max(result["moves"], 1)
+        result["cpu_ms_per_move"] = {k: round(1000 * v / moves, 2) for k, v in used.items()}
     finally:
         server.terminate()
         server.wait(timeout=10)
