@@ -1,0 +1,121 @@
+"""Doubling the ante (16.2) and response windows with real deadlines: acceptance stakes more
+cards, conceding puts the player out, and an unanswered offer or window expires through a
+real Celery worker on the Redis broker (the pattern of test_timers.py)."""
+import time
+from datetime import timedelta
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from django.utils import timezone
+
+from decks import selectors as deck_selectors
+from decks.models import AnteStake
+from games import notify, services
+from games.models import Match, MoveRecord, Notification
+from grailsite.celery import app
+from tests.platform.ccg_helpers import GAME, drive, ensure_card_database, prepared_player
+
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+
+@pytest.fixture
+def worker():
+    app.control.purge()
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10) as w:
+        yield w
+
+
+def wait_for(predicate, timeout=15.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.fixture
+def table(make_user):
+    """A started two-player game with doubling on, past the cut; returns (match, users, offerer)."""
+    ensure_card_database()
+    alice, bob = make_user("alice"), make_user("bob")
+    decks = [prepared_player(alice, spare=1), prepared_player(bob)]
+    match = services.match_create(creator=alice, kind="ccg", num_seats=2, invite=["bob"], seed=7,
+                                  clock_kind="days", clock_amount=3,
+                                  creator_choice={"deck": decks[0].pk, "double_the_ante": "on", "offer": "2h",
+                                                  "window": "1h"})
+    services.match_join(match_id=match.pk, user=bob, choice={"deck": decks[1].pk})
+    users = [alice, bob]
+    match = drive(match, users, until=lambda m: m.state["phase"] != "cut")
+    return match, users, match.state["turn"]
+
+
+def offer_double(match, users, offerer):
+    """The offerer ends the turn doubling, discarding down to seven if asked."""
+    services.move_submit(match_id=match.pk, user=users[offerer], move={"type": "end_turn", "double": True},
+                         version=match.version)
+    return drive(match, users, until=lambda m: any(p.kind == "offer" for p in GAME.pending(m.state)))
+
+
+def held(match):
+    return AnteStake.objects.filter(match_id=str(match.pk), status="held")
+
+
+def test_accepting_a_double_stakes_as_many_cards_again_from_each_deck(table):
+    match, users, offerer = table
+    match = offer_double(match, users, offerer)
+    other = 1 - offerer
+    seat = match.seats.get(index=other)
+    assert seat.waiting_for == "offer"
+    assert timedelta(hours=1, minutes=59) < seat.deadline - timezone.now() <= timedelta(hours=2)
+    assert Notification.objects.filter(user=users[other], kind="your_turn", text__contains="offer").exists()
+    services.move_submit(match_id=match.pk, user=users[other], move={"type": "accept"}, version=match.version)
+    match.refresh_from_db()
+    assert held(match).count() == 4
+    assert sorted(held(match).values_list("user_id", flat=True)) == sorted([users[0].pk, users[1].pk] * 2)
+    view = GAME.view_for(match.state, other)
+    assert view["doubling"] == {"since": [offerer], "count": 1} and len(view["ante"]) == 4
+    assert deck_selectors.ledger_discrepancies() == []
+
+
+def test_conceding_a_double_puts_the_player_out_and_stakes_nothing_more(table):
+    match, users, offerer = table
+    match = offer_double(match, users, offerer)
+    services.move_submit(match_id=match.pk, user=users[1 - offerer], move={"type": "concede"}, version=match.version)
+    match.refresh_from_db()
+    assert match.state["p"][1 - offerer]["out"] is True
+    assert held(match).count() == 2
+    # Alone, the offerer gives up: each ante card goes home.
+    services.move_submit(match_id=match.pk, user=users[offerer], move={"type": "give_up"}, version=match.version)
+    match.refresh_from_db()
+    assert match.status == "finished" and not held(match).exists()
+    assert deck_selectors.ledger_discrepancies() == []
+
+
+def test_an_unanswered_double_concedes_through_the_worker(worker, table):
+    match, users, offerer = table
+    match = offer_double(match, users, offerer)
+    other = 1 - offerer
+    deadline = timezone.now() + timedelta(seconds=1)
+    match.seats.filter(index=other).update(deadline=deadline)
+    notify._schedule(match.pk, match.version, [(other, deadline)])
+    assert wait_for(lambda: MoveRecord.objects.filter(match=match, by_timeout=True).exists())
+    record = MoveRecord.objects.get(match=match, by_timeout=True)
+    assert record.move == {"type": "concede"} and record.seat == other
+    match.refresh_from_db()
+    assert match.state["p"][other]["out"] is True and held(match).count() == 2
+    assert Notification.objects.filter(user=users[other], kind="timeout").exists()
+
+
+def test_an_unanswered_response_window_passes_through_the_worker(worker, table):
+    match, users, _ = table
+    match = drive(match, users, until=lambda m: any(p.kind == "response" for p in GAME.pending(m.state)))
+    seat = match.seats.get(waiting_for="response")
+    assert timedelta(minutes=59) < seat.deadline - timezone.now() <= timedelta(hours=1)
+    deadline = timezone.now() + timedelta(seconds=1)
+    match.seats.filter(index=seat.index).update(deadline=deadline)
+    notify._schedule(match.pk, match.version, [(seat.index, deadline)])
+    assert wait_for(lambda: MoveRecord.objects.filter(match=match, by_timeout=True).exists())
+    record = MoveRecord.objects.get(match=match, by_timeout=True)
+    assert record.move == {"type": "pass"} and record.seat == seat.index
+    assert Match.objects.get(pk=match.pk).version > match.version
