@@ -63,6 +63,25 @@ def _expire(match: Match, seat: int) -> bool:
 
 # --- moves ------------------------------------------------------------------------------
 
+def test_the_new_game_form_starts_a_three_player_game_with_its_options(client, make_user):
+    arthur, lancelot, robin = make_user("arthur"), make_user("lancelot"), make_user("robin")
+    client.force_login(arthur)
+    answer = client.post("/games/new/", {
+        "kind": "cupquest", "seats": 3, "invite": "lancelot, robin", "clock_kind": "days", "clock_amount": 3,
+        "vacation_days": 7, "allow_spectators": "on", "option_board": "standard", "option_round_limit": "25"})
+    assert answer.status_code == 302
+    match = Match.objects.get(kind="cupquest")
+    for user in (lancelot, robin):
+        client.force_login(user)
+        client.post(f"/games/{match.pk}/join/")
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    assert match.setup_options == {"board": "standard", "round_limit": 25} and match.state["round_limit"] == 25
+    assert len(match.state["alcoves"]) == 3 and all(len(hand) == 3 for hand in match.state["hands"])
+    page = client.get(f"/games/{match.pk}/").content.decode()
+    assert "js/games/cupquest" in page and "css/games/cupquest" in page
+
+
 def test_moves_are_applied_recorded_and_logged_in_words(cupquest):
     match, users = cupquest
     assert match.status == Match.Status.ACTIVE and match.state["order"] == [2, 0, 1]
