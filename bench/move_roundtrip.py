@@ -127,11 +127,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, workers: int) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "grailsite.asgi:application", "--host", "127.0.0.1",
-                             "--port", str(port), "--workers", str(workers), "--log-level", "warning",
-                             "--ws-per-message-deflate", "false",
-                             "--no-access-log"], cwd=ROOT, env=server_env())
+def start_server(port: int, workers: int, wsgi: bool = False) -> subprocess.Popen:
+    """uvicorn (ASGI: HTTP and websockets), or with ``wsgi`` gunicorn for plain HTTP."""
+    if wsgi:
+        cmd = [sys.executable, "-m", "gunicorn", "grailsite.wsgi:application", "-b", f"127.0.0.1:{port}",
+               "-w", str(workers), "--threads", "4", "--log-level", "warning"]
+    else:
+        cmd = [sys.executable, "-m", "uvicorn", "grailsite.asgi:application", "--host", "127.0.0.1",
+               "--port", str(port), "--workers", str(workers), "--log-level", "warning",
+               "--ws-per-message-deflate", "false", "--no-access-log"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=server_env())
     for _ in range(150):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
@@ -142,10 +147,11 @@ def start_server(port: int, workers: int) -> subprocess.Popen:
     raise RuntimeError("server did not start")
 
 
-async def play_game(game: dict, base: str, client, deadline: float, interval: float, latencies: list, counts: dict):
+async def play_game(game: dict, base: str, client, deadline: float, interval: float, latencies: list, counts: dict,
+                    ws_base: str | None = None):
     import websockets
 
-    ws_base = base.replace("http://", "ws://")
+    ws_base = ws_base or base.replace("http://", "ws://")
     sockets = []
     for p in game["players"]:
         ws = await websockets.connect(f"{ws_base}/ws/matches/{game['match']}/", origin=base,
@@ -186,7 +192,7 @@ async def play_game(game: dict, base: str, client, deadline: float, interval: fl
             await ws.close()
 
 
-async def run(games: list, base: str, seconds: float, rate: float | None, slots: int) -> dict:
+async def run(games: list, base: str, seconds: float, rate: float | None, slots: int, ws_base: str | None = None) -> dict:
     """``slots`` games are played at once; when one ends its slot takes the next fresh game."""
     import httpx
 
@@ -197,7 +203,7 @@ async def run(games: list, base: str, seconds: float, rate: float | None, slots:
 
     async def slot(client, deadline):
         while queue and time.monotonic() < deadline:
-            await play_game(queue.pop(), base, client, deadline, interval, latencies, counts)
+            await play_game(queue.pop(), base, client, deadline, interval, latencies, counts, ws_base)
 
     limits = httpx.Limits(max_connections=slots * 2)
     async with httpx.AsyncClient(limits=limits, timeout=30) as client:
@@ -217,26 +223,38 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=None, help="target moves/s in total (default: flat out)")
     parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
     parser.add_argument("--pool", type=int, default=10, help="games prepared per concurrent slot (each lasts 12 moves)")
+    parser.add_argument("--wsgi", action="store_true",
+                        help="serve HTTP with gunicorn (WSGI) and only websockets with uvicorn")
     args = parser.parse_args()
     # Enough rounds that no game ends during the run (each round is two moves).
     rounds = 6
     games = prepare_database(args.games * args.pool, rounds)
     port = free_port()
     server = start_server(port, args.workers)
+    http_server, http_port = (start_server(free_port(), args.workers, wsgi=True), None) if args.wsgi else (None, port)
+    if http_server is not None:
+        http_port = int(http_server.args[http_server.args.index("-b") + 1].rsplit(":", 1)[1])
     try:
         before = cpu_by_component(server.pid)
+        if http_server is not None:
+            extra = cpu_by_component(http_server.pid)["server"]
         client_before = time.process_time()
-        result = asyncio.run(run(games, f"http://127.0.0.1:{port}", args.seconds, args.rate, args.games))
+        result = asyncio.run(run(games, f"http://127.0.0.1:{http_port}", args.seconds, args.rate, args.games,
+                                 ws_base=f"ws://127.0.0.1:{port}"))
         after = cpu_by_component(server.pid)
+        if http_server is not None:
+            after["server"] += cpu_by_component(http_server.pid)["server"] - extra
         used = {k: after[k] - before[k] for k in before}
         used["load_generator"] = time.process_time() - client_before
         moves = max(result["moves"], 1)
         result["cpu_ms_per_move"] = {k: round(1000 * v / moves, 2) for k, v in used.items()}
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        for proc in (server, http_server):
+            if proc is not None:
+                proc.terminate()
+                proc.wait(timeout=10)
     print(json.dumps({"benchmark": "move_roundtrip", "concurrent_games": args.games, "rate": args.rate,
-                      "workers": args.workers, **result}))
+                      "workers": args.workers, "http": "wsgi" if args.wsgi else "asgi", **result}))
 
 
 if __name__ == "__main__":
