@@ -97,7 +97,11 @@ def _click_move(page, move: dict, state: dict, seat: int) -> None:
         page.wait_for_selector("polygon.cq-dest")
         shown = set(page.eval_on_selector_all("polygon.cq-dest", "ps => ps.map(p => p.dataset.hex)"))
         assert shown == expected, "the glowing hexes are the card's legal destinations"
-        page.click(f"polygon.cq-dest[data-hex='{move['to']}']")
+        target = page.locator(f"polygon.cq-dest[data-hex='{move['to']}']")
+        named = {state["grail"]["at"]: "Move to the Holy Grail", state["alcoves"][seat]: "Move to your alcove"}
+        if move["to"] in named:  # the two places that matter most, named for screen readers
+            assert target.get_attribute("aria-label") == named[move["to"]]
+        target.click()
     elif kind == "snipe":
         panel = page.locator("[data-testid=snipe]")
         panel.locator("select").select_option(str(move["target"]))

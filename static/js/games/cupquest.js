@@ -86,7 +86,7 @@
       if (dest[k]) {
         poly.setAttribute("tabindex", "0");
         poly.setAttribute("role", "button");
-        poly.setAttribute("aria-label", "Move to " + k);
+        poly.setAttribute("aria-label", "Move to " + placeName(v, k, teleportAt[k]));
         poly.addEventListener("click", function () { send(ctx, dest[k]); });
         poly.addEventListener("keydown", function (e) {
           if (e.key !== "Enter" && e.key !== " ") return;
@@ -131,6 +131,14 @@
       if (v.grail.carrier === seat) map.appendChild(grailIcon([c[0] + SIZE * 0.55, c[1] - SIZE * 0.55], "cq-grail carried"));
     });
     return map;
+  }
+
+  // A destination in words for screen readers: what is there, else its coordinates.
+  function placeName(v, k, teleportCard) {
+    if (v.grail.at === k) return "the Holy Grail";
+    if (v.my_seat !== null && v.alcoves[v.my_seat] === k) return "your alcove";
+    if (teleportCard) return "the " + cardName(teleportCard) + " teleport space";
+    return "hex " + k;
   }
 
   /* The cup is drawn over its hex but lets clicks through (see .cq-grail in the CSS): the
