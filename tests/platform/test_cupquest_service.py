@@ -1,4 +1,5 @@
-"""Cup Quest through the shell: moves, timeouts, hidden information and replay, on PostgreSQL.
+"""Cup Quest through the shell, on PostgreSQL: starting from the form, moves, timeouts,
+hidden information, resigning, and replaying finished games from their seed.
 
 The games are seeded and driven by the browser test's goal-seeking player, so they are the
 same game the three browsers play (and this file checks that game ends as that test says).
@@ -61,7 +62,7 @@ def _expire(match: Match, seat: int) -> bool:
     return services.deadline_expire(match_id=match.pk, seat_index=seat)
 
 
-# --- moves ------------------------------------------------------------------------------
+# --- starting and moving -----------------------------------------------------------------
 
 def test_the_new_game_form_starts_a_three_player_game_with_its_options(client, make_user):
     arthur, lancelot, robin = make_user("arthur"), make_user("lancelot"), make_user("robin")
