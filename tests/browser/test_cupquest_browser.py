@@ -1,9 +1,11 @@
-"""Three people play a whole game of Cup Quest in three browsers, every move a click.
+"""Three people play Cup Quest in three browsers, every move a click.
 
-The match is created through the services with a fixed seed, so the game is the same on
+The matches are created through the services with fixed seeds, so each game is the same on
 every run. Which move to make is decided from the engine (a goal-seeking player, below);
-how it is made is always the page's own controls: a card, then a glowing hex; the fight,
-attack and decline buttons; the snipe control's target, sliders and fire button.
+how it is made is always the page's own controls: a card, then a glowing hex (by mouse or
+keyboard); the fight, attack, decline, freeze, teleport, discard and pass buttons; the
+snipe control's target, sliders and fire button. After every move each other page (and a
+spectator's) must show it in its log without reloading.
 """
 from __future__ import annotations
 
@@ -153,7 +155,7 @@ def make_page(new_page):
     connections.close_all()
 
 
-def _start_game(live_url: str, users, seed: int):
+def _start_game(users, seed: int):
     from games import services
 
     match = services.match_create(creator=users[0], kind="cupquest", num_seats=len(users),
@@ -195,7 +197,7 @@ def test_three_players_click_through_a_whole_game(live_url, make_page):
     for seat, name in enumerate(PLAYERS):
         sign_up(pages[seat], live_url, name)
     users = [get_user_model().objects.get(username=name) for name in PLAYERS]
-    match = _start_game(live_url, users, SEED)
+    match = _start_game(users, SEED)
     errors = []
     for page in pages.values():
         _open(page, f"{live_url}/games/{match.pk}/", errors)
@@ -241,7 +243,7 @@ def test_freeze_teleport_discard_and_a_spectator_watching(live_url, make_page):
     from tests.conftest import PASSWORD
 
     users = [get_user_model().objects.create_user(username=n, password=PASSWORD) for n in ("gawain", "galahad", "bors")]
-    match = _start_game(live_url, users, CARD_SEED)
+    match = _start_game(users, CARD_SEED)
     assert match.state["order"] == [0, 1, 2]
     pages = {0: make_page(), 1: make_page(), 2: make_page(), None: make_page(width=390, height=844)}
     errors = []
