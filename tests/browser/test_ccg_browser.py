@@ -9,7 +9,7 @@ import pytest
 from decks import selectors as deck_selectors
 from decks.models import Holding
 from games import ccg_shell
-from games.models import Match
+from games.models import Match, MoveRecord
 from games.rules.ccg.game import ante_result
 from tests.browser.helpers import sign_up, wait_live
 from tests.platform.ccg_helpers import GAME, PREPARED_DECK, ensure_card_database, prepared_player, scripted_move, seed_for
@@ -71,6 +71,12 @@ def test_two_players_play_to_the_grail_and_the_ante_changes_hands(live_url, new_
     wait_live(alice)
     wait_live(bob)
     pages = [alice, bob]
+    bob.check("[data-testid=always-pass]")       # bob lets the site pass his response windows
+    for _ in range(100):
+        if match.seats.get(index=1).choice.get("preset") == "always_pass":
+            break
+        bob.wait_for_timeout(50)
+    assert match.seats.get(index=1).choice["preset"] == "always_pass"
 
     for _ in range(200):
         match.refresh_from_db()
@@ -106,3 +112,4 @@ def test_two_players_play_to_the_grail_and_the_ante_changes_hands(live_url, new_
         assert copies(users[winner], code) == before[(winner, code)] + n
         assert copies(users[1 - winner], code) == before[(1 - winner, code)] - n
     assert deck_selectors.ledger_discrepancies() == []
+    assert MoveRecord.objects.filter(match=match, seat=1, move={"type": "pass"}, key__startswith="auto-").exists()

@@ -243,3 +243,36 @@ def test_a_response_window_runs_on_its_own_clock_and_the_preset_can_change_mid_g
     assert seat.choice["preset"] == "always_pass" and seat.waiting_for != "response"
     with pytest.raises(ServiceError):
         ccg_shell.preset_set(match_id=match.pk, user=seat.user, preset="sometimes")
+
+
+def test_the_preset_endpoint_reads_and_changes_my_preset(players, client):
+    match, (alice, bob) = start(players)
+    url = f"/api/matches/{match.pk}/ccg/preset/"
+    client.force_login(bob)
+    assert client.get(url).json() == {"preset": "ask"}
+    answer = client.post(url, {"preset": "always_pass"}, content_type="application/json")
+    assert answer.status_code == 200 and answer.json() == {"preset": "always_pass"}
+    assert match.seats.get(index=1).choice["preset"] == "always_pass"
+    refused = client.post(url, {"preset": "never"}, content_type="application/json")
+    assert refused.status_code == 400 and "always_pass" in refused.json()["error"]["message"]
+
+
+def test_the_create_form_and_the_join_form_offer_my_decks(players, client):
+    (alice, a_deck), (bob, b_deck) = players
+    client.force_login(alice)
+    page = client.get("/games/new/").content.decode()
+    assert f'value="{a_deck.pk}"' in page and f'value="{b_deck.pk}"' not in page
+    answer = client.post("/games/new/", {"kind": "ccg", "seats": 2, "invite": "bob", "clock_kind": "days",
+                                         "clock_amount": 3, "vacation_days": 0, "allow_spectators": "on", "choice_deck": a_deck.pk,
+                                         "choice_double_the_ante": "on", "choice_off_unique": "on",
+                                         "choice_window": "6h", "choice_offer": ""})
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    match = Match.objects.get(kind="ccg")
+    assert match.seats.get(index=0).choice["rules_off"] == ["unique"]
+    client.force_login(bob)
+    page = client.get(f"/games/{match.pk}/").content.decode()
+    assert f'value="{b_deck.pk}"' in page and 'name="choice_deck"' in page
+    client.post(f"/games/{match.pk}/join/", {"choice_deck": b_deck.pk})
+    match.refresh_from_db()
+    assert match.status == "active" and match.state["opts"]["double_the_ante"] is True
+    assert ccg_shell.allowance(match, "response") == ("hours", 6) and ccg_shell.allowance(match, "offer") is None

@@ -269,10 +269,41 @@
     return text + ".";
   }
 
+  // My "always pass response windows" preset, kept by the site per seat (docs/rules/ccg-web.md §3).
+  function presetToggle(data, ctx) {
+    var url = "/api/matches/" + data.id + "/ccg/preset/";
+    if (ui.preset === undefined) {
+      ui.preset = null;
+      Grail.api("GET", url).then(function (r) { ui.preset = r.preset; redraw(); }, function () {});
+    }
+    var box = el("input", { type: "checkbox", "data-testid": "always-pass" });
+    box.checked = ui.preset === "always_pass";
+    box.disabled = ui.preset === null;
+    box.addEventListener("change", function () {
+      var want = box.checked ? "always_pass" : "ask";
+      Grail.api("POST", url, { preset: want }).then(function (r) { ui.preset = r.preset; redraw(); },
+        function (err) { ctx.showError(err.message); redraw(); });
+    });
+    return el("label", { class: "ccg-preset" }, box, " Always pass response windows");
+  }
+
+  // When an offer or a window waits, say until when (the seats bar shows every clock too).
+  function deadlines(v, ctx, data) {
+    var pend = v.pending;
+    if (!pend || (pend.kind !== "offer" && pend.kind !== "response")) return null;
+    var due = data.seats.filter(function (s) { return s.to_act && s.deadline; }).map(function (s) {
+      return ctx.seatName(s.seat) + " must answer by " + new Date(s.deadline).toLocaleString();
+    });
+    return due.length ? el("p", { class: "ccg-deadline", "data-testid": "answer-by", text: due.join("; ") + "." }) : null;
+  }
+
   function drawControls(v, ctx, data) {
     var moves = data.legal_moves || [];
     var box = el("section", { class: "ccg-controls", "data-testid": "controls" });
     box.appendChild(el("p", { class: "ccg-prompt", "data-testid": "prompt", text: promptText(v, ctx, data) }));
+    var due = deadlines(v, ctx, data);
+    if (due) box.appendChild(due);
+    if (data.my_seat !== null && data.my_seat !== undefined && data.status === "active") box.appendChild(presetToggle(data, ctx));
     if (!moves.length) return box;
     var cuts = moves.filter(function (m) { return m.type === "cut"; });
     if (cuts.length) {
