@@ -1,13 +1,15 @@
 """Two people play the MPHG CCG in Chromium from creating the game to a found Grail, by
 clicking the controls the renderer builds from the legal moves; then the ante cards have
 moved between their collections. The seed is fixed and the decks prepared (lands only),
-so the game is short; every step — cut, moves, balance, windows, search — is the real one."""
+so the game is short; every step — cut, moves, balance, windows, search — is the real one.
+A second game doubles the ante from the board and the other player accepts it there."""
+import os
 import re
 
 import pytest
 
 from decks import selectors as deck_selectors
-from decks.models import Holding
+from decks.models import AnteStake, Holding
 from games import ccg_shell
 from games.models import Match, MoveRecord
 from games.rules.ccg.game import ante_result
@@ -42,9 +44,10 @@ def click_move(page, move):
         page.click(f"button[data-move={kind}]")
 
 
-def test_two_players_play_to_the_grail_and_the_ante_changes_hands(live_url, new_page):
+def set_up_game(live_url, alice, bob, *, seed_want="won", double=False):
+    """Two people sign up, get the prepared deck, and start a CCG game through the forms;
+    returns (match, users, before) with each user's copies of the deck's cards before play."""
     ensure_card_database()
-    alice, bob = new_page(), new_page(width=390, height=844)   # bob plays on a phone
     sign_up(alice, live_url, "alice")
     sign_up(bob, live_url, "bob")
     from django.contrib.auth import get_user_model
@@ -52,12 +55,14 @@ def test_two_players_play_to_the_grail_and_the_ante_changes_hands(live_url, new_
     for user, spare in zip(users, (3, 0)):
         prepared_player(user, spare=spare)
     before = {(s, code): copies(u, code) for s, u in enumerate(users) for code in PREPARED_DECK}
-    seed = seed_for("won", [ccg_shell._collection_size(u) for u in users])
+    seed = seed_for(seed_want, [ccg_shell._collection_size(u) for u in users], double_the_ante=double)
 
     alice.goto(f"{live_url}/games/new/")
     alice.select_option("#id_kind", "ccg")
     alice.fill("#id_invite", "bob")
     alice.select_option("[data-kind=ccg] [data-testid=ccg-deck]", label="Prepared lands (40 cards)")
+    if double:
+        alice.check("[data-testid=ccg-double]")
     alice.click("button[type=submit]")
     alice.wait_for_url(re.compile(r"/games/\d+/$"))
     match = Match.objects.get(pk=int(alice.url.rstrip("/").split("/")[-1]))
@@ -70,6 +75,40 @@ def test_two_players_play_to_the_grail_and_the_ante_changes_hands(live_url, new_
     alice.wait_for_selector("[data-testid=controls]")
     wait_live(alice)
     wait_live(bob)
+    match.refresh_from_db()
+    return match, users, before
+
+
+def play_by_clicking(match, pages, until=lambda m: False):
+    """Each step, the person whose move it is clicks what the scripted player would do."""
+    for _ in range(200):
+        match.refresh_from_db()
+        if match.status != "active" or until(match):
+            return match
+        seat = GAME.pending(match.state)[0].seat
+        page = pages[seat]
+        if match.move_count == 20 and os.environ.get("CCG_SHOTS"):
+            pages[1].screenshot(path=os.environ["CCG_SHOTS"] + "/bob-phone.png", full_page=True)
+        page.wait_for_function(f"Grail.page.data && Grail.page.data.version >= {match.version}")
+        move = scripted_move(match.state, seat, GAME.legal_moves(match.state, seat))
+        click_move(page, move)
+        wait_for_version(page, match, move)
+    raise AssertionError("the game did not end")
+
+
+def wait_for_version(page, match, move):
+    version = match.version
+    for _ in range(100):
+        page.wait_for_timeout(50)
+        if Match.objects.filter(pk=match.pk, version__gt=version).exists():
+            return
+    info = page.evaluate("JSON.stringify([Grail.page.data.version, Grail.page.data.legal_moves.slice(0, 5)])")
+    raise AssertionError(f"{move} did nothing at {version}: {info} {page.inner_text('#move-error')}")
+
+
+def test_two_players_play_to_the_grail_and_the_ante_changes_hands(live_url, new_page):
+    alice, bob = new_page(), new_page(width=390, height=844)   # bob plays on a phone
+    match, users, before = set_up_game(live_url, alice, bob)
     pages = [alice, bob]
     bob.check("[data-testid=always-pass]")       # bob lets the site pass his response windows
     for _ in range(100):
@@ -78,24 +117,7 @@ def test_two_players_play_to_the_grail_and_the_ante_changes_hands(live_url, new_
         bob.wait_for_timeout(50)
     assert match.seats.get(index=1).choice["preset"] == "always_pass"
 
-    for _ in range(200):
-        match.refresh_from_db()
-        if match.status != "active":
-            break
-        seat = GAME.pending(match.state)[0].seat
-        page = pages[seat]
-        page.wait_for_function(f"Grail.page.data && Grail.page.data.version >= {match.version}")
-        move = scripted_move(match.state, seat, GAME.legal_moves(match.state, seat))
-        click_move(page, move)
-        version = match.version
-        for _ in range(100):
-            page.wait_for_timeout(50)
-            if Match.objects.filter(pk=match.pk, version__gt=version).exists():
-                break
-        else:
-            page.screenshot(path="/tmp/ccg-stuck.png", full_page=True)
-            info = page.evaluate("JSON.stringify([Grail.page.data.version, Grail.page.data.legal_moves.slice(0, 5)])")
-            raise AssertionError(f"{move} did nothing at {match.version}: {info} {page.inner_text('#move-error')}")
+    match = play_by_clicking(match, pages)
     match.refresh_from_db()
     result = ante_result(match.state)
     assert match.status == "finished" and result["status"] == "won"
@@ -113,3 +135,26 @@ def test_two_players_play_to_the_grail_and_the_ante_changes_hands(live_url, new_
         assert copies(users[1 - winner], code) == before[(1 - winner, code)] - n
     assert deck_selectors.ledger_discrepancies() == []
     assert MoveRecord.objects.filter(match=match, seat=1, move={"type": "pass"}, key__startswith="auto-").exists()
+
+
+def test_doubling_the_ante_is_offered_answered_and_shown_to_both(live_url, new_page):
+    alice, bob = new_page(), new_page(width=390, height=844)
+    match, users, _ = set_up_game(live_url, alice, bob, double=True)
+    pages = [alice, bob]
+    match = play_by_clicking(match, pages, until=lambda m: m.state["phase"] != "cut")
+    offerer = match.state["turn"]
+    other = 1 - offerer
+    pages[offerer].wait_for_function(f"Grail.page.data.version >= {match.version}")
+    pages[offerer].click("button[data-move=end_turn]:text-is('End turn and double the ante')")
+    wait_for_version(pages[offerer], match, "double")
+    match = play_by_clicking(match, pages, until=lambda m: any(p.kind == "offer" for p in GAME.pending(m.state)))
+    answer = pages[other]
+    answer.wait_for_selector("[data-testid=prompt]:has-text('doubles the ante')")
+    assert "must answer by" in answer.inner_text("[data-testid=answer-by]")
+    assert "doubles the ante" in pages[offerer].inner_text("[data-testid=prompt]")
+    answer.click("button[data-move=accept]")
+    wait_for_version(answer, match, "accept")
+    for page in pages:
+        page.wait_for_selector("[data-testid=doubling]:has-text('Doubled 1 time')")
+        assert page.locator("[data-testid=ante] .ccg-card").count() == 4
+    assert AnteStake.objects.filter(match_id=str(match.pk), status="held").count() == 4
