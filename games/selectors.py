@@ -48,7 +48,7 @@ def match_payload(match: Match, user, *, seats: list[Seat] | None = None) -> dic
     payload = state_payload(match, my_seat, game=game)
     payload.update({
         "id": match.pk, "kind": match.kind, "name": game.name, "title": match.title,
-        "status": match.status, "my_seat": my_seat,
+        "status": match.status, "my_seat": my_seat, "moves": match.move_count,
         "seats": [seat_public(s) for s in seats],
         "clock": {"kind": match.clock, "amount": match.clock_amount, "weekend_pause": match.weekend_pause,
                   "vacation_days": match.vacation_days},

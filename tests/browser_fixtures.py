@@ -92,6 +92,11 @@ def new_page(transactional_db, django_db_serialized_rollback, browser):
     yield make
     for context in contexts:
         context.close()
+    # The test's own ORM calls ran beside Playwright's loop on a connection of their own;
+    # close it so the test database can be dropped at the end.
+    from django.db import connections
+
+    connections.close_all()
 
 
 @pytest.fixture

@@ -111,7 +111,10 @@
   };
 
   Page.prototype.update = function (data) {
-    if (this.data && data.version < this.data.version) return;  // an older push arrived late
+    // An older push arrived late, or the same version came twice (the move's reply and the
+    // push): draw each version once, so a click in between is never lost to a redraw.
+    if (this.data && (data.version < this.data.version ||
+        (data.version === this.data.version && data.status === this.data.status))) return;
     var wasMyTurn = this.isMyTurn();
     var statusChanged = this.data && this.data.status !== data.status;
     this.data = data;
@@ -121,6 +124,7 @@
     }
     this.drawSeats();
     this.drawOutcome();
+    this.syncControls();
     this.drawLog();
     if (data.view !== null && data.view !== undefined) {
       try { this.renderer().render(this.board, data, this.ctx()); }
@@ -145,12 +149,22 @@
       var cls = "seat seat-" + s.seat + (s.to_act ? " to-act" : "") + (s.seat === d.my_seat ? " me" : "");
       var item = el("div", { class: cls, "data-seat": s.seat },
         el("span", { class: "dot" }),
+        el("span", { class: "seat-no", text: String(s.seat + 1) }),
         el("span", { class: "name", text: s.username || "open seat" }),
         s.seat === d.my_seat ? el("span", { class: "you", text: "you" }) : null);
       if (s.to_act) item.appendChild(el("span", { class: "waiting", text: s.waiting_for === "turn" ? "to move" : (s.waiting_for || "to act") }));
       if (s.deadline) item.appendChild(el("span", { class: "clock", "data-deadline": s.deadline, text: timeLeft(s.deadline) }));
       if (s.paused_until && new Date(s.paused_until) > new Date()) item.appendChild(el("span", { class: "paused", text: "on vacation" }));
       box.appendChild(item);
+    });
+  };
+
+  /* Page controls outside the board that depend on the state (resign, call off). */
+  Page.prototype.syncControls = function () {
+    var d = this.data, moved = d.moves > 0;
+    document.querySelectorAll("[data-show-while]").forEach(function (node) {
+      var rule = node.dataset.showWhile;
+      node.hidden = !(d.status === "active" && (rule === "active" || (rule === "no-moves" && !moved)));
     });
   };
 

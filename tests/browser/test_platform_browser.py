@@ -36,6 +36,8 @@ def test_two_players_see_each_others_moves_live(live_url, new_page, tmp_path):
     first.click()
 
     bob.wait_for_function(f"document.querySelector('[data-testid=total-0]').textContent === 'total {card}'")
+    # Once a move is made the creator can no longer call the game off: the control goes away live.
+    alice.wait_for_selector("form[data-show-while=no-moves]", state="hidden")
     bob.screenshot(path=str(tmp_path / "bob.png"))
     bob.wait_for_selector(".seat.me.to-act", timeout=5000)  # the seats bar says it is bob's move
 

@@ -146,7 +146,7 @@ def test_admin_grant_goes_through_the_ledger(admin_client, make_user):
 def test_the_effect_editor_checks_effects_live(admin_client):
     url = "/admin/decks/card/check-effects/"
     good = admin_client.post(url, [{"op": "draw_cards", "count": 2, "who": "self"}], content_type="application/json")
-    assert good.json() == {"errors": [], "text": "Self draws 2 card(s)."}
+    assert good.json() == {"errors": [], "text": "Draw 2 cards."}
     bad = admin_client.post(url, [{"op": "draw_cards", "count": 9, "who": "self"}], content_type="application/json")
     assert "from 1 to 7" in bad.json()["errors"][0]
     broken = admin_client.post(url, "[{", content_type="application/json")
