@@ -29,27 +29,34 @@ class IllegalMove(Exception):
 class Event:
     """Something that happened, in words, with who may see it.
 
-    ``audience`` is EVERYONE (None) or a tuple of seats; ``data`` holds structured
-    details for renderers and must respect the same audience.
+    ``audience`` is EVERYONE (None) or a tuple of seats; ``hidden_from`` removes seats from
+    it (e.g. "seat 1 draws a card" for everyone, spectators included, but seat 1, who gets
+    the event naming the card). ``data`` holds structured details for renderers and must
+    respect the same audience.
     """
 
     kind: str
     text: str
     audience: tuple[int, ...] | None = EVERYONE
     data: dict = field(default_factory=dict)
+    hidden_from: tuple[int, ...] = ()
 
     def visible_to(self, seat: int | None) -> bool:
+        if seat is not None and seat in self.hidden_from:
+            return False
         return self.audience is EVERYONE or (seat is not None and seat in self.audience)
 
     def as_dict(self) -> dict:
         d = asdict(self)
         d["audience"] = None if self.audience is None else list(self.audience)
+        d["hidden_from"] = list(self.hidden_from)
         return d
 
     @classmethod
     def from_dict(cls, d: dict) -> "Event":
         aud = d.get("audience")
-        return cls(d["kind"], d["text"], None if aud is None else tuple(aud), d.get("data") or {})
+        return cls(d["kind"], d["text"], None if aud is None else tuple(aud), d.get("data") or {},
+                   tuple(d.get("hidden_from") or ()))
 
 
 @dataclass(frozen=True)

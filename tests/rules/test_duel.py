@@ -67,3 +67,16 @@ def test_options_are_validated():
         game.setup(2, {"rounds": 9}, 1)
     with pytest.raises(ValueError):
         game.setup(2, {"bogus": 1}, 1)
+
+
+def test_draw_events_name_the_card_only_to_the_drawer_and_tell_everyone_else():
+    from games.rules.base import Event
+
+    state = game.setup(2, {}, 5)
+    _, events = game.apply(state, 0, {"type": "play", "card": state["hands"][0][0]})
+    seen = {viewer: [e.text for e in events if e.visible_to(viewer)] for viewer in (0, 1, None)}
+    assert any(t.startswith("You draw") for t in seen[0]) and "Seat 1 draws a card." not in seen[0]
+    assert "Seat 1 draws a card." in seen[1] and "Seat 1 draws a card." in seen[None]
+    assert not any(t.startswith("You draw") for t in seen[1] + seen[None])
+    # Stored and read back, the audience is the same.
+    assert [Event.from_dict(e.as_dict()) for e in events] == events

@@ -53,7 +53,7 @@ class GrailDuel(Game):
             drawn = state["deck"].pop()
             state["hands"][seat].append(drawn)
             events.append(Event("draw", f"You draw a {drawn}.", audience=(seat,), data={"card": drawn}))
-            events.append(Event("draw", f"Seat {seat + 1} draws a card.", audience=(1 - seat,)))
+            events.append(Event("draw", f"Seat {seat + 1} draws a card.", hidden_from=(seat,)))
         state["turn"] = 1 - seat
         result = self.outcome(state)
         if result is not None:
