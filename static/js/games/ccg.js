@@ -259,7 +259,8 @@
 
   function promptText(v, ctx, data) {
     var pend = v.pending;
-    if (data.outcome) return "Game over: " + (data.outcome.reason || "");
+    // The view's own result, not data.outcome: a replay shows earlier steps of a finished game.
+    if (v.result) return "Game over: " + (v.result.reason || "");
     if (!pend) return "";
     var who = pend.seat !== undefined ? ctx.seatName(pend.seat) : (pend.waiting || []).map(ctx.seatName).join(", ");
     var text = who + " is asked " + (WAITS[pend.kind] || "to act");
@@ -301,6 +302,7 @@
     var moves = data.legal_moves || [];
     var box = el("section", { class: "ccg-controls", "data-testid": "controls" });
     box.appendChild(el("p", { class: "ccg-prompt", "data-testid": "prompt", text: promptText(v, ctx, data) }));
+    if (data.replay) return box;
     var due = deadlines(v, ctx, data);
     if (due) box.appendChild(due);
     if (data.my_seat !== null && data.my_seat !== undefined && data.status === "active") box.appendChild(presetToggle(data, ctx));
