@@ -454,9 +454,8 @@ def _draw(state, seat) -> list[Event]:
     card = state["draw"].pop()
     state["hands"][seat].append(card)
     events.append(Event("draw", f"You draw the {cards.card_name(card)}.", audience=(seat,), data={"card": card}))
-    others = tuple(s for s in range(state["players"]) if s != seat)
-    if others:
-        events.append(Event("draw", f"{seat_name(seat)} draws a card.", audience=others, data={"seat": seat}))
+    # Everyone else, spectators included, learns that a card was drawn, not which.
+    events.append(Event("draw", f"{seat_name(seat)} draws a card.", hidden_from=(seat,), data={"seat": seat}))
     return events
 
 

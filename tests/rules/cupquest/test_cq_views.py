@@ -63,7 +63,9 @@ def test_drawn_cards_are_told_only_to_the_drawer():
     for event in events:
         if drawn in event.text or event.data.get("card") == drawn:
             assert event.audience == (0,)
-    assert any(e.audience == (1, 2) and e.kind == "draw" for e in events)
+    told = [e for e in events if e.kind == "draw" and e.hidden_from == (0,)]
+    assert len(told) == 1 and told[0].audience is None  # the others and spectators hear of it
+    assert all(told[0].visible_to(v) for v in (1, 2, None)) and not told[0].visible_to(0)
 
 
 def test_views_leak_nothing_over_whole_games():
