@@ -95,7 +95,7 @@ def match_join(*, match_id: int, user, choice: dict | None = None) -> Match:
         match = _locked(match_id)
         if match.status != Match.Status.OPEN:
             raise ServiceError("This game is not waiting for players.")
-        seats = list(match.seats.select_for_update().order_by("index"))
+        seats = _locked_seats(match)
         mine = next((s for s in seats if s.user_id == user.id), None)
         if mine is not None and mine.accepted:
             raise ServiceError("You already have a seat in this game.")
