@@ -19,6 +19,7 @@ from tests.platform.ccg_helpers import GAME, ensure_card_database
 from tests.platform.wsclient import communicator, next_state, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+MAX_STEPS = 600  # a random three-player game ends well before (it is bounded by the decks)
 ID_KEYS = {"id", "card", "iid", "pick", "foe", "lead", "page", "rep", "option"}
 
 
@@ -105,24 +106,26 @@ def random_move(state, rng):
 
 
 def test_pages_json_and_log_show_each_seat_only_its_own_secrets(client, table, make_user):
+    """A whole random game: each step one viewer in turn reads the JSON; every few steps
+    every viewer reads every page (the replay and history rebuild from the records)."""
     match, users = table
     watcher = make_user("watcher")
     viewers = [(u, i) for i, u in enumerate(users)] + [(watcher, None)]
     rng = random.Random(5)
-    for step in range(24):
+    steps = 0
+    while steps < MAX_STEPS:
         match.refresh_from_db()
         if match.status != "active":
             break
-        # The replay and the history rebuild from the records: every few steps is enough.
-        slow = step % 6 == 5
-        for user, seat in viewers:
+        full = steps % 8 == 0
+        for user, seat in (viewers if full else [viewers[steps % len(viewers)]]):
             client.force_login(user)
-            urls = [f"/api/matches/{match.pk}/", f"/api/matches/{match.pk}/log/"]
-            urls += [f"/api/matches/{match.pk}/replay/"] if slow else []
+            urls = [f"/api/matches/{match.pk}/"]
+            urls += [f"/api/matches/{match.pk}/log/", f"/api/matches/{match.pk}/replay/"] if full else []
             for url in urls:
                 body = client.get(url).content.decode()
                 assert_clean(json.loads(body), body, match.state, seat, match)
-            for url in [f"/games/{match.pk}/"] + ([f"/games/{match.pk}/history/"] if slow else []):
+            for url in [f"/games/{match.pk}/", f"/games/{match.pk}/history/"] if full else []:
                 html = client.get(url).content.decode()
                 assert_clean({}, html, match.state, seat, match)
             if seat is not None:
@@ -130,6 +133,8 @@ def test_pages_json_and_log_show_each_seat_only_its_own_secrets(client, table, m
                 assert [c["id"] for c in mine] == match.state["p"][seat]["hand"]
         seat, move = random_move(match.state, rng)
         services.move_submit(match_id=match.pk, user=users[seat], move=move, version=match.version)
+        steps += 1
+    assert match.status == "finished" and steps > 30, f"{steps} steps, {match.status}"
 
 
 def test_websocket_frames_show_each_seat_only_its_own_secrets(table, make_user):
