@@ -1,4 +1,4 @@
-"""Hidden information in the CCG, over a random game with the starter decks: at every step
+"""Hidden information in the CCG, over a whole random three-player game with the starter decks: at every step
 no seat's HTML, JSON or websocket frame names a card it may not see — another hand, any
 face-down card, any deck (so no deck order either) — nor repeats a log line meant for
 another seat. Cards are named by instance id in every payload, so a leak is an id."""
