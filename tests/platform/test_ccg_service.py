@@ -276,3 +276,37 @@ def test_the_create_form_and_the_join_form_offer_my_decks(players, client):
     match.refresh_from_db()
     assert match.status == "active" and match.state["opts"]["double_the_ante"] is True
     assert ccg_shell.allowance(match, "response") == ("hours", 6) and ccg_shell.allowance(match, "offer") is None
+
+
+def test_ledger_check_proves_nothing_was_duplicated_or_lost_after_a_run_of_games(players):
+    """A found Grail, a draw with its rematch played to the end, a resignation and a game
+    called off: every copy of every card is still accounted for, and nothing stays held."""
+    from io import StringIO
+
+    from django.core.management import call_command
+    (alice, _), (bob, _) = players
+    users = [alice, bob]
+    for user in users:   # spare lands, so a lost ante card leaves the deck playable
+        deck_services.collection_grant(user=user, cards={"bristol-downs": 3, "open-field": 3, "cornwall": 1,
+                                                         "windy-cliffs": 1, "lake-of-the-lady": 1,
+                                                         "gorge-approach": 1}, reason="admin_grant")
+    codes = {c for c in Holding.objects.filter(user__in=users).values_list("card__code", flat=True)}
+    everyone_before = sum(sum(copies(u, c)) for u in users for c in codes)
+    drive(start(players, seed=seed_for("won", sizes(alice, bob)))[0], users)
+    drawn, _ = start(players, seed=seed_for("carried", sizes(alice, bob)))
+    drive(drawn, users)
+    drive(Match.objects.get(rematch_of=drawn), users)
+    resigned, _ = start(players, seed=2)
+    drive(resigned, users, until=lambda m: m.move_count >= 6)
+    services.match_resign(match_id=resigned.pk, user=bob)
+    resigned.refresh_from_db()
+    services.move_submit(match_id=resigned.pk, user=alice, move={"type": "give_up"}, version=resigned.version)
+    called_off = services.match_create(creator=alice, kind="ccg", num_seats=2, creator_choice={"deck": players[0][1].pk})
+    services.match_abandon(match_id=called_off.pk, user=alice)
+    out = StringIO()
+    call_command("ledger_check", stdout=out)
+    assert "passed" in out.getvalue()
+    assert sum(sum(copies(u, c)) for u in users for c in codes) == everyone_before
+    assert not Holding.objects.filter(user__in=users, held__gt=0).exists()
+    assert not AnteStake.objects.filter(status="held").exclude(
+        match_id__in=[str(m.pk) for m in Match.objects.filter(status="active")]).exists()
