@@ -45,7 +45,7 @@ def seat_choice(user, choice: dict) -> dict:
     """Validate what a player chose on joining (or creating). Form posts give strings
     ("on", "12h"), the JSON API may give real types; both normalise to the same dict, and
     a normalised dict validates to itself (a rematch passes the old choice again)."""
-    deck = _valid_deck(user, choice.get("deck"))
+    deck, version = _valid_deck(user, choice.get("deck"), choice.get("deck_version"))
     preset = str(choice.get("preset") or "ask")
     if preset not in PRESETS:
         raise ValueError("The response preset must be 'ask' or 'always_pass'.")
@@ -56,22 +56,29 @@ def seat_choice(user, choice: dict) -> dict:
         raise ValueError("Unknown optional rule; the rules that can be switched off are: "
                          + ", ".join(ccg_state.RULE_IDS) + ".")
     return {
-        "deck": deck.pk, "deck_version": deck.version, "deck_name": deck.name, "preset": preset,
+        "deck": deck.pk, "deck_version": version.number, "deck_name": version.name, "preset": preset,
         "rules_off": sorted(set(rules_off)), "double_the_ante": _truthy(choice.get("double_the_ante")),
         "window": _clock_choice(choice.get("window"), "response window"),
         "offer": _clock_choice(choice.get("offer"), "doubling offer"),
     }
 
 
-def _valid_deck(user, deck_id) -> Deck:
+def _valid_deck(user, deck_id, version_number=None) -> tuple[Deck, DeckVersion]:
+    """The player's deck and the version played: the newest, or the one named (a rematch
+    keeps the version of the drawn game, however the deck was edited since)."""
     try:
         deck = Deck.objects.get(pk=int(deck_id), owner=user)
     except (TypeError, ValueError, Deck.DoesNotExist):
         raise ValueError("Choose one of your own decks to play with.") from None
-    problems = deck_selectors.deck_analysis(user=user, cards=deck.cards)["problems"]
+    number = version_number if isinstance(version_number, int) and not isinstance(version_number, bool) \
+        else deck.version
+    version = DeckVersion.objects.filter(deck=deck, number=number).first()
+    if version is None:
+        raise ValueError(f"Your deck '{deck.name}' has no version {number}.")
+    problems = deck_selectors.deck_analysis(user=user, cards=version.cards)["problems"]
     if problems:
-        raise ValueError(f"Your deck '{deck.name}' cannot be played: {problems[0]}")
-    return deck
+        raise ValueError(f"Your deck '{version.name}' cannot be played: {problems[0]}")
+    return deck, version
 
 
 def _truthy(value) -> bool:
