@@ -158,3 +158,64 @@ def test_doubling_the_ante_is_offered_answered_and_shown_to_both(live_url, new_p
         page.wait_for_selector("[data-testid=doubling]:has-text('Doubled 1 time')")
         assert page.locator("[data-testid=ante] .ccg-card").count() == 4
     assert AnteStake.objects.filter(match_id=str(match.pk), status="held").count() == 4
+
+
+def test_the_board_draws_a_random_starter_deck_game_and_offers_every_legal_move(live_url, new_page):
+    """Starter decks, three players, random moves (made through the services): at every
+    step the acting player's board draws without a script error and has a control for each
+    legal move — a button, a destination, the cut field, or a hand card with its options."""
+    import random
+
+    from django.contrib.auth import get_user_model
+
+    from decks import services as deck_services
+    from decks.models import Deck
+    from games import services
+    from games.rules.ccg.game import with_words
+    from tests.conftest import PASSWORD
+    from tests.browser.helpers import log_in
+
+    ensure_card_database()
+    users = [get_user_model().objects.create_user(username=f"walker{i}", password=PASSWORD) for i in range(3)]
+    for user in users:
+        deck_services.starter_grant(user=user)
+    decks = [Deck.objects.filter(owner=u).order_by("id").first() for u in users]
+    match = services.match_create(creator=users[0], kind="ccg", num_seats=3, invite=[u.username for u in users[1:]],
+                                  seed=4, creator_choice={"deck": decks[0].pk})
+    for user, deck in zip(users[1:], decks[1:]):
+        services.match_join(match_id=match.pk, user=user, choice={"deck": deck.pk})
+    pages, errors = [], []
+    for user in users:
+        page = new_page(width=390, height=844)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        log_in(page, live_url, user.username)
+        page.goto(f"{live_url}/games/{match.pk}/")
+        pages.append(page)
+    rng = random.Random(3)
+    kinds_seen = set()
+    for _ in range(45):
+        match.refresh_from_db()
+        if match.status != "active":
+            break
+        seat = GAME.pending(match.state)[0].seat
+        page = pages[seat]
+        page.wait_for_function(f"Grail.page.data && Grail.page.data.version >= {match.version}")
+        legal = GAME.legal_moves(match.state, seat)
+        buttons = page.eval_on_selector_all("[data-testid=controls] button[data-move]",
+                                            "bs => bs.map(b => [b.dataset.move, b.textContent])")
+        for move in legal:
+            kinds_seen.add(move["type"])
+            if move["type"] in ("play", "discard"):
+                assert page.locator(f"[data-testid=hand] .ccg-card.playable[data-card='{move['card']}']").count() == 1
+            elif move["type"] == "move":
+                ref = move["to"]
+                assert page.locator("button.ccg-move[data-move=move]" if ref is None
+                                    else f"[data-testid='move-{ref}']").count() == 1
+            elif move["type"] == "cut":
+                assert page.locator("[data-testid=cut-at]").count() == 1
+            else:
+                assert any(kind == move["type"] and text.strip() for kind, text in buttons), move
+        services.move_submit(match_id=match.pk, user=users[seat], move=with_words(match.state, rng.choice(legal)),
+                             version=match.version)
+    assert errors == []
+    assert {"cut", "end_turn", "play", "move"} <= kinds_seen
