@@ -55,13 +55,14 @@
     return v._index[iid];
   }
 
-  function chip(v, c, extra) {
+  // ``own``: the caller handles a click (hand cards select; their text shows with the options).
+  function chip(v, c, extra, own) {
     var d = def(v, c.code);
     var node = el("button", { type: "button", class: "ccg-card type-" + (d.type || "x") + (extra ? " " + extra : ""),
                               title: cardText(d), "data-card": c.id, "data-code": c.code },
       el("span", { class: "ccg-title", text: d.title }),
       el("span", { class: "ccg-nums", text: numbers(d) }));
-    node.addEventListener("click", function (ev) { ev.stopPropagation(); ui.detail = c.code; redraw(); });
+    if (!own) node.addEventListener("click", function (ev) { ev.stopPropagation(); ui.detail = c.code; redraw(); });
     return node;
   }
 
@@ -337,7 +338,7 @@
     var row = el("div", { class: "ccg-hand-cards" });
     v.my_hand.forEach(function (c) {
       var mine = moves.filter(function (m) { return m.card === c.id && (m.type === "play" || m.type === "discard"); });
-      var node = chip(v, c, (mine.length ? "playable" : "") + (ui.selected === c.id ? " selected" : ""));
+      var node = chip(v, c, (mine.length ? "playable" : "") + (ui.selected === c.id ? " selected" : ""), true);
       node.addEventListener("click", function () { ui.selected = ui.selected === c.id ? null : c.id; redraw(); });
       row.appendChild(node);
     });
@@ -345,7 +346,8 @@
     if (ui.selected !== null) {
       var options = moves.filter(function (m) { return m.card === ui.selected && (m.type === "play" || m.type === "discard"); });
       var d = def(v, (findCard(v, ui.selected) || {}).code);
-      var panel = el("div", { class: "ccg-options", "data-testid": "card-options" });
+      var panel = el("div", { class: "ccg-options", "data-testid": "card-options" },
+        el("p", { class: "ccg-text" }, el("b", { text: d.title + ": " }), (d.text || "") + " (" + numbers(d) + ")"));
       if (!options.length) panel.appendChild(el("p", { class: "muted", text: d.title + " cannot be played now." }));
       options.forEach(function (m) {
         var b = button(v, ctx, m);
