@@ -217,5 +217,12 @@ def test_the_board_draws_a_random_starter_deck_game_and_offers_every_legal_move(
                 assert any(kind == move["type"] and text.strip() for kind, text in buttons), move
         services.move_submit(match_id=match.pk, user=users[seat], move=with_words(match.state, rng.choice(legal)),
                              version=match.version)
+    # The replay draws with the same renderer, step by step, and offers no controls.
+    replay = pages[0]
+    replay.goto(f"{live_url}/games/{match.pk}/replay/")
+    replay.wait_for_selector("#board .ccg [data-testid=hand]")
+    replay.click("#prev")
+    replay.wait_for_function("document.getElementById('step-label').textContent.indexOf('Step ') === 0")
+    assert replay.locator("#board button[data-move]").count() == 0
     assert errors == []
     assert {"cut", "end_turn", "play", "move"} <= kinds_seen
