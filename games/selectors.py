@@ -30,8 +30,13 @@ def seat_of(match: Match, user, seats=None) -> int | None:
 
 
 def can_view(match: Match, user, seats) -> bool:
-    return match.allow_spectators or seat_of(match, user, seats) is not None or (
-        user is not None and user.is_authenticated and user.is_staff)
+    """Spectators when the game allows them; otherwise its players, those invited (so they
+    can reach the join form) and staff."""
+    if match.allow_spectators:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return user.is_staff or any(seat.user_id == user.id for seat in seats)
 
 
 def seats_for(match: Match) -> list[Seat]:

@@ -356,7 +356,7 @@ def deadline_warnings_send(*, now=None) -> int:
     sent = 0
     for seat in soon:
         # Only clocks longer than a day deserve a warning: a 10-minute game needs none.
-        if clock.allowance(seat.match.clock, seat.match.clock_amount) <= timedelta(hours=24):
+        if clock.allowance(*_allowance(seat.match, seat.waiting_for)) <= timedelta(hours=24):
             continue
         if Seat.objects.filter(pk=seat.pk, deadline_warned=False).update(deadline_warned=True):
             _notify(seat.user, seat.match, Notification.Kind.DEADLINE_NEAR,

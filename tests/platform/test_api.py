@@ -131,3 +131,16 @@ def test_schema_and_kinds_are_published(client):
     assert schema["openapi"].startswith("3.") and "/api/matches/{id}/moves/" in schema["paths"]
     kinds = {g["kind"] for g in client.get("/api/games/").json()["games"]}
     assert "duel" in kinds
+
+
+def test_an_invited_player_reaches_a_private_game_to_answer(client, make_user):
+    from games import services
+
+    alice, bob, carol = make_user(), make_user(), make_user()
+    match = services.match_create(creator=alice, kind="duel", num_seats=2, invite=[bob.username],
+                                  allow_spectators=False)
+    client.force_login(bob)
+    page = client.get(f"/games/{match.pk}/")
+    assert page.status_code == 200 and 'data-testid="join"' in page.content.decode()
+    client.force_login(carol)
+    assert client.get(f"/games/{match.pk}/").status_code == 404
