@@ -14,7 +14,7 @@ from tests.secret_game import SecretHand
 registry.register(SecretHand())
 
 PASSWORD = "a-long-test-password-42"
-pytest_plugins = ["tests.browser_fixtures"]
+pytest_plugins = ["tests.browser_fixtures", "tests.celery_worker"]
 
 
 @pytest.fixture(scope="session")

@@ -1,11 +1,9 @@
 """Doubling the ante (16.2) and response windows with real deadlines: acceptance stakes more
 cards, conceding puts the player out, and an unanswered offer or window expires through a
 real Celery worker on the Redis broker (the pattern of test_timers.py)."""
-import time
 from datetime import timedelta
 
 import pytest
-from celery.contrib.testing.worker import start_worker
 from django.utils import timezone
 
 from decks import selectors as deck_selectors
@@ -13,25 +11,10 @@ from decks.models import AnteStake
 from games import notify, services
 from games.models import Match, MoveRecord, Notification
 from grailsite.celery import app
+from tests.celery_worker import wait_for
 from tests.platform.ccg_helpers import GAME, drive, ensure_card_database, prepared_player
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
-
-
-@pytest.fixture
-def worker():
-    app.control.purge()
-    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10) as w:
-        yield w
-
-
-def wait_for(predicate, timeout=15.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return False
 
 
 @pytest.fixture

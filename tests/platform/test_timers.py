@@ -11,24 +11,9 @@ from games import notify, services
 from games.models import Match, MoveRecord, Notification
 from games.tasks import deadline_fire, deadlines_sweep
 from grailsite.celery import app
+from tests.celery_worker import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
-
-
-@pytest.fixture
-def worker():
-    app.control.purge()
-    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10) as w:
-        yield w
-
-
-def wait_for(predicate, timeout=15.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def timed_out_moves(match):
