@@ -143,7 +143,7 @@ def match_log(request, match_id):
     if not selectors.can_view(match, request.user, seats):
         raise ServiceError("This game has no spectators.")
     seat = selectors.seat_of(match, request.user, seats)
-    return {"log": selectors.log_for(match, seat, limit=100000)}
+    return {"log": selectors.log_for(match, seat, limit=100000, seats=seats)}
 
 
 @api_view(("GET",))

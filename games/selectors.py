@@ -2,6 +2,8 @@
 ``match_payload``, which applies the rules' ``view_for`` for the viewer's own seat."""
 from __future__ import annotations
 
+import re
+
 from django.db.models import Case, Exists, IntegerField, OuterRef, Value, When
 
 from games import registry
@@ -51,6 +53,8 @@ def match_payload(match: Match, user, *, seats: list[Seat] | None = None) -> dic
     my_seat = seat_of(match, user, seats)
     game = registry.get(match.kind)
     payload = state_payload(match, my_seat, game=game)
+    if payload["outcome"]:
+        payload["outcome"] = {**payload["outcome"], "reason": with_names(payload["outcome"]["reason"], seats)}
     payload.update({
         "id": match.pk, "kind": match.kind, "name": game.name, "title": match.title,
         "status": match.status, "my_seat": my_seat, "moves": match.move_count,
@@ -59,7 +63,7 @@ def match_payload(match: Match, user, *, seats: list[Seat] | None = None) -> dic
                   "vacation_days": match.vacation_days},
         "allow_spectators": match.allow_spectators,
         "creator": match.creator_id and next((s.user.username for s in seats if s.user_id == match.creator_id), None),
-        "log": log_for(match, my_seat),
+        "log": log_for(match, my_seat, seats=seats),
     })
     return payload
 
@@ -81,8 +85,18 @@ def seat_public(seat: Seat) -> dict:
             "paused_until": seat.paused_until.isoformat() if seat.paused_until else None}
 
 
-def log_for(match: Match, seat: int | None, *, limit: int = LOG_TAIL) -> list[dict]:
-    """The latest events this seat may see, oldest first."""
+_SEAT_WORD = re.compile(r"\bSeat (\d+)\b")
+
+
+def with_names(text: str, seats: list[Seat]) -> str:
+    """The rules speak of "Seat 2"; the site names the person in it."""
+    names = {s.index + 1: s.user.username for s in seats if s.user_id}
+    return _SEAT_WORD.sub(lambda m: names.get(int(m.group(1)), m.group(0)), text)
+
+
+def log_for(match: Match, seat: int | None, *, limit: int = LOG_TAIL, seats: list[Seat] | None = None) -> list[dict]:
+    """The latest events this seat may see, oldest first, with players' names when ``seats``
+    (with their users) are given."""
     records = list(MoveRecord.objects.filter(match=match).order_by("-seq")
                    .values("seq", "events", "by_timeout")[:limit])
     out = []
@@ -90,7 +104,8 @@ def log_for(match: Match, seat: int | None, *, limit: int = LOG_TAIL) -> list[di
         for raw in record["events"]:
             event = Event.from_dict(raw)
             if event.visible_to(seat):
-                out.append({"seq": record["seq"], "kind": event.kind, "text": event.text,
+                text = with_names(event.text, seats) if seats is not None else event.text
+                out.append({"seq": record["seq"], "kind": event.kind, "text": text,
                             "timeout": record["by_timeout"]})
     return out
 
@@ -153,5 +168,5 @@ def replay_frames(match: Match, user, *, upto: int | None = None) -> dict:
     if upto:
         events = [Event.from_dict(e) for e in records[-1].events]
     return {"step": upto, "total": total, "view": game.view_for(state, seat),
-            "events": [e.text for e in events if e.visible_to(seat)],
+            "events": [with_names(e.text, seats) for e in events if e.visible_to(seat)],
             "mover": records[-1].seat if upto else None}

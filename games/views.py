@@ -97,7 +97,7 @@ def match_history(request, match_id):
     if not selectors.can_view(match, request.user, seats):
         raise Http404("This game has no spectators.")
     seat = selectors.seat_of(match, request.user, seats)
-    log = selectors.log_for(match, seat, limit=100000)
+    log = selectors.log_for(match, seat, limit=100000, seats=seats)
     page = Paginator(log, 200).get_page(request.GET.get("page"))
     return render(request, "games/history.html", {"match": match, "page": page, "seats": seats,
                                                   "game": registry.get(match.kind)})

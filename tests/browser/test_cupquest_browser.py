@@ -185,7 +185,8 @@ def _confirm(match, seat: int, move: dict, pages: dict):
     record = MoveRecord.objects.get(match=match, seq=match.move_count)
     assert (record.seat, record.move) == (seat, move), "the click sent exactly the intended move"
     for viewer, page in pages.items():
-        _wait_for_log(page, [line["text"] for line in selectors.log_for(match, viewer)])
+        _wait_for_log(page, [line["text"] for line in
+                             selectors.log_for(match, viewer, seats=selectors.seats_for(match))])
         assert page.evaluate("window.__sameDocument === true"), "the update came without a reload"
     return match
 
@@ -217,8 +218,8 @@ def test_three_players_click_through_a_whole_game(live_url, make_page):
         assert page.inner_text("[data-testid=status]") == "robin brings the Holy Grail home!"
         assert "Game over" in page.inner_text("#outcome")
         log = page.inner_text("[data-testid=log]")
-        assert "Seat 3 brings the Holy Grail home." in log
-        assert "snipes at Seat 3" in log and "a hit" in log and "picks up the Holy Grail" in log
+        assert "robin brings the Holy Grail home." in log
+        assert "snipes at robin" in log and "a hit" in log and "picks up the Holy Grail" in log
         assert "fights Big Bob" in log
         assert " ".join(page.inner_text("[data-testid=players] li[data-seat='1']").split()) == "lancelot 1 snipe left"
         assert not page.locator("[data-testid=hand] button:not([disabled])").count(), "nothing is playable any more"
@@ -320,5 +321,5 @@ def test_freeze_teleport_discard_and_a_spectator_watching(live_url, make_page):
     assert watcher.locator("svg.cq-map .cq-piece").count() == 3
     watcher.click("#last")
     watcher.wait_for_selector(f"text=Step {match.move_count} of {match.move_count}")
-    assert watcher.inner_text("#replay-events").startswith("Seat 1 passes.")
+    assert watcher.inner_text("#replay-events").startswith("gawain passes.")  # seat 1, by name
     assert errors == []

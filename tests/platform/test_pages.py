@@ -71,3 +71,16 @@ def test_history_and_replay_pages(client, make_match):
     frame = client.get(f"/api/matches/{match.pk}/replay/?step=2").json()
     assert frame["step"] == 2 and frame["total"] == 3 and len(frame["view"]["played"][0]) == 1
     assert client.get(f"/games/{match.pk}/replay/").status_code == 200
+
+
+def test_the_log_names_people_where_the_rules_say_seat(client, make_match, make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    match, users = make_match(users=[alice, bob])
+    _play(match, users, 2)
+    client.force_login(bob)
+    log = [line["text"] for line in client.get(f"/api/matches/{match.pk}/").json()["log"]]
+    assert log[0].startswith("alice lays a ") and any(line.startswith("bob lays a ") for line in log)
+    assert not any("Seat 1" in line or "Seat 2" in line for line in log)
+    assert "alice lays a" in client.get(f"/games/{match.pk}/history/").content.decode()
+    services.match_resign(match_id=match.pk, user=alice)
+    assert client.get(f"/api/matches/{match.pk}/").json()["outcome"]["reason"] == "alice resigned."

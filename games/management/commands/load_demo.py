@@ -28,11 +28,14 @@ class Command(BaseCommand):
         if not Match.objects.filter(creator=users[0]).exists():
             self._demo_game(users[:2], "duel", "Demo duel")
             self._demo_game(users, "cupquest", "Demo Cup Quest")
+            # Each demo player brings the first of the starter decks every new account gets.
+            self._demo_game(users[:2], "ccg", "Demo quest for the Grail",
+                            choose=lambda user: {"deck": user.decks.order_by("pk").first().pk})
         self.stdout.write(f"Demo players: {', '.join(DEMO_PLAYERS)} and admin, password {DEMO_PASSWORD}")
 
-    def _demo_game(self, users, kind, title):
+    def _demo_game(self, users, kind, title, choose=lambda user: None):
         match = services.match_create(creator=users[0], kind=kind, num_seats=len(users),
                                       invite=[u.username for u in users[1:]], clock_kind="days", clock_amount=3,
-                                      title=title)
+                                      title=title, creator_choice=choose(users[0]))
         for user in users[1:]:
-            services.match_join(match_id=match.pk, user=user)
+            services.match_join(match_id=match.pk, user=user, choice=choose(user))
