@@ -58,9 +58,9 @@ def view_for(state, seat):
     }
     pend = out["pending"]
     if pend and pend.get("what") == "occupant" and "options" in pend:
-        for iid in pend["options"]:
-            if iid is not None:
-                seen.add(inst[iid])  # the chooser's own deck cards he may pick
+        # The chooser picks from his own deck, so he may know what each option is: the
+        # options stay the ids the moves carry, ``option_cards`` names them.
+        pend["option_cards"] = [show(iid) for iid in pend["options"] if iid is not None]
     if seat is not None:
         out["my_seat"] = seat
         out["my_hand"] = [show(i) for i in state["p"][seat]["hand"]]

@@ -105,3 +105,40 @@ def test_events_about_hidden_cards_go_only_to_their_seat():
         events += more
     drawn = [e for e in events if e.kind == "draw" and "code" in e.data]
     assert drawn and all(e.audience == (1,) for e in drawn)
+
+
+def _occupant_choice():
+    """Seat 1 must choose who holds a castle seat 0 turned up (8.1): only knights with the
+    castle icon of seat 1's own deck qualify."""
+    from . import cards_for_tests as T
+    from .helpers import stack_deck
+    s = new_game()
+    keep = dict(T.SWAMP_CASTLE, code="keep", castle_occupant={"type": "knight", "code": None})
+    set_area(s, "E0.0", [keep], face="down")
+    stack_deck(s, 1, ["gawain", "bors", "bors"])
+    s = play(s, 0, {"type": "move", "to": "E0.0"})
+    assert s["steps"][-1]["what"] == "occupant"
+    return s
+
+
+def test_the_occupant_chooser_sees_which_cards_of_his_deck_he_chooses_from():
+    s = _occupant_choice()
+    step_options = s["steps"][-1]["options"]
+    pend = GAME.view_for(s, 1)["pending"]
+    v = GAME.view_for(s, 1)
+    # The options stay what the moves carry; option_cards names every card among them.
+    assert pend["options"] == step_options == [m["option"] for m in GAME.legal_moves(s, 1)]
+    assert pend["options"][-1] is None
+    assert pend["option_cards"] == [{"id": i, "code": s["inst"][i]} for i in step_options if i is not None]
+    assert {c["code"] for c in pend["option_cards"]} == {"bors"}
+    assert all(c["code"] in v["cards"] for c in pend["option_cards"])
+
+
+def test_nobody_else_learns_the_occupant_options():
+    s = _occupant_choice()
+    options = {i for i in s["steps"][-1]["options"] if i is not None}
+    for seat in (0, None):
+        v = GAME.view_for(s, seat)
+        assert "options" not in v["pending"] and "option_cards" not in v["pending"]
+        assert not _shown_ids(v) & options
+        assert "bors" not in v["cards"]
