@@ -16,6 +16,7 @@ urlpatterns = [
     path("cards/", views.card_search, name="card_search"),
     path("cards/<slug:code>/", views.card_detail, name="card_detail"),
     path("cards/<slug:code>/face.svg", views.card_face, name="card_face"),
+    path("cards/<slug:code>/image/", views.card_image, name="card_image"),
     path("collection/", views.collection, name="collection"),
     path("write/", views.wyo_write, name="wyo_write"),
     path("write/<slug:code>/submit/", views.wyo_submit, name="wyo_submit"),

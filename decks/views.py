@@ -112,6 +112,16 @@ def card_face(request, code):
     return response
 
 
+@require_GET
+def card_image(request, code):
+    """A card's picture at an address built from its code alone (the game boards use it):
+    the uploaded image if there is one, otherwise the generated face."""
+    card = _visible_card(request, code)
+    response = redirect(card.image.url if card.image else reverse("card_face", args=[card.code]))
+    response["Cache-Control"] = "max-age=300"
+    return response
+
+
 def _wrap(text: str, width: int) -> list[str]:
     lines, current = [], ""
     for word in (text or "").split():

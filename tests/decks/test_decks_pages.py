@@ -123,3 +123,23 @@ def test_builder_page_renders_with_initial_state(client, player):
     page = client.get(f"/decks/{deck.pk}/").content.decode()
     assert 'id="deck-initial"' in page and "builder.js" in page
     assert selectors.deck_analysis(user=player, cards=deck.cards)["valid"]
+
+
+def test_card_image_is_the_uploaded_picture_or_else_the_generated_face(client, db):
+    face = client.get("/decks/cards/arthur/image/")
+    assert face.status_code == 302 and face["Location"] == "/decks/cards/arthur/face.svg"
+    Card.objects.filter(code="arthur").update(image="cards/arthur.png")
+    picture = client.get("/decks/cards/arthur/image/")
+    assert picture.status_code == 302 and picture["Location"] == "/media/cards/arthur.png"
+    assert client.get("/decks/cards/no-such-card/image/").status_code == 404
+
+
+def test_a_written_cards_image_is_shown_only_where_the_card_is(client, starter_user, make_user):
+    card = services.wyo_card_write(user=starter_user, data={
+        "type": "item", "title": "Holy Hand Grenade Mk II", "grail": 1,
+        "primary": [{"op": "peek_hand", "who": "opponent"}]})
+    client.force_login(make_user("stranger"))
+    assert client.get(f"/decks/cards/{card.code}/image/").status_code == 404
+    client.force_login(starter_user)
+    mine = client.get(f"/decks/cards/{card.code}/image/")
+    assert mine.status_code == 302 and mine["Location"] == f"/decks/cards/{card.code}/face.svg"
