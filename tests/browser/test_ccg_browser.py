@@ -226,3 +226,77 @@ def test_the_board_draws_a_random_starter_deck_game_and_offers_every_legal_move(
     assert replay.locator("#board button[data-move]").count() == 0
     assert errors == []
     assert {"cut", "end_turn", "play", "move"} <= kinds_seen
+
+
+FACE_LOADED = """sel => { const i = document.querySelector(sel);
+                         return !!i && i.complete && i.naturalWidth > 0; }"""
+
+
+def test_a_hovered_or_tapped_card_shows_its_face(live_url, new_page, browser):
+    """A mouse hovering a card sees its face beside its text; a phone tapping a card sees the
+    same in the detail panel (or, for a hand card, with its options). Faces come from the card
+    database; a Write Yer Own card its author has not published is drawn from the view for the
+    opponent (the database shows it to its author only) and served to its author."""
+    from decks.models import Card
+
+    alice = new_page()
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        phone.set_default_timeout(15000)
+        bob = phone.new_page()
+        errors = []
+        for page in (alice, bob):
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+        match, users, _ = set_up_game(live_url, alice, bob)
+        match = play_by_clicking(match, [alice, bob], until=lambda m: len(m.state["ante"]) == 2)
+
+        # Alice's unpublished written card lies in the ante (put there by hand: decks of
+        # written cards are the deck builder's business).
+        rabbit = Card.objects.create(code="wyo-alice-rabbit", title="The Rabbit of Caerbannog", type="adversary",
+                                     grail=3, combat=9, rarity="rare", text="Bites the head off a knight.",
+                                     quote="Look at the bones!", author=users[0], review=Card.Review.PRIVATE)
+        state = match.state
+        iid = state["ante"][0]
+        state["cards"][rabbit.code] = dict(state["cards"][state["inst"][iid]], code=rabbit.code, title=rabbit.title,
+                                           type="adversary", grail=3, combat=9, wits=None, text=rabbit.text,
+                                           quote=rabbit.quote)
+        state["inst"][iid] = rabbit.code
+        Match.objects.filter(pk=match.pk).update(state=state)
+        for page in (alice, bob):
+            page.reload()
+            page.wait_for_selector(f"[data-testid=ante] .ccg-card[data-code='{rabbit.code}']")
+
+        # Alice hovers a card of her hand: the database's face, beside its text.
+        alice.hover("[data-testid=hand] .ccg-card >> nth=0")
+        alice.wait_for_function(FACE_LOADED, arg="[data-testid=card-hover] img.ccg-face")
+        title = alice.text_content("[data-testid=hand] .ccg-card >> nth=0 >> .ccg-title")
+        assert title in alice.text_content("[data-testid=card-hover] h4")
+        # Her own written card: the database serves her its face.
+        alice.hover(f"[data-testid=ante] .ccg-card[data-code='{rabbit.code}']")
+        alice.wait_for_function(FACE_LOADED, arg="[data-testid=card-hover] img.ccg-face")
+        assert "Look at the bones!" in alice.text_content("[data-testid=card-hover]")
+        if os.environ.get("CCG_SHOTS"):
+            alice.screenshot(path=os.environ["CCG_SHOTS"] + "/alice-hover.png")
+
+        # Bob taps the written card on his phone: the face is drawn from what the view shows.
+        bob.tap(f"[data-testid=ante] .ccg-card[data-code='{rabbit.code}']")
+        bob.wait_for_selector("[data-testid=card-detail] svg.ccg-face.drawn")
+        detail = bob.text_content("[data-testid=card-detail]")
+        assert "The Rabbit of Caerbannog" in detail and "Bites the head off a knight." in detail
+        assert bob.locator("[data-testid=card-hover]").count() == 0      # a tap is not a hover
+        # The other ante card is an ordinary one: its picture comes from the database.
+        other = [c for c in bob.eval_on_selector_all("[data-testid=ante] .ccg-card", "cs => cs.map(c => c.dataset.code)")
+                 if c != rabbit.code][0]
+        bob.tap(f"[data-testid=ante] .ccg-card[data-code='{other}']")
+        bob.wait_for_function(FACE_LOADED, arg=f"[data-testid=card-detail] img.ccg-face[data-code='{other}']")
+        if os.environ.get("CCG_SHOTS"):
+            bob.screenshot(path=os.environ["CCG_SHOTS"] + "/bob-tap.png")
+        bob.tap("[data-testid=card-detail] .ccg-close")
+        # A hand card tapped shows its face with its options.
+        bob.tap("[data-testid=hand] .ccg-card >> nth=0")
+        bob.wait_for_function(FACE_LOADED, arg="[data-testid=card-options] img.ccg-face")
+        if os.environ.get("CCG_SHOTS"):
+            bob.screenshot(path=os.environ["CCG_SHOTS"] + "/bob-hand.png")
+        assert errors == []
+    finally:
+        phone.close()

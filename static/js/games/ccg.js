@@ -13,6 +13,7 @@
 
   // What the player is doing between re-renders (every update re-renders).
   var ui = { match: null, selected: null, detail: null, busy: null };
+  var SVG_NS = "http://www.w3.org/2000/svg";
 
   /* ---- cards --------------------------------------------------------------------- */
 
@@ -50,20 +51,118 @@
         p.pages.forEach(function (pg) { add(pg.page); pg.items.forEach(add); });
       });
       areas.forEach(function (a) { a.cards.forEach(add); a.attached.forEach(add); add(a.occupant); });
+      // A castle's occupant choice names the chooser's own candidates (docs/rules/ccg.md §15).
+      ((v.pending && v.pending.option_cards) || []).forEach(add);
       Object.defineProperty(v, "_index", { value: idx, enumerable: false });
     }
     return v._index[iid];
   }
 
-  // ``own``: the caller handles a click (hand cards select; their text shows with the options).
+  /* ---- card faces --------------------------------------------------------------------
+     The picture comes from the card database at an address built from the card's code
+     (decks: the uploaded image, else the generated face). Codes are only in the view for
+     cards this viewer may see, so nothing else is ever asked for. The database shows an
+     unpublished Write Yer Own card to its author only; for anyone else the image fails
+     and a face is drawn here from the definition the view already gave. */
+
+  function faceUrl(code) { return "/decks/cards/" + encodeURIComponent(code) + "/image/"; }
+
+  function svgEl(tag, attrs, text) {
+    var node = document.createElementNS(SVG_NS, tag);
+    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function wrapWords(text, width, most) {
+    var lines = [], line = "";
+    (text || "").split(/\s+/).filter(Boolean).forEach(function (w) {
+      if (line && line.length + 1 + w.length > width) { lines.push(line); line = w; } else line = line ? line + " " + w : w;
+    });
+    if (line) lines.push(line);
+    return lines.slice(0, most);
+  }
+
+  // The same layout as the database's generated face (templates/decks/card_face.svg).
+  function drawnFace(d) {
+    var font = "Georgia, serif";
+    var face = svgEl("svg", { viewBox: "0 0 250 350", class: "ccg-face drawn", role: "img", "aria-label": d.title,
+                              "data-testid": "card-face" });
+    face.appendChild(svgEl("rect", { x: 2, y: 2, width: 246, height: 346, rx: 14, fill: "#fffdf7", stroke: "#2b2118", "stroke-width": 3 }));
+    face.appendChild(svgEl("rect", { x: 12, y: 12, width: 226, height: 34, rx: 6, fill: "#8b1e1e" }));
+    face.appendChild(svgEl("text", { x: 20, y: 35, "font-family": font, "font-size": d.title.length > 22 ? 12 : 16, fill: "#fff" },
+                           d.title.length > 34 ? d.title.slice(0, 33) + "\u2026" : d.title));
+    face.appendChild(svgEl("circle", { cx: 212, cy: 78, r: 20, fill: "#c9a227", stroke: "#2b2118" }));
+    face.appendChild(svgEl("text", { x: 212, y: 85, "text-anchor": "middle", "font-family": font, "font-size": 20,
+                                     "font-weight": "bold", fill: "#2b2118" }, String(d.grail)));
+    face.appendChild(svgEl("text", { x: 20, y: 70, "font-family": font, "font-size": 13, fill: "#7a6e5f" },
+                           (TYPE_NAMES[d.type] || d.type) + (d.unique === false ? " \u00b7 generic" : "")));
+    if (d.combat !== null && d.combat !== undefined)
+      face.appendChild(svgEl("text", { x: 20, y: 92, "font-family": font, "font-size": 14, fill: "#2b2118" }, "Combat " + d.combat));
+    if (d.wits !== null && d.wits !== undefined)
+      face.appendChild(svgEl("text", { x: 110, y: 92, "font-family": font, "font-size": 14, fill: "#2b2118" }, "Wits " + d.wits));
+    face.appendChild(svgEl("rect", { x: 12, y: 104, width: 226, height: 110, fill: "#efe6d2", stroke: "#e0d5bd" }));
+    face.appendChild(svgEl("text", { x: 125, y: 165, "text-anchor": "middle", "font-family": font, "font-size": 40, fill: "#c9a227" }, "\u2655"));
+    wrapWords(d.text, 38, 5).forEach(function (line, i) {
+      face.appendChild(svgEl("text", { x: 18, y: 230 + 13 * i, "font-family": font, "font-size": 11, fill: "#2b2118" }, line));
+    });
+    wrapWords(d.quote, 42, 3).forEach(function (line, i) {
+      face.appendChild(svgEl("text", { x: 18, y: 300 + 12 * i, "font-family": font, "font-style": "italic", "font-size": 10,
+                                       fill: "#7a6e5f" }, line));
+    });
+    return face;
+  }
+
+  function faceOf(v, code) {
+    var d = def(v, code);
+    var img = el("img", { class: "ccg-face", alt: d.title, src: faceUrl(code), "data-testid": "card-face", "data-code": code });
+    img.addEventListener("error", function () { if (img.parentNode) img.parentNode.replaceChild(drawnFace(d), img); });
+    return img;
+  }
+
+  // The face beside the card's type, numbers, text and quote.
+  function cardView(v, code) {
+    var d = def(v, code);
+    var info = el("div", { class: "ccg-info" }, el("h4", { text: d.title }),
+      el("p", { class: "muted", text: (TYPE_NAMES[d.type] || d.type) + " \u00b7 " + numbers(d) }));
+    if (d.text) info.appendChild(el("p", { class: "ccg-text", text: d.text }));
+    if (d.quote) info.appendChild(el("p", { class: "ccg-quote", text: "\u201c" + d.quote + "\u201d" }));
+    return el("div", { class: "ccg-face-card" }, faceOf(v, code), info);
+  }
+
+  // Hovering with a mouse shows the card beside the pointer; touch has no hover, a tap
+  // opens the detail panel (or, for a hand card, its options) instead.
+  var hoverBox = null;
+  function hideHover() {
+    if (hoverBox && hoverBox.parentNode) hoverBox.parentNode.removeChild(hoverBox);
+    hoverBox = null;
+  }
+
+  function showHover(v, code, anchor) {
+    hideHover();
+    hoverBox = el("aside", { class: "ccg-hover", "data-testid": "card-hover" }, cardView(v, code));
+    document.body.appendChild(hoverBox);
+    var r = anchor.getBoundingClientRect(), w = hoverBox.offsetWidth, h = hoverBox.offsetHeight;
+    var left = r.right + 8 + w <= window.innerWidth ? r.right + 8 : Math.max(4, r.left - 8 - w);
+    hoverBox.style.left = left + "px";
+    hoverBox.style.top = Math.max(4, Math.min(r.top, window.innerHeight - h - 4)) + "px";
+  }
+
+  function previewOnHover(v, node, code) {
+    node.addEventListener("pointerenter", function (ev) { if (ev.pointerType === "mouse") showHover(v, code, node); });
+    node.addEventListener("pointerleave", hideHover);
+    return node;
+  }
+
+  // ``own``: the caller handles a click (hand cards select; their face shows with the options).
   function chip(v, c, extra, own) {
     var d = def(v, c.code);
     var node = el("button", { type: "button", class: "ccg-card type-" + (d.type || "x") + (extra ? " " + extra : ""),
-                              title: cardText(d), "data-card": c.id, "data-code": c.code },
+                              "aria-label": cardText(d), "data-card": c.id, "data-code": c.code },
       el("span", { class: "ccg-title", text: d.title }),
       el("span", { class: "ccg-nums", text: numbers(d) }));
-    if (!own) node.addEventListener("click", function (ev) { ev.stopPropagation(); ui.detail = c.code; redraw(); });
-    return node;
+    if (!own) node.addEventListener("click", function (ev) { ev.stopPropagation(); hideHover(); ui.detail = c.code; redraw(); });
+    return previewOnHover(v, node, c.code);
   }
 
   /* ---- places ---------------------------------------------------------------------- */
@@ -254,8 +353,14 @@
   }
 
   function button(v, ctx, m, cls) {
-    return el("button", { type: "button", class: "ccg-move" + (cls ? " " + cls : ""), "data-move": m.type,
-                          onclick: function () { send(ctx, withWords(v, m)); }, text: label(v, ctx, m) });
+    var node = el("button", { type: "button", class: "ccg-move" + (cls ? " " + cls : ""), "data-move": m.type,
+                              onclick: function () { hideHover(); send(ctx, withWords(v, m)); }, text: label(v, ctx, m) });
+    var option = m.type === "choose" && typeof m.option === "number" ? findCard(v, m.option) : null;
+    if (option) {
+      node.appendChild(el("span", { class: "ccg-nums", text: " (" + numbers(def(v, option.code)) + ")" }));
+      previewOnHover(v, node, option.code);
+    }
+    return node;
   }
 
   function promptText(v, ctx, data) {
@@ -345,9 +450,8 @@
     sec.appendChild(row);
     if (ui.selected !== null) {
       var options = moves.filter(function (m) { return m.card === ui.selected && (m.type === "play" || m.type === "discard"); });
-      var d = def(v, (findCard(v, ui.selected) || {}).code);
-      var panel = el("div", { class: "ccg-options", "data-testid": "card-options" },
-        el("p", { class: "ccg-text" }, el("b", { text: d.title + ": " }), (d.text || "") + " (" + numbers(d) + ")"));
+      var code = (findCard(v, ui.selected) || {}).code, d = def(v, code);
+      var panel = el("div", { class: "ccg-options", "data-testid": "card-options" }, cardView(v, code));
       if (!options.length) panel.appendChild(el("p", { class: "muted", text: d.title + " cannot be played now." }));
       options.forEach(function (m) {
         var b = button(v, ctx, m);
@@ -361,13 +465,10 @@
 
   function drawDetail(v) {
     if (!ui.detail || !v.cards[ui.detail]) return null;
-    var d = v.cards[ui.detail];
-    var box = el("aside", { class: "ccg-detail", "data-testid": "card-detail" },
-      el("button", { type: "button", class: "ccg-close", onclick: function () { ui.detail = null; redraw(); }, text: "\u00D7" }),
-      el("h4", { text: d.title }), el("p", { class: "muted", text: (TYPE_NAMES[d.type] || d.type) + " · " + numbers(d) }));
-    if (d.text) box.appendChild(el("p", { text: d.text }));
-    if (d.quote) box.appendChild(el("p", { class: "ccg-quote", text: "\u201c" + d.quote + "\u201d" }));
-    return box;
+    return el("aside", { class: "ccg-detail", "data-testid": "card-detail" },
+      el("button", { type: "button", class: "ccg-close", "aria-label": "Close",
+                     onclick: function () { ui.detail = null; redraw(); }, text: "\u00D7" }),
+      cardView(v, ui.detail));
   }
 
   /* ---- the whole game area --------------------------------------------------------- */
@@ -382,6 +483,7 @@
     var moves = {};
     (data.legal_moves || []).forEach(function (m) { if (m.type === "move") moves[m.to === null ? "rt" : m.to] = m; });
     if (ui.selected !== null && !(v.my_hand || []).some(function (c) { return c.id === ui.selected; })) ui.selected = null;
+    hideHover();   // its card is about to be redrawn
     root.textContent = "";
     var wrap = el("div", { class: "ccg" });
     wrap.appendChild(drawControls(v, ctx, data));
