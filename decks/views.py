@@ -16,8 +16,9 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
 from decks import cardformat, selectors, services, textformat
-from decks.forms import DeckImportForm, DeckRenameForm, WriteYerOwnForm
+from decks.forms import FIELD_TYPES, MAX_TABLE_ROWS, DeckImportForm, DeckRenameForm, WriteYerOwnForm
 from decks.models import Card, Deck, DeckVersion
+from games.rules.ccg import cards as ccg_cards
 from games.rules.ccg import vocabulary
 
 MAX_JSON_BODY = 64 * 1024
@@ -369,6 +370,10 @@ def wyo_write(request):
         "vocabulary": {"ops": vocabulary.EFFECT_OPS, "templates": vocabulary.EFFECT_TEMPLATES,
                        "max": vocabulary.MAX_EFFECTS_PER_SIDE},
         "check_url": reverse("wyo_check_api"),
+        "secondary_types": " ".join(FIELD_TYPES["secondary"]),
+        "tables": {"castle_results": ccg_cards.CASTLE_RESULTS, "open": [ccg_cards.TABLE_OPEN_MIN, ccg_cards.TABLE_OPEN_MAX],
+                   "grail": [ccg_cards.GRAIL_MIN, ccg_cards.GRAIL_MAX], "max_rows": MAX_TABLE_ROWS,
+                   "max_row_text": ccg_cards.MAX_ROW_TEXT},
     })
 
 

@@ -125,3 +125,76 @@ def test_write_a_card(live_url, page, tmp_path):
     shot(page, tmp_path, "wyo-written")
     page.click("text=Submit for consideration")
     page.locator(".messages", has_text="Submitted").wait_for()
+
+
+def test_write_a_village(live_url, page, tmp_path):
+    """The village table editor: rows, per-row effects and text, per-row reasons, then written."""
+    sign_up(page, live_url, "villager")
+    page.goto(f"{live_url}/decks/write/")
+    village_table = page.locator("[data-testid=village-table]")
+    assert page.locator("[data-testid=castle-table]").is_hidden() and village_table.is_hidden()
+    # A castle offers its table, defence and occupant; a page its capacity and other side.
+    page.select_option("#id_type", "castle")
+    castle_table = page.locator("[data-testid=castle-table]")
+    castle_table.wait_for()
+    assert castle_table.locator("tbody tr").count() == 2 and page.locator("#id_castle_defense").is_visible()
+    page.fill("#id_title", "Swamp Castle")
+    page.fill("#id_grail", "3")
+    page.fill("#id_castle_defense", "4")
+    page.wait_for_function("() => /Power \\d+ of 23/.test(document.getElementById('power-text').textContent)")
+    castle_table.locator("tbody tr").nth(1).locator("[data-bound=min]").fill("7")
+    castle_table.locator(".table-errors", has_text="totals 5 to 6 are not covered").wait_for()
+    shot(page, tmp_path, "wyo-castle")
+    page.select_option("#id_type", "page")
+    page.locator("#id_adversary_title").wait_for()
+    assert castle_table.is_hidden() and page.locator(".effects-editor[data-side=secondary]").is_hidden()
+    page.fill("#id_adversary_title", "Runaway Squire")
+    page.fill("#id_adversary_wits", "2")
+    page.wait_for_function("() => /Power \\d+ of 15/.test(document.getElementById('power-text').textContent)")
+    shot(page, tmp_path, "wyo-page")
+    page.select_option("#id_type", "village")
+    village_table.wait_for()
+    # A village has no combat, wits or castle table to fill in; a castle would.
+    assert page.locator("#id_combat").is_hidden() and page.locator("[data-testid=castle-table]").is_hidden()
+    page.fill("#id_title", "Mud <i>Village</i>")
+    page.fill("#id_quote", "")
+    page.fill("#id_grail", "2")
+    page.select_option(".effects-editor[data-side=secondary] .add-op", "draw_cards")
+    rows = village_table.locator("tbody tr")
+    assert rows.count() == 2
+    rows.nth(0).locator(".row-text").fill("Peasants <script>alert(1)</script> discuss the constitution.")
+    # A gap: the second row starts at 5, so grail number 4 is reached by no row.
+    rows.nth(1).locator("[data-bound=min]").fill("5")
+    village_table.locator(".table-errors", has_text="total 4 is not covered").wait_for()
+    rows.nth(1).locator("[data-bound=min]").fill("4")
+    # Too generous a row: the reason names the budget, then goes once the row is tamed.
+    rows.nth(1).locator(".add-op").select_option("draw_cards")
+    rows.nth(1).locator("input[data-param=count]").fill("3")
+    rows.nth(1).locator(".add-op").select_option("skip_turns")
+    page.locator("[data-testid=wyo-live-errors]", has_text="over the budget of 9").wait_for()
+    rows.nth(1).locator(".effect-row button.remove").nth(1).click()
+    rows.nth(1).locator("input[data-param=count]").fill("1")
+    rows.nth(1).locator(".row-text").fill("A shrubbery, going cheap.")
+    # A third row: first it overlaps the second (a whole-table reason under the table), then
+    # its bounds are upside down (a reason beside that row).
+    village_table.locator(".add-row").click()
+    assert rows.count() == 3
+    village_table.locator(".table-errors", has_text="total 7 is covered twice").wait_for()
+    rows.nth(2).locator("[data-bound=max]").fill("5")
+    rows.nth(2).locator(".row-errors", has_text="Row 3: 'min' is above 'max'").wait_for()
+    page.locator("[data-testid=wyo-live-errors]", has_text="Village table row 3: 'min' is above 'max'").wait_for()
+    assert rows.nth(0).locator(".row-errors li").count() == 0
+    shot(page, tmp_path, "wyo-village-row-error")
+    rows.nth(2).locator("td:last-child button.remove").click()
+    assert rows.count() == 2
+    page.wait_for_function("() => document.querySelectorAll('#wyo-live-errors li').length === 0 && "
+                           "/Power \\d+ of 9/.test(document.getElementById('power-text').textContent)")
+    assert page.locator("script", has_text="alert(1)").count() == 0
+    shot(page, tmp_path, "wyo-village")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("[data-testid=wyo-write]")
+    page.wait_for_url(re.compile(r"/decks/cards/wyo-villager-"))
+    assert page.locator("h1").inner_text().startswith("Mud <i>Village</i>")
+    body = page.locator("body").inner_text()
+    assert "A shrubbery, going cheap." in body and "<script>alert(1)</script>" in body
+    shot(page, tmp_path, "wyo-village-written")
