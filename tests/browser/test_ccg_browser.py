@@ -300,3 +300,37 @@ def test_a_hovered_or_tapped_card_shows_its_face(live_url, new_page, browser):
         assert errors == []
     finally:
         phone.close()
+
+
+def test_the_occupant_chooser_reads_the_names_of_the_cards_he_chooses_from(live_url, new_page):
+    """A castle naming only a kind turns up in Alice's England: Bob chooses its occupant from
+    his own deck by name and numbers (docs/rules/ccg.md §15); Alice never reads them."""
+    from games import services
+    from tests.rules.ccg import cards_for_tests as T
+    from tests.rules.ccg.helpers import set_area, stack_deck
+
+    alice, bob = new_page(), new_page(width=390, height=844)
+    match, users, _ = set_up_game(live_url, alice, bob)
+    match = play_by_clicking(match, [alice, bob], until=lambda m: len(m.state["ante"]) == 2)
+    state = match.state
+    keep = dict(T.SWAMP_CASTLE, code="keep", title="The Keep", castle_occupant={"type": "knight", "code": None})
+    set_area(state, "E0.0", [keep], face="down")
+    stack_deck(state, 1, ["gawain", "bors"])
+    Match.objects.filter(pk=match.pk).update(state=state)
+    alice.reload()
+    alice.click("[data-testid='move-E0.0']")
+    wait_for_version(alice, match, {"type": "move", "to": "E0.0"})
+    for _ in range(20):    # any response window is passed
+        match.refresh_from_db()
+        pend = GAME.pending(match.state)[0]
+        if pend.kind != "response":
+            break
+        services.move_submit(match_id=match.pk, user=users[pend.seat], move={"type": "pass"}, version=match.version)
+    assert match.state["steps"][-1].get("what") == "occupant"
+    bob.wait_for_function(f"Grail.page.data && Grail.page.data.version >= {match.version}")
+    labels = bob.eval_on_selector_all("button[data-move=choose]", "bs => bs.map(b => b.textContent)")
+    assert labels == ["Sir Bors (grail 4 \u00b7 combat 4 \u00b7 wits 4)", "None"]
+    alice.wait_for_function(f"Grail.page.data && Grail.page.data.version >= {match.version}")
+    assert "Sir Bors" not in alice.content()
+    bob.click("button[data-move=choose] >> nth=0")
+    alice.wait_for_selector("[data-area='E0.0'] .ccg-occ .ccg-card[data-code=bors]")
