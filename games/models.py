@@ -48,6 +48,7 @@ class Match(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name_plural = "matches"
         ordering = ["-updated_at"]
         constraints = [models.CheckConstraint(condition=Q(num_seats__gte=1) & Q(num_seats__lte=8), name="match_seats_range")]
 
