@@ -157,7 +157,6 @@ def test_write_a_village(live_url, page, tmp_path):
     # A village has no combat, wits or castle table to fill in; a castle would.
     assert page.locator("#id_combat").is_hidden() and page.locator("[data-testid=castle-table]").is_hidden()
     page.fill("#id_title", "Mud <i>Village</i>")
-    page.fill("#id_quote", "")
     page.fill("#id_grail", "2")
     page.select_option(".effects-editor[data-side=secondary] .add-op", "draw_cards")
     rows = village_table.locator("tbody tr")

@@ -318,3 +318,15 @@ def test_the_designer_offers_all_thirteen_types(client, writer):
         assert f'<option value="{kind}"' in html
     assert 'data-testid="castle-table"' in html and 'data-testid="village-table"' in html
     assert 'id="wyo-tables"' in html
+
+
+def test_row_texts_and_the_other_side_are_escaped_on_the_card_page(client, writer):
+    evil = "<script>alert('grail')</script>"
+    rows = [{"min": 0, "max": 7, "effects": [], "text": evil}]
+    village_card = services.wyo_card_write(user=writer, data=village(village_table=rows))
+    page = services.wyo_card_write(user=writer, data=page_card(
+        secondary_adversary={"title": evil[:80], "combat": 1, "wits": None}))
+    client.force_login(writer)
+    for card in (village_card, page):
+        html = client.get(f"/decks/cards/{card.code}/").content.decode()
+        assert evil not in html and "&lt;script&gt;alert(&#x27;grail&#x27;)&lt;/script&gt;" in html
