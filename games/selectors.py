@@ -17,7 +17,7 @@ CHAT_TAIL = 50
 
 def match_get(match_id) -> Match:
     try:
-        return Match.objects.get(pk=int(match_id))
+        return Match.objects.defer("setup_options").get(pk=int(match_id))
     except (Match.DoesNotExist, ValueError, TypeError):
         raise NotFound("No such game.") from None
 

@@ -139,6 +139,7 @@ def _start(match: Match, seats: list[Seat]) -> None:
         match.state = game.setup(match.num_seats, options, match.seed)
     except ValueError as exc:
         raise ServiceError(f"The game could not be set up: {exc}") from None
+    match.save(update_fields=["setup_options"])
     match.status = Match.Status.ACTIVE
     match.started_at = timezone.now()
     _after_change(match, seats, game, previous_pending={}, mover=None)
@@ -252,7 +253,7 @@ def _after_change(match: Match, seats: list[Seat], game, *, previous_pending: di
         match.status = Match.Status.FINISHED
         match.outcome = result.as_dict()
         match.finished_at = now
-    match.save()
+    match.save(update_fields=_CHANGING_FIELDS)
     if result is not None:
         hook = lifecycle.get(match.kind).on_finish
         if hook:
@@ -431,9 +432,15 @@ def _notify(user, match, kind, text) -> None:
 
 # --- helpers ---------------------------------------------------------------------------
 
+# What a move or a seat change may change on the match row. The rest (notably
+# ``setup_options``, which holds whole decks for the CCG) is written once and neither
+# re-written nor read on every move.
+_CHANGING_FIELDS = ["state", "version", "move_count", "status", "outcome", "started_at", "finished_at", "updated_at"]
+
+
 def _locked(match_id: int) -> Match:
     try:
-        return Match.objects.select_for_update().get(pk=match_id)
+        return Match.objects.select_for_update().defer("setup_options").get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
         raise NotFound("No such game.") from None
 
@@ -452,5 +459,5 @@ def _locked_seats(match: Match) -> list[Seat]:
 
 def _bump(match: Match) -> None:
     match.version += 1
-    match.save()
+    match.save(update_fields=_CHANGING_FIELDS)
     notify.match_changed_on_commit(match, [])
