@@ -148,25 +148,22 @@ class CardAdmin(admin.ModelAdmin):
 
     @admin.action(description="Promote into the official set")
     def promote_cards(self, request, queryset):
-        done = 0
-        for card in queryset:
-            try:
-                services.wyo_card_promote(card=card, actor=request.user)
-                done += 1
-            except services.ServiceError as exc:
-                self.message_user(request, f"{card.title}: {exc}", messages.WARNING)
-        self.message_user(request, f"{done} card(s) promoted.")
+        self._review_each(request, queryset, services.wyo_card_promote, "promoted")
 
     @admin.action(description="Turn down (back to the author)")
     def reject_cards(self, request, queryset):
+        self._review_each(request, queryset, services.wyo_card_reject, "turned down")
+
+    def _review_each(self, request, queryset, decide, done_words):
+        """Apply a review decision card by card; a refusal is reported and the rest go on."""
         done = 0
         for card in queryset:
             try:
-                services.wyo_card_reject(card=card, actor=request.user)
+                decide(card=card, actor=request.user)
                 done += 1
             except services.ServiceError as exc:
                 self.message_user(request, f"{card.title}: {exc}", messages.WARNING)
-        self.message_user(request, f"{done} card(s) turned down.")
+        self.message_user(request, f"{done} card(s) {done_words}.")
 
     def _export(self, queryset, kind):
         cards = [_export_dict(c) for c in queryset.select_related("author").order_by("id")]
