@@ -85,7 +85,7 @@ def seat_public(seat: Seat) -> dict:
             "paused_until": seat.paused_until.isoformat() if seat.paused_until else None}
 
 
-_SEAT_WORD = re.compile(r"\bSeat (\d+)\b")
+_SEAT_WORD = re.compile(r"\bseat (\d+)\b", re.IGNORECASE)
 
 
 def with_names(text: str, seats: list[Seat]) -> str:

@@ -334,3 +334,33 @@ def test_the_occupant_chooser_reads_the_names_of_the_cards_he_chooses_from(live_
     assert "Sir Bors" not in alice.content()
     bob.click("button[data-move=choose] >> nth=0")
     alice.wait_for_selector("[data-area='E0.0'] .ccg-occ .ccg-card[data-code=bors]")
+
+
+def test_the_other_player_plays_a_card_face_up_during_the_active_players_turn(live_url, new_page):
+    """4.1 "at any time": while alice takes her turn, bob picks a land from his hand and lays
+    it face up from his own board; alice's turn goes on and both boards show the land."""
+    alice, bob = new_page(), new_page(width=390, height=844)
+    match, users, _ = set_up_game(live_url, alice, bob)
+    pages = [alice, bob]
+    match = play_by_clicking(match, pages, until=lambda m: m.state["phase"] == "play" and not m.state["steps"])
+    active = match.state["turn"]
+    other = pages[1 - active]
+    other.wait_for_function(f"Grail.page.data.version >= {match.version}")
+    other.wait_for_selector("[data-testid=interject-hint]")
+    move = next(m for m in GAME.legal_moves(match.state, 1 - active) if m["type"] == "play" and m.get("face") == "up")
+    other.click(f"[data-testid=hand] .ccg-card[data-card='{move['card']}']")
+    button = other.locator("[data-testid=card-options] button[data-move=play]", has_text="Play face up, in ").first
+    button.click()
+    wait_for_version(other, match, move)
+    match.refresh_from_db()
+    played = MoveRecord.objects.filter(match=match).order_by("-seq").first()
+    assert played.seat == 1 - active and played.move["type"] == "play"
+    assert [(p.seat, p.kind) for p in GAME.pending(match.state)] == [(active, "turn")]
+    card = played.move["card"]
+    for page in pages:
+        page.wait_for_function(f"Grail.page.data.version >= {match.version}")
+        page.wait_for_selector(f"[data-area='{played.move['to']}'] .ccg-card[data-card='{card}']")
+    log = pages[active].inner_text("[data-testid=log]")
+    name = users[1 - active].username
+    assert re.search(name + r" plays .+ in ((alice|bob)'s England, row \d area \d|Avalon \d)", log), log
+    assert pages[active].locator("button[data-move=end_turn]").count() >= 1

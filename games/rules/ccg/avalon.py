@@ -35,14 +35,14 @@ def resolve_search(state, act, events):
     a["searched"] = True
     data = {"number": n, "bonus": bonus, "total": total, "area": act["area"]}
     if total >= GRAIL_FOUND_AT:
-        events.append(ev("search", f"Seat {seat + 1} searches {act['area']}: {total} — the Holy Grail is found!", data=data))
+        events.append(ev("search", f"Seat {seat + 1} searches {S.area_name(state, act['area'])}: {total} — the Holy Grail is found!", data=data))
         others = [s for s in range(state["n"]) if s != seat]
         turns.finish(state, events, winners=(seat,), reason=f"Seat {seat + 1} finds the Holy Grail.",
                      ante="won", finder=seat)
         state["result"]["losers"] = others
         return
     state["failed_searches"] += 1
-    events.append(ev("search", f"Seat {seat + 1} searches {act['area']}: {total} — no Grail here.", data=data))
+    events.append(ev("search", f"Seat {seat + 1} searches {S.area_name(state, act['area'])}: {total} — no Grail here.", data=data))
     if all(x["searched"] for x in state["avalon"]):
         if state["solo"] is not None:
             turns.finish(state, events, winners=(state["solo"],),

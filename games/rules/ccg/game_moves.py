@@ -32,12 +32,60 @@ def legal(state, seat):
     steps = state["steps"]
     if steps:
         return step_moves(state, seat, steps[-1])
-    if seat != state["turn"] or state["phase"] != "play":
+    if state["phase"] != "play":
         return []
+    if seat != state["turn"]:
+        return interjections(state, seat)
     return main_moves(state, seat)
 
 
-def step_moves(state, seat, step):
+def face_up_plays(state, seat, cards=None):
+    """Every face-up play of the cards in ``seat``'s hand (or of ``cards``): 4.1 lets any
+    player play face up "at any time"; only face-down plays wait for his own turn."""
+    cache: dict = {}
+    hand = state["p"][seat]["hand"] if cards is None else cards
+    return [m for iid in hand for m in card_plays(state, seat, iid, cache) if m.get("face") != "down"]
+
+
+def _hand_cards(state, seat, card):
+    """The hand cards a listing covers: all, or just ``card`` when checking a play of it."""
+    if card is None:
+        return None
+    return [card] if card in state["p"][seat]["hand"] else []
+
+
+def interjections(state, seat, kind=None, card=None):
+    """What a player may do while another takes his turn (4.1 "at any time"): face-up
+    plays and using an item's or a member's ability, between the active player's moves.
+    The rules' own steps (reveals, choices, balancing, offers) are not interrupted; the
+    response windows before grail numbers give the same chance there (13.1).
+    ``kind``/``card`` narrow the listing to one move type (and card) for checking."""
+    out = []
+    if kind in (None, "play"):
+        out += face_up_plays(state, seat, _hand_cards(state, seat, card))
+    if kind in (None, "use"):
+        out += use_moves(state, seat)
+    return out
+
+
+def window_moves(state, seat, step, kind=None, card=None):
+    """A response window's moves for the seat it waits on (13.1, 13.2); ``kind``/``card``
+    narrow the listing as in ``interjections``."""
+    if step["order"][step["i"]] != seat:
+        return []
+    out = [{"type": "pass"}] if kind in (None, "pass") else []
+    out += interjections(state, seat, kind, card)
+    if step["act"]["do"] == "fill" and kind in (None, "play"):
+        known = {(m["card"], m.get("to")) for m in out if m["type"] == "play"}
+        fills = fill_plays(state, seat, step["act"]["area"], _hand_cards(state, seat, card))
+        out += [m for m in fills if (m["card"], m["to"]) not in known]
+    if kind in (None, "run_away") and seat == state["turn"] \
+            and step["act"]["do"] in ("dispute", "assault", "castle") and movement.facing(state, seat):
+        out += run_away_moves(state, seat)
+    return out
+
+
+def step_moves(state, seat, step, kind=None, card=None):
     k = step["k"]
     if k == "cut":
         if seat != step["seat"]:
@@ -45,17 +93,7 @@ def step_moves(state, seat, step):
         size = len(state["p"][ante.cut_target(state, seat)]["deck"])
         return [{"type": "cut", "at": at} for at in range(1, size)]
     if k == "response":
-        if step["order"][step["i"]] != seat:
-            return []
-        out = [{"type": "pass"}]
-        out += [m for iid in state["p"][seat]["hand"] for m in effect_plays(state, seat, iid)]
-        out += use_moves(state, seat)
-        if step["act"]["do"] == "fill":
-            out += fill_plays(state, seat, step["act"]["area"])
-        if seat == state["turn"] and step["act"]["do"] in ("dispute", "assault", "castle") \
-                and movement.facing(state, seat):
-            out += run_away_moves(state, seat)
-        return out
+        return window_moves(state, seat, step, kind, card)
     if k == "offer":
         return [{"type": "accept"}, {"type": "concede"}] if seat in step["wait"] else []
     if seat != step["seat"]:
@@ -118,6 +156,8 @@ def _with_targets(state, seat, base, effects):
         foes = sorted({f for s in S.alive(state) for f in D.blocking_foes(state, s)})
         if len(foes) > 1:
             variants = [dict(v, foe=f) for v in variants for f in foes]
+    if any(e.get("target") == "area" for e in effects):
+        variants = [dict(v, area=r) for v in variants for r in target_areas(state)] or variants
     kind = FX.needs_pick(effects)
     if kind is None:
         return variants
@@ -127,6 +167,22 @@ def _with_targets(state, seat, base, effects):
         knights = state["p"][owner]["knights"] if owner is not None else []
         out += [dict(v, pick=k) for k in knights] or [v]
     return out
+
+
+def target_areas(state):
+    """Areas an effect aimed at "everyone in this area" may be played on: the dispute's
+    area first, then every area where a Round Table stands or a foe lies face up (where
+    such a modifier can matter). The player names one (``"area": ref``)."""
+    refs = []
+    dispute = _dispute_ctx(state)["area"]
+    if dispute is not None:
+        refs.append(dispute)
+    stands = {q["pos"] for q in state["p"] if not q["out"]}
+    for ref in S.all_area_refs(state):
+        a = S.area(state, ref)
+        if ref not in refs and (ref in stands or D.area_foes(state, a)):
+            refs.append(ref)
+    return refs
 
 
 def effect_plays(state, seat, iid):
@@ -239,14 +295,15 @@ def card_plays(state, seat, iid, cache=None):
     return out
 
 
-def fill_plays(state, seat, ref):
-    """Place cards any player may lay face up in a space being filled (6.2)."""
+def fill_plays(state, seat, ref, cards=None):
+    """Place cards any player may lay face up in a space being filled (6.2), from the
+    seat's hand (or of ``cards``)."""
     a = S.area(state, ref)
     if a["up"] or a["occ"] is not None:
         return []
     own = layout.parse(ref)[0]
     out = []
-    for iid in state["p"][seat]["hand"]:
+    for iid in state["p"][seat]["hand"] if cards is None else cards:
         t = S.ctype(state, iid)
         if t not in movement.SLOT or t == "page":
             continue
@@ -373,13 +430,15 @@ def candidates(state, seat, move):
     """The legal moves of the same kind as ``move`` (cheaper than listing them all)."""
     if state["result"] is not None or state["p"][seat]["out"]:
         return []
-    if state["steps"]:
-        return step_moves(state, seat, state["steps"][-1])
-    if seat != state["turn"] or state["phase"] != "play":
-        return []
     t = move["type"]
+    card = move.get("card") if t == "play" else None
+    if state["steps"]:
+        return step_moves(state, seat, state["steps"][-1], t, card)
+    if state["phase"] != "play":
+        return []
+    if seat != state["turn"]:
+        return interjections(state, seat, t, card)
     if t == "play":
-        card = move.get("card")
         return card_plays(state, seat, card) if card in state["p"][seat]["hand"] else []
     if t == "move":
         return [{"type": "move", "to": r} for r in movement.destinations(state, seat)] \
@@ -397,7 +456,9 @@ def why_illegal(state, seat, move):
     if state["steps"]:
         return "That move is not open now: " + describe_wait(state)
     if seat != state["turn"]:
-        return "It is not your turn."
+        if move["type"] == "play":
+            return "On another player's turn a card can only be played face up, where the rules allow it."
+        return "It is not your turn: you may play cards face up or use an ability, nothing else."
     if move["type"] == "end_turn":
         return "You must deal with the adversary first: fight, outwit, or run away."
     if move["type"] == "move":
@@ -552,14 +613,15 @@ def play(state, seat, move, events):
     if face_down:
         a = S.area(state, move["to"])
         a["down"].append([iid, S.next_seq(state), seat])
-        events.append(ev("play", f"Seat {seat + 1} lays a card face down in {move['to']}.",
+        events.append(ev("play", f"Seat {seat + 1} lays a card face down in {S.area_name(state, move['to'])}.",
                          data={"seat": seat, "to": move["to"]}))
-        events.append(ev("play", f"You lay {c['title']} face down in {move['to']}.", (seat,), {"card": iid}))
+        events.append(ev("play", f"You lay {c['title']} face down in {S.area_name(state, move['to'])}.", (seat,), {"card": iid}))
         return
     quote = c.get("quote") or ""
     said = move.get("quote", "")
     shown = quote if same_words(said, quote) else said  # everyone "hears" the quote (4.2)
-    events.append(ev("play", f"Seat {seat + 1} plays {c['title']}" + (f": “{shown}”" if shown else "") + ".",
+    where = f" in {S.area_name(state, move['to'])}" if move.get("to") not in (None, "rt") else ""
+    events.append(ev("play", f"Seat {seat + 1} plays {c['title']}{where}" + (f": “{shown}”" if shown else "") + ".",
                      data={"seat": seat, "card": iid, "code": c["code"], "move": canonical(move)}))
     if quote and S.rule_on(state, "quotes") and not same_words(said, quote):
         S.to_dead(state, iid)
@@ -574,9 +636,7 @@ def play(state, seat, move, events):
         if opp is None:
             opp = S.opponent_of(state, seat)
         ctx = _dispute_ctx(state)
-        ctx["pick"] = move.get("pick")
-        if move.get("foe") is not None:
-            ctx["foe"] = move["foe"]
+        _chosen_targets(ctx, move)
         keep = FX.run(state, effs, seat, opp, ctx, events, iid)
         movement.settle_played(state, iid, keep, seat)
         return
@@ -600,11 +660,17 @@ def use(state, seat, move, events):
     seq = S.next_seq(state)
     state["played"].append([iid, seq])
     ctx = _dispute_ctx(state)
-    ctx["pick"] = move.get("pick")
-    if move.get("foe") is not None:
-        ctx["foe"] = move["foe"]
+    _chosen_targets(ctx, move)
     opp = move.get("target")
     FX.run(state, effs, seat, S.opponent_of(state, seat) if opp is None else opp, ctx, events, iid)
+
+
+def _chosen_targets(ctx, move):
+    """What the play named: a knight, a foe, an area (see ``_with_targets``)."""
+    ctx["pick"] = move.get("pick")
+    for key in ("foe", "area"):
+        if move.get(key) is not None:
+            ctx[key] = move[key]
 
 
 def _dispute_ctx(state):

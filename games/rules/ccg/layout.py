@@ -66,6 +66,19 @@ def parse(ref: str) -> tuple[int | None, int]:
     return (None if head == "A" else int(head[1:])), int(idx)
 
 
+def name(size: int, ref: str | None) -> str:
+    """An area in words, as the board labels it ("Seat 2's England, row 3 area 1",
+    "Avalon 2"); the site turns "Seat 2" into the player's name."""
+    if ref is None:
+        return "the Round Table Area"
+    seat, i = parse(ref)
+    if seat is None:
+        return f"Avalon {i + 1}"
+    g = geometry(size)
+    row = g["row_of"][i]
+    return f"Seat {seat + 1}'s England, row {row + 1} area {i - g['rows'][row][0] + 1}"
+
+
 def is_avalon(ref: str | None) -> bool:
     return ref is not None and ref.startswith("A")
 

@@ -59,7 +59,7 @@ def move(state, seat, to, events):
 def enter(state, seat, to, events, verb):
     p = state["p"][seat]
     p["from"], p["pos"] = p["pos"], to
-    events.append(ev("move", f"Seat {seat + 1}'s Round Table {verb} to {to or 'the Round Table Area'}.",
+    events.append(ev("move", f"Seat {seat + 1}'s Round Table {verb} to {S.area_name(state, to)}.",
                      data={"seat": seat, "to": to}))
     if to is None:
         p["must"] = False
@@ -126,7 +126,7 @@ def chooser_for(state, placer, mover):
 def reveal_card(state, a, iid, seq, placer, mover, events):
     c = S.card(state, iid)
     t = c["type"]
-    events.append(ev("reveal", f"{c['title']} is turned up in {a['ref']}." + (f" “{c['quote']}”" if c.get("quote") else ""),
+    events.append(ev("reveal", f"{c['title']} is turned up in {S.area_name(state, a['ref'])}." + (f" “{c['quote']}”" if c.get("quote") else ""),
                      data={"card": iid, "code": c["code"], "area": a["ref"]}))
     if t in S.EFFECT_TYPES:
         if not c["primary"]:
@@ -267,7 +267,7 @@ def set_occupant(state, step, pick, events):
     if pick is not None:
         deck.remove(pick)
         a["occ"] = pick
-        events.append(ev("castle", f"{S.title(state, pick)} holds the castle in {a['ref']}."))
+        events.append(ev("castle", f"{S.title(state, pick)} holds the castle in {S.area_name(state, a['ref'])}."))
     else:
         events.append(ev("castle", "The castle stands empty."))
     Rng(state["rng"]).shuffle(deck)  # a searched deck is shuffled again

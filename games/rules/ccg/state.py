@@ -71,6 +71,10 @@ def area(state: dict, ref: str) -> dict:
     return state["avalon"][i] if seat is None else state["p"][seat]["england"][i]
 
 
+def area_name(state: dict, ref: str | None) -> str:
+    return layout.name(state["esize"], ref)
+
+
 def all_area_refs(state: dict) -> list[str]:
     refs = [a["ref"] for p in state["p"] for a in p["england"]]
     return refs + [a["ref"] for a in state["avalon"]]

@@ -310,10 +310,17 @@
     if (m.to === "rt") parts.push("into your Round Table");
     else if (m.to) parts.push("in " + areaName(v, ctx, m.to));
     if (m.page !== undefined) parts.push("on page " + titleOf(v, m.page));
+    return "Play " + parts.concat(targetParts(v, ctx, m)).join(", ");
+  }
+
+  // What a play or an ability names as its target (knight, foe, area, opponent).
+  function targetParts(v, ctx, m) {
+    var parts = [];
     if (m.pick !== undefined) parts.push("on " + titleOf(v, m.pick));
     if (m.foe !== undefined) parts.push("against " + titleOf(v, m.foe));
+    if (m.area !== undefined) parts.push("on everyone in " + areaName(v, ctx, m.area));
     if (m.target !== undefined) parts.push("aimed at " + ctx.seatName(m.target));
-    return "Play " + parts.join(", ");
+    return parts;
   }
 
   function label(v, ctx, m) {
@@ -333,7 +340,7 @@
       case "enter_castle": return "Enter the castle";
       case "take_item": return "Take " + titleOf(v, m.card) + " onto " + titleOf(v, m.page);
       case "trade_item": return "Move " + titleOf(v, m.card) + " to " + titleOf(v, m.page);
-      case "use": return "Use " + titleOf(v, m.card);
+      case "use": return ["Use " + titleOf(v, m.card)].concat(targetParts(v, ctx, m)).join(", ");
       case "represent": return "Make " + titleOf(v, m.card !== undefined ? m.card : m.knight) + " the representative";
       case "move": return "Move to " + areaName(v, ctx, m.to);
       case "discard": return "Discard " + titleOf(v, m.card);
@@ -413,6 +420,12 @@
     if (due) box.appendChild(due);
     if (data.my_seat !== null && data.my_seat !== undefined && data.status === "active") box.appendChild(presetToggle(data, ctx));
     if (!moves.length) return box;
+    var pend = v.pending || {};
+    if (pend.seat !== data.my_seat && (pend.waiting || []).indexOf(data.my_seat) < 0) {
+      // 4.1: face-up plays at any time, between the active player's moves.
+      box.appendChild(el("p", { class: "muted", "data-testid": "interject-hint",
+        text: "Not your turn, but you may play a card face up or use an ability now." }));
+    }
     var cuts = moves.filter(function (m) { return m.type === "cut"; });
     if (cuts.length) {
       var input = el("input", { type: "number", min: cuts[0].at, max: cuts[cuts.length - 1].at,

@@ -5,7 +5,7 @@ import pytest
 from games.rules.base import IllegalMove
 from games.rules.ccg import state as S
 
-from .helpers import (GAME, grail_deck, join, new_game, pass_window, place_rt, play, set_area,
+from .helpers import (GAME, clear_hand, grail_deck, join, new_game, pass_window, place_rt, play, set_area,
                       stack_deck, to_hand)
 
 
@@ -19,9 +19,39 @@ def test_face_down_plays_only_in_your_own_turn_and_only_on_an_opponents_england_
     downs = {m["to"] for m in _plays(s, 0, iid) if m.get("face") == "down"}
     assert downs and all(r.startswith("E1.") or r.startswith("A.") for r in downs)
     other = to_hand(s, 1, "black-knight")
-    assert GAME.legal_moves(s, 1) == []  # not seat 1's turn: nothing to do outside a window
-    with pytest.raises(IllegalMove):
+    assert not any(m.get("face") == "down" for m in GAME.legal_moves(s, 1))
+    with pytest.raises(IllegalMove, match="face up"):
         play(s, 1, {"type": "play", "card": other, "use": "primary", "to": "E0.3", "face": "down"})
+
+
+def test_face_up_plays_are_open_at_any_time_between_the_active_players_moves():
+    """4.1: any player may play face up at any time; seat 1 lays an adversary in seat 0's
+    England and taunts during seat 0's turn, and seat 0's turn goes on."""
+    s = new_game()
+    clear_hand(s, 1)
+    foe = to_hand(s, 1, "black-knight")
+    taunt = to_hand(s, 1, "french-taunt")
+    moves = GAME.legal_moves(s, 1)
+    ups = {m["to"] for m in moves if m["type"] == "play" and m["card"] == foe}
+    assert ups and all(r.startswith("E0.") or r.startswith("A.") for r in ups)
+    assert {"type": "play", "card": taunt, "use": "primary"} in moves
+    assert not any(m["type"] in ("move", "end_turn", "fight", "invite") for m in moves)
+    s = play(s, 1, {"type": "play", "card": foe, "use": "primary", "to": "E0.3", "face": "up"})
+    assert foe in S.up_iids(S.area(s, "E0.3"))
+    assert [(p.seat, p.kind) for p in GAME.pending(s)] == [(0, "turn")]
+    assert any(m["type"] == "end_turn" for m in GAME.legal_moves(s, 0))
+
+
+def test_nobody_interjects_while_the_rules_wait_on_a_step():
+    s = new_game()
+    set_area(s, "E0.0", ["black-knight"])
+    place_rt(s, 0, "E0.0")
+    to_hand(s, 1, "french-taunt")
+    lead = s["p"][0]["knights"][0]
+    foe = S.up_iids(S.area(s, "E0.0"))[0]
+    s = play(s, 0, {"type": "fight", "foe": foe, "method": "combat", "lead": lead})
+    assert GAME.pending(s)[0].kind == "response" and GAME.pending(s)[0].seat == 1
+    assert GAME.legal_moves(s, 0) == []  # seat 0 waits for seat 1's answer
 
 
 def test_face_up_plays_are_open_in_a_response_window_but_face_down_ones_are_not():
@@ -29,12 +59,15 @@ def test_face_up_plays_are_open_in_a_response_window_but_face_down_ones_are_not(
     set_area(s, "E0.0", ["black-knight"])
     place_rt(s, 0, "E0.0")
     trap = to_hand(s, 1, "rabbit-trap")
+    page = to_hand(s, 1, "page-generic")
     lead = s["p"][0]["knights"][0]
     foe = S.up_iids(S.area(s, "E0.0"))[0]
     s = play(s, 0, {"type": "fight", "foe": foe, "method": "combat", "lead": lead})
     moves = GAME.legal_moves(s, 1)
     assert {"type": "play", "card": trap, "use": "primary"} in moves
+    assert {"type": "play", "card": page, "use": "primary", "to": "rt"} in moves  # 4.1: any face-up play
     assert not any(m.get("face") == "down" for m in moves)
+    assert len(moves) == len({tuple(sorted(map(str, m.items()))) for m in moves})  # no move twice
 
 
 def test_a_card_whose_quote_is_not_read_goes_to_the_dead_cart_with_no_effect():
@@ -129,3 +162,32 @@ def test_a_card_in_avalon_may_not_be_played_in_any_england():
     set_area(s, "A.0", ["black-knight"])
     iid = to_hand(s, 0, "black-knight")
     assert not [m for m in _plays(s, 0, iid) if m.get("face") == "up"]
+
+
+FOG = {"code": "test-fog", "title": "Thick Fog", "type": "event", "grail": 3, "quote": "",
+       "primary": [{"op": "modify_combat", "amount": -3, "target": "area", "duration": "turn"}]}
+
+
+def test_an_effect_aimed_at_an_area_names_one_where_it_can_matter():
+    from games.rules.ccg import disputes
+    s = new_game()
+    near = set_area(s, "E0.0", ["black-knight"])[0]
+    far = set_area(s, "E0.5", ["black-knight"], owner=0)[0]
+    place_rt(s, 0, "E0.0")
+    fog = to_hand(s, 0, FOG)
+    areas = [m["area"] for m in _plays(s, 0, fog) if m.get("face") != "down"]
+    assert areas == ["E0.0", "E0.5"]  # a Round Table or a face-up foe in each; no other area
+    s = play(s, 0, {"type": "play", "card": fog, "use": "primary", "area": "E0.5"})
+    assert disputes.foe_total(s, far, "combat", "E0.5") == 3
+    assert disputes.foe_total(s, near, "combat", "E0.0") == 6
+
+
+def test_in_a_dispute_the_disputed_area_is_offered_first():
+    s = new_game()
+    set_area(s, "E1.2", ["black-knight"], owner=1)
+    foe = set_area(s, "E0.0", ["black-knight"])[0]
+    place_rt(s, 0, "E0.0")
+    fog = to_hand(s, 1, FOG)
+    s = play(s, 0, {"type": "fight", "foe": foe, "method": "combat", "lead": s["p"][0]["knights"][0]})
+    areas = [m["area"] for m in _plays(s, 1, fog) if m.get("face") != "down"]
+    assert areas[0] == "E0.0" and set(areas) == {"E0.0", "E1.2"}

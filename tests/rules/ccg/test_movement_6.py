@@ -160,3 +160,16 @@ def test_the_chooser_names_the_knight_a_revealed_card_aims_at():
     assert set(options) == {f"apply:{k}" for k in s["p"][0]["knights"]} | {"ignore"}
     s = play(s, 1, {"type": "choose", "option": f"apply:{lance}"})
     assert lance in s["p"][0]["dead"] and len(s["p"][0]["knights"]) == 1
+
+
+def test_events_name_areas_as_the_board_does():
+    from games.rules.ccg import layout
+    assert layout.name(12, "E1.5") == "Seat 2's England, row 2 area 2"
+    assert layout.name(13, "E0.12") == "Seat 1's England, row 4 area 2"
+    assert layout.name(12, "A.1") == "Avalon 2"
+    assert layout.name(12, None) == "the Round Table Area"
+    s = new_game()
+    set_area(s, "E0.1", ["moor"])
+    s, events = GAME.apply(s, 0, {"type": "move", "to": "E0.1"})
+    texts = " ".join(e.text for e in events)
+    assert "moves to Seat 1's England, row 1 area 2" in texts and "E0.1" not in texts

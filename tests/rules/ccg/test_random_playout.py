@@ -1,5 +1,6 @@
 """Seeded games of random legal moves between 2, 3 and 4 players.
 
+Players who are not asked to act now and then interject a face-up play (4.1).
 Every step: every card is in exactly one place, the ante only grows (by doublings), the
 seat that must act has a legal move. Every game ends (or reaches the turn cap), replays
 from its move log to the same state, and its views never show a hidden card.
@@ -9,9 +10,11 @@ long run (thousands of games; see docs/rules/ccg.md for the last figures).
 """
 import json
 import os
+import re
 
 import pytest
 
+from games.rules.ccg import game_moves
 from games.rules.ccg.game import ante_result, with_words
 from games.rules.rng import Rng
 
@@ -21,6 +24,7 @@ from .test_views import _hidden_ids, _shown_ids
 
 GAMES = int(os.environ.get("CCG_PLAYOUTS", "15"))
 MAX_MOVES = 5000
+RAW_AREA_REF = re.compile(r"\b(E\d+|A)\.\d+\b")  # "E1.6": events name areas in words
 
 
 def _decks(players, kind):
@@ -38,6 +42,20 @@ def _check_views(state):
         assert not _shown_ids(v) & _hidden_ids(state, seat)
 
 
+def _check_narrow_listings(state):
+    """Checking a move lists only moves of its kind (and card): that narrow listing must
+    hold exactly the full listing's moves of that kind, for every seat."""
+    for seat in range(state["n"]):
+        full = GAME.legal_moves(state, seat)
+        groups: dict = {}
+        for m in full:
+            groups.setdefault((m["type"], m.get("card")), []).append(m)
+        for same in groups.values():
+            narrow = game_moves.candidates(state, seat, same[0])
+            assert all(m in narrow for m in same), same[0]
+            assert all(m in full for m in narrow), same[0]
+
+
 def playout(players, seed, decks, views=False, double=False):
     opts = {"decks": decks, "collection_sizes": [seed % 3, 1, 2, 0][:players], "double_the_ante": double}
     state = GAME.setup(players, opts, seed)
@@ -51,9 +69,16 @@ def playout(players, seed, decks, views=False, double=False):
         seat = pend[rng.below(len(pend))].seat
         moves = GAME.legal_moves(state, seat)
         assert moves, f"seat {seat} must act ({pend}) but has no legal move"
+        if rng.below(6) == 0:
+            # Now and then another player interjects a face-up play (4.1 "at any time").
+            other = rng.below(players)
+            extra = GAME.legal_moves(state, other) if other not in {p.seat for p in pend} else []
+            if extra:
+                seat, moves = other, extra
         move = with_words(state, moves[rng.below(len(moves))])
         state, events = GAME.apply(state, seat, move)
         log.append((seat, move))
+        assert not any(RAW_AREA_REF.search(e.text) for e in events), [e.text for e in events]
         assert_every_card_once(state)
         assert state["ante"][:len(ante)] == ante, "an ante card left the ante"
         grown = len(state["ante"]) - len(ante)
@@ -61,6 +86,7 @@ def playout(players, seed, decks, views=False, double=False):
         ante = list(state["ante"])
         if views:
             _check_views(state)
+            _check_narrow_listings(state)
     assert state["tn"] <= state["opts"]["turn_cap"] + 1
     res = ante_result(state)
     assert sorted(c["iid"] for c in res["cards"]) == sorted(state["ante"])

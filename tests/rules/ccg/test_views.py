@@ -28,6 +28,9 @@ def _hidden_ids(s, seat):
             hidden |= {e[0] for e in a["down"]}
     for a in s["avalon"]:
         hidden |= {e[0] for e in a["down"]}
+    for step in s["steps"]:
+        if step.get("what") == "occupant" and step["seat"] == seat:
+            hidden -= set(step["options"])  # the chooser picks among cards of his own deck (8.1)
     return hidden
 
 
