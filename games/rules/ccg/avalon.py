@@ -15,7 +15,7 @@ def can_search(state, seat):
     ref = p["pos"]
     if not layout.is_avalon(ref) or not p["knights"]:
         return False
-    a = S.area(state, ref)
+    a = S.peek_area(state, ref)
     return not a["searched"] and not a["down"] and not D.blocking_foes(state, seat)
 
 

@@ -30,7 +30,7 @@ def blocking(state, seat):
     p = state["p"][seat]
     if p["pos"] is None:
         return False
-    a = S.area(state, p["pos"])
+    a = S.peek_area(state, p["pos"])
     occ = a["occ"]
     if occ is None or castle_in(state, a) is None:
         return False
@@ -44,7 +44,7 @@ def can_parley(state, seat):
     p = state["p"][seat]
     if p["pos"] is None:
         return False
-    a = S.area(state, p["pos"])
+    a = S.peek_area(state, p["pos"])
     occ = a["occ"]
     return (occ is not None and castle_in(state, a) is not None and occupant_needs_table(state, occ)
             and p["castle"].get(a["ref"]) in (None, "consulted") and a["ref"] not in p["consulted"]
@@ -55,7 +55,7 @@ def can_assault(state, seat):
     p = state["p"][seat]
     if p["pos"] is None or not p["knights"]:
         return False
-    a = S.area(state, p["pos"])
+    a = S.peek_area(state, p["pos"])
     occ = a["occ"]
     return (occ is not None and p["castle"].get(a["ref"]) == "consulted"
             and occupant_needs_table(state, occ) and occ not in p["disputed"])
@@ -65,7 +65,7 @@ def can_enter(state, seat):
     p = state["p"][seat]
     if p["pos"] is None:
         return False
-    a = S.area(state, p["pos"])
+    a = S.peek_area(state, p["pos"])
     if castle_in(state, a) is None or p["castle"].get(a["ref"]) == "inside":
         return False
     occ = a["occ"]

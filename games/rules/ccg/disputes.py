@@ -35,7 +35,7 @@ def blocking_foes(state, seat):
     p = state["p"][seat]
     if p["pos"] is None:
         return []
-    a = S.area(state, p["pos"])
+    a = S.peek_area(state, p["pos"])
     passed = {e[0] for e in a["ow"] if e[1] == seat}
     foes = [f for f in area_foes(state, a) if f not in passed]
     if a["occ"] is not None and a["occ"] not in passed and p["castle"].get(a["ref"]) == "inside":
@@ -54,7 +54,7 @@ def anthrax_group(state, a, foe):
 
 def methods_for(state, seat, foe):
     """The dispute methods open against ``foe`` (7.4, 7.5, force_dispute)."""
-    a = S.area(state, state["p"][seat]["pos"])
+    a = S.peek_area(state, state["p"][seat]["pos"])
     combat, wits = foe_stats(state, foe)
     group = anthrax_group(state, a, foe)
     if len(group) > 1:
@@ -92,7 +92,7 @@ def member_total(state, seat, iid, stat, include_rep=True):
 
 
 def foe_total(state, foe, stat, area_ref):
-    a = S.area(state, area_ref)
+    a = S.peek_area(state, area_ref)
     group = anthrax_group(state, a, foe) if stat == "wits" else [foe]
     total = 0
     for f in group:
@@ -194,7 +194,7 @@ def _neutrals(state, seat):
     p = state["p"][seat]
     if p["pos"] is None:
         return []
-    a = S.area(state, p["pos"])
+    a = S.peek_area(state, p["pos"])
     return [i for i, *_ in a["up"] if S.ctype(state, i) in ("knight", "persona") and i not in a["hostile"]]
 
 

@@ -39,10 +39,10 @@ def legal(state, seat):
     return main_moves(state, seat)
 
 
-def face_up_plays(state, seat, cards=None):
+def face_up_plays(state, seat, cards=None, cache=None):
     """Every face-up play of the cards in ``seat``'s hand (or of ``cards``): 4.1 lets any
     player play face up "at any time"; only face-down plays wait for his own turn."""
-    cache: dict = {}
+    cache = {} if cache is None else cache
     hand = state["p"][seat]["hand"] if cards is None else cards
     return [m for iid in hand for m in card_plays(state, seat, iid, cache) if m.get("face") != "down"]
 
@@ -54,7 +54,7 @@ def _hand_cards(state, seat, card):
     return [card] if card in state["p"][seat]["hand"] else []
 
 
-def interjections(state, seat, kind=None, card=None):
+def interjections(state, seat, kind=None, card=None, cache=None):
     """What a player may do while another takes his turn (4.1 "at any time"): face-up
     plays and using an item's or a member's ability, between the active player's moves.
     The rules' own steps (reveals, choices, balancing, offers) are not interrupted; the
@@ -62,19 +62,19 @@ def interjections(state, seat, kind=None, card=None):
     ``kind``/``card`` narrow the listing to one move type (and card) for checking."""
     out = []
     if kind in (None, "play"):
-        out += face_up_plays(state, seat, _hand_cards(state, seat, card))
+        out += face_up_plays(state, seat, _hand_cards(state, seat, card), cache)
     if kind in (None, "use"):
         out += use_moves(state, seat)
     return out
 
 
-def window_moves(state, seat, step, kind=None, card=None):
+def window_moves(state, seat, step, kind=None, card=None, cache=None):
     """A response window's moves for the seat it waits on (13.1, 13.2); ``kind``/``card``
     narrow the listing as in ``interjections``."""
     if step["order"][step["i"]] != seat:
         return []
     out = [{"type": "pass"}] if kind in (None, "pass") else []
-    out += interjections(state, seat, kind, card)
+    out += interjections(state, seat, kind, card, cache)
     if step["act"]["do"] == "fill" and kind in (None, "play"):
         known = {(m["card"], m.get("to")) for m in out if m["type"] == "play"}
         fills = fill_plays(state, seat, step["act"]["area"], _hand_cards(state, seat, card))
@@ -85,7 +85,7 @@ def window_moves(state, seat, step, kind=None, card=None):
     return out
 
 
-def step_moves(state, seat, step, kind=None, card=None):
+def step_moves(state, seat, step, kind=None, card=None, cache=None):
     k = step["k"]
     if k == "cut":
         if seat != step["seat"]:
@@ -93,7 +93,7 @@ def step_moves(state, seat, step, kind=None, card=None):
         size = len(state["p"][ante.cut_target(state, seat)]["deck"])
         return [{"type": "cut", "at": at} for at in range(1, size)]
     if k == "response":
-        return window_moves(state, seat, step, kind, card)
+        return window_moves(state, seat, step, kind, card, cache)
     if k == "offer":
         return [{"type": "accept"}, {"type": "concede"}] if seat in step["wait"] else []
     if seat != step["seat"]:
@@ -114,20 +114,35 @@ def main_moves(state, seat):
     out += invite_moves(state, seat)
     out += fight_moves(state, seat)
     out += castle_moves(state, seat)
-    if movement.facing(state, seat):
-        out += run_away_moves(state, seat)
-    if avalon.can_search(state, seat):
-        out.append({"type": "search"})
+    out += own_run_away_moves(state, seat)
+    out += search_moves(state, seat)
     out += item_moves(state, seat)
     out += use_moves(state, seat)
     out += represent_moves(state, seat)
-    if not must_dispute(state, seat):
-        out.append({"type": "end_turn"})
-        if ante.may_double(state, seat):
-            out.append({"type": "end_turn", "double": True})
-    if state["solo"] == seat:
-        out += [{"type": "give_up"}, {"type": "call_draw"}]
+    out += end_moves(state, seat)
+    out += alone_moves(state, seat)
     return out
+
+
+def own_run_away_moves(state, seat):
+    return run_away_moves(state, seat) if movement.facing(state, seat) else []
+
+
+def search_moves(state, seat):
+    return [{"type": "search"}] if avalon.can_search(state, seat) else []
+
+
+def end_moves(state, seat):
+    if must_dispute(state, seat):
+        return []
+    if ante.may_double(state, seat):
+        return [{"type": "end_turn"}, {"type": "end_turn", "double": True}]
+    return [{"type": "end_turn"}]
+
+
+def alone_moves(state, seat):
+    """15.3: a player left alone may give up or call the game a draw."""
+    return [{"type": "give_up"}, {"type": "call_draw"}] if state["solo"] == seat else []
 
 
 def must_dispute(state, seat):
@@ -179,7 +194,7 @@ def target_areas(state):
         refs.append(dispute)
     stands = {q["pos"] for q in state["p"] if not q["out"]}
     for ref in S.all_area_refs(state):
-        a = S.area(state, ref)
+        a = S.peek_area(state, ref)
         if ref not in refs and (ref in stands or D.area_foes(state, a)):
             refs.append(ref)
     return refs
@@ -194,6 +209,9 @@ def effect_plays(state, seat, iid):
     if t != "page" and c["secondary"]:
         out += _with_targets(state, seat, {"type": "play", "card": iid, "use": "secondary"}, c["secondary"])
     return out
+
+
+_NOTHING_UP = ({}, False, False)  # read only
 
 
 def _profile(state, a):
@@ -223,52 +241,104 @@ def _placement_areas(state, seat, iid, face, cache):
     return found
 
 
+# Card types that never go face up into their own player's England (4.1: "any opponent").
+_NOT_AT_HOME = ("adversary", "peril", "knight", "persona", "item")
+# FAQ 6: no adversary (nor a character who might become one) where a Round Table stands;
+# lands, villages, castles and items may be laid there face up.
+_NOT_UNDER_A_TABLE = ("adversary", "peril", "knight", "persona")
+
+
+def _area_facts(state, cache):
+    """Once per listing, for every area of a player still in and of Avalon: (England owner
+    or None, ref, a Round Table stands there, what it holds as ``_profile`` tells). A
+    listing made to check one play (``cache["only"]``) looks at that play's area alone."""
+    facts = cache.get("facts")
+    if facts is None:
+        occupied = {q["pos"] for q in state["p"] if not q["out"] and q["pos"] is not None}
+
+        def fact(owner, a):
+            return (owner, a["ref"], a["ref"] in occupied, *(_profile(state, a) if a["up"] else _NOTHING_UP))
+
+        if "only" in cache:
+            named = _area_in_play(state, cache["only"])
+            facts = [fact(*named)] if named else []
+        else:
+            facts = [fact(s, a) for s, q in enumerate(state["p"]) if not q["out"] for a in q["england"]]
+            facts += [fact(None, a) for a in state["avalon"]]
+        cache["facts"] = facts
+    return facts
+
+
+def _area_in_play(state, ref):
+    """(England owner or None, area) when ``ref`` names an area of Avalon or of the England
+    of a player still in; None for anything else (a move's "to" may be any JSON)."""
+    try:
+        seat, i = layout.parse(ref)
+    except (AttributeError, ValueError):
+        return None
+    if seat is None:
+        areas = state["avalon"]
+    elif 0 <= seat < state["n"] and not state["p"][seat]["out"]:
+        areas = state["p"][seat]["england"]
+    else:
+        return None
+    if not 0 <= i < len(areas) or areas[i]["ref"] != ref:
+        return None
+    return seat, areas[i]
+
+
+def _avalon(state, cache):
+    found = cache.get("avalon")
+    if found is None:
+        found = cache["avalon"] = S.avalon_codes(state)
+    return found
+
+
+def _realm(state, seat, cache):
+    realms = cache.setdefault("realm", {})
+    found = realms.get(seat)
+    if found is None:
+        found = realms[seat] = S.realm_codes(state, seat)
+    return found
+
+
+def _dup_in_rt(state, seat, c, cache):
+    """4.6 for a card going into the seat's Round Table (``S.duplicate_blocked``, with the
+    listing's cache)."""
+    if not c.get("unique", True) or not S.rule_on(state, "unique"):
+        return False
+    return c["code"] in _avalon(state, cache) or c["code"] in _realm(state, seat, cache)
+
+
 def _placement_areas_uncached(state, seat, c, face, cache):
+    facts = _area_facts(state, cache)
     t = c["type"]
-    if "occupied" not in cache:
-        cache["occupied"] = {q["pos"] for q in state["p"] if not q["out"] and q["pos"] is not None}
-        cache["avalon"] = S.avalon_codes(state)
-        cache["realm"] = {}
-        cache["profile"] = {}
-    occupied = cache["occupied"]
-    unique = face == "up" and c.get("unique", True) and S.rule_on(state, "unique")
-    in_avalon = unique and c["code"] in cache["avalon"]
-    slot = movement.SLOT.get(t) if face == "up" else None
+    up = face == "up"
+    unique = up and c.get("unique", True) and S.rule_on(state, "unique")
+    in_avalon = unique and c["code"] in _avalon(state, cache)
+    slot = movement.SLOT.get(t) if up else None
     anthrax = D.ANTHRAX in c.get("tags", [])
-    # FAQ 6: no adversary (nor a character who might become one) where a Round Table
-    # stands; lands, villages, castles and items may be laid there face up.
-    barred = face == "down" or t in ("adversary", "peril", "knight", "persona")
+    barred = not up or t in _NOT_UNDER_A_TABLE
+    not_home = not up or t in _NOT_AT_HOME  # face down only on an opponent's England (3.2)
+    if in_avalon or not facts:
+        return []
+    # Englands where the card would be a duplicate (4.6), and the player's own where it
+    # may not go at all.
+    owners = {f[0] for f in facts} - {None} if unique else ()
+    closed = {s for s in owners if c["code"] in _realm(state, s, cache)}
+    if not_home:
+        closed.add(seat)
     out = []
-
-    def clash(a):
-        prof = cache["profile"].get(a["ref"])
-        if prof is None:
-            prof = cache["profile"][a["ref"]] = _profile(state, a)
-        slots, knight, peril = prof
-        if slot in slots and not (anthrax and slots[slot]):
-            return True
-        return (t == "peril" and knight) or (t == "knight" and peril)
-
-    def open_areas(areas, dup):
-        for a in areas:
-            if dup or (barred and a["ref"] in occupied):
-                continue
-            if slot and clash(a):
-                continue
-            out.append(a["ref"])
-
-    for s, q in enumerate(state["p"]):
-        if q["out"] or (face == "down" and s == seat):
-            continue  # face down only on an opponent's England (3.2)
-        if s == seat and t in ("adversary", "peril", "knight", "persona", "item"):
+    for owner, ref, occupied, slots, knight, peril in facts:
+        if (barred and occupied) or (owner is not None and owner in closed):
             continue
-        dup = in_avalon
-        if unique and not dup:
-            if s not in cache["realm"]:
-                cache["realm"][s] = S.realm_codes(state, s)
-            dup = c["code"] in cache["realm"][s]
-        open_areas(q["england"], dup)
-    open_areas(state["avalon"], in_avalon)
+        if slot:
+            held = slots.get(slot)
+            if held is not None and not (anthrax and held):
+                continue
+            if (t == "peril" and knight) or (t == "knight" and peril):
+                continue
+        out.append(ref)
     return out
 
 
@@ -280,11 +350,11 @@ def card_plays(state, seat, iid, cache=None):
     out = effect_plays(state, seat, iid)
     base = {"type": "play", "card": iid, "use": "primary"}
     if t in ("knight", "persona") and round_table.can_join(state, seat, iid) \
-            and not S.duplicate_blocked(state, iid, None, seat):
+            and not _dup_in_rt(state, seat, c, cache):
         out.append(dict(base, to="rt"))
-    if t == "page" and not S.duplicate_blocked(state, iid, None, seat):
+    if t == "page" and not _dup_in_rt(state, seat, c, cache):
         out.append(dict(base, to="rt"))
-    if t == "item" and not S.duplicate_blocked(state, iid, None, seat):
+    if t == "item" and not _dup_in_rt(state, seat, c, cache):
         out += [dict(base, to="rt", page=pg["c"]) for pg in p["pages"]
                 if round_table.page_with_room(state, p, pg["c"], "i")]
     if t in movement.SLOT or t == "item":
@@ -298,7 +368,7 @@ def card_plays(state, seat, iid, cache=None):
 def fill_plays(state, seat, ref, cards=None):
     """Place cards any player may lay face up in a space being filled (6.2), from the
     seat's hand (or of ``cards``)."""
-    a = S.area(state, ref)
+    a = S.peek_area(state, ref)
     if a["up"] or a["occ"] is not None:
         return []
     own = layout.parse(ref)[0]
@@ -320,7 +390,7 @@ def invite_moves(state, seat):
     p = state["p"][seat]
     if p["pos"] is None or p["asked"]:
         return []
-    a = S.area(state, p["pos"])
+    a = S.peek_area(state, p["pos"])
     return [{"type": "invite", "card": i, "rep": r} for i, *_ in a["up"]
             if S.ctype(state, i) in ("knight", "persona")
             for r in p["knights"] if round_table.can_invite(state, seat, i, r)]
@@ -361,7 +431,7 @@ def item_moves(state, seat):
     p = state["p"][seat]
     out = []
     if p["pos"] is not None and not movement.facing(state, seat):
-        a = S.area(state, p["pos"])
+        a = S.peek_area(state, p["pos"])
         for i, *_ in a["up"]:
             if S.ctype(state, i) == "item" and not S.duplicate_blocked_rt(state, i, seat):
                 out += [{"type": "take_item", "card": i, "page": pg["c"]} for pg in p["pages"]
@@ -432,22 +502,30 @@ def candidates(state, seat, move):
         return []
     t = move["type"]
     card = move.get("card") if t == "play" else None
+    # A play names its area: only that area need be looked at (see _area_facts).
+    cache = {"only": move.get("to")} if t == "play" else None
     if state["steps"]:
-        return step_moves(state, seat, state["steps"][-1], t, card)
+        return step_moves(state, seat, state["steps"][-1], t, card, cache)
     if state["phase"] != "play":
         return []
     if seat != state["turn"]:
-        return interjections(state, seat, t, card)
+        return interjections(state, seat, t, card, cache)
     if t == "play":
-        return card_plays(state, seat, card) if card in state["p"][seat]["hand"] else []
+        return card_plays(state, seat, card, cache) if card in state["p"][seat]["hand"] else []
     if t == "move":
         return [{"type": "move", "to": r} for r in movement.destinations(state, seat)] \
             if movement.can_move(state, seat) else []
-    listing = {"use": use_moves, "represent": represent_moves, "invite": invite_moves, "fight": fight_moves, "parley": castle_moves, "assault": castle_moves,
-               "enter_castle": castle_moves, "take_item": item_moves, "trade_item": item_moves}
-    if t in listing:
-        return listing[t](state, seat)
-    return main_moves(state, seat)
+    listing = _LISTING_BY_KIND.get(t)
+    return listing(state, seat) if listing is not None else main_moves(state, seat)
+
+
+# The part of ``main_moves`` that lists each kind of move (checking a move needs no more).
+_LISTING_BY_KIND = {
+    "use": use_moves, "represent": represent_moves, "invite": invite_moves, "fight": fight_moves,
+    "parley": castle_moves, "assault": castle_moves, "enter_castle": castle_moves,
+    "take_item": item_moves, "trade_item": item_moves, "run_away": own_run_away_moves,
+    "search": search_moves, "end_turn": end_moves, "give_up": alone_moves, "call_draw": alone_moves,
+}
 
 
 def why_illegal(state, seat, move):

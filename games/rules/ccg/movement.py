@@ -275,7 +275,7 @@ def set_occupant(state, step, pick, events):
 
 # ------------------------------------------------------------------ running away (7.6)
 def explored(state, ref):
-    return ref is None or not S.area(state, ref)["down"]
+    return ref is None or not S.peek_area(state, ref)["down"]
 
 
 def run_options(state, seat):

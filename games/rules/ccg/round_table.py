@@ -128,7 +128,7 @@ def can_invite(state, seat, iid, rep):
     p = state["p"][seat]
     if p["pos"] is None or rep not in p["knights"] or str(rep) in p["disabled"]:
         return False
-    a = S.area(state, p["pos"])
+    a = S.peek_area(state, p["pos"])
     if iid not in S.up_iids(a) or S.ctype(state, iid) not in ("knight", "persona"):
         return False
     if iid in a["hostile"] or iid in a["challenged"] or iid in p["asked"] or iid in p["disputed"]:

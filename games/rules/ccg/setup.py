@@ -2,7 +2,6 @@
 aside, shuffle, then wait for the cuts (the ante) before England and Avalon are laid."""
 from __future__ import annotations
 
-import json
 import marshal
 
 from . import cards as C
@@ -17,26 +16,30 @@ MIN_DECK = 30
 DEFAULT_TURN_CAP = 400
 
 
-_CHECKED: dict[str, tuple] = {}
+_CHECKED: dict[bytes, tuple] = {}
 
 
 def _checked(card):
-    """(validate_card reasons, normalized card as marshal bytes), remembered by the card's
-    exact content: both are pure functions of it, and the same starter cards are set up
-    game after game. Each game gets its own copy of the definition."""
-    key = json.dumps(card, sort_keys=True)
+    """(validate_card reasons, normalized definition), remembered by the card's exact
+    content: both are pure functions of it, and the same starter cards are set up game
+    after game. Games share the definition: the engine never changes a card definition
+    (they are the fixed part of a state that successive states share, game.py)."""
+    try:
+        key = marshal.dumps(card)  # the same content in the same order: the same bytes
+    except ValueError:
+        return C.validate_card(card) or ["A card must be plain JSON data."], None
     found = _CHECKED.get(key)
     if found is None:
         if len(_CHECKED) > 4096:
             _CHECKED.clear()
         reasons = C.validate_card(card)
-        found = _CHECKED[key] = (reasons, None if reasons else marshal.dumps(C.normalize_card(card)))
+        found = _CHECKED[key] = (reasons, None if reasons else C.normalize_card(card))
     return found
 
 
-def _check_deck(seat, deck, known):
-    """Validate a deck; ``known`` maps codes already checked to their definitions, since
-    a game keeps one definition per code."""
+def _check_deck(seat, deck, known, defs):
+    """Validate a deck; ``known`` maps codes already checked to the card objects, since a
+    game keeps one definition per code, and ``defs`` to the normalized definitions."""
     if not isinstance(deck, list) or not all(isinstance(c, dict) for c in deck):
         raise ValueError(f"Seat {seat + 1}'s deck must be a list of card objects.")
     if len(deck) < MIN_DECK:
@@ -47,8 +50,9 @@ def _check_deck(seat, deck, known):
             if seen is not c and seen != c:
                 raise ValueError(f"Card code {c.get('code')!r} has two different definitions.")
             continue
+        reasons, definition = _checked(c)
         known[c.get("code")] = c
-        reasons = _checked(c)[0]
+        defs[c["code"]] = definition
         if reasons:
             raise ValueError(f"Seat {seat + 1}: card {c.get('code')!r} is invalid: {reasons[0]}")
         if "write_yer_own" in (c.get("tags") or []) and c.get("type") != "write_yer_own":
@@ -71,8 +75,9 @@ def validate_options(players, options):
     if not isinstance(decks, list) or len(decks) != players:
         raise ValueError("Give one deck per seat in 'decks'.")
     known: dict = {}
+    defs: dict = {}
     for seat, deck in enumerate(decks):
-        _check_deck(seat, deck, known)
+        _check_deck(seat, deck, known, defs)
     sizes = options.get("collection_sizes") or [0] * players
     if len(sizes) != players or not all(isinstance(x, int) and x >= 0 for x in sizes):
         raise ValueError("'collection_sizes' must be one whole number per seat.")
@@ -87,7 +92,9 @@ def validate_options(players, options):
     cap = options.get("turn_cap", DEFAULT_TURN_CAP)
     if not isinstance(cap, int) or cap < 10:
         raise ValueError("'turn_cap' must be a whole number of at least 10.")
-    return {"decks": decks, "sizes": sizes, "rules_off": list(off), "carried": carried,
+    for entry in carried:
+        defs.setdefault(entry["card"]["code"], _checked(entry["card"])[1])
+    return {"decks": decks, "defs": defs, "sizes": sizes, "rules_off": list(off), "carried": carried,
             "double": bool(options.get("double_the_ante", False)), "turn_cap": cap}
 
 
@@ -112,9 +119,9 @@ def setup(players, options, seed):
         "solo": None, "result": None, "doubling": {"since": [], "count": 0},
     }
 
+    state["cards"] = dict(o["defs"])
+
     def instance(cdef, owner):
-        if cdef["code"] not in state["cards"]:
-            state["cards"][cdef["code"]] = marshal.loads(_checked(cdef)[1])
         state["inst"].append(cdef["code"])
         state["own"].append(owner)
         return len(state["inst"]) - 1

@@ -11,6 +11,8 @@ face up, or a castle's occupant), the ante, or the eliminated pile.
 """
 from __future__ import annotations
 
+import marshal
+
 from . import layout
 
 FOE_TYPES = ("adversary", "peril")
@@ -66,9 +68,30 @@ def opponent_of(state: dict, seat: int) -> int | None:
     return left_of(state, seat)
 
 
-def area(state: dict, ref: str) -> dict:
+# Present only while MPHGGame.apply builds a new state: the refs of the areas this state
+# already owns. Until then the new state shares each area with the state it came from
+# (copying all 26-30 areas every move was most of a move's cost), and ``area`` copies an
+# area the first time the move reaches it. So every change to an area goes through
+# ``area``; the random playout checks that ``apply`` never changes the state it was given.
+COW = "_cow"
+
+
+def peek_area(state: dict, ref: str) -> dict:
+    """The area ``ref`` to look at, never to change (a question about the state: who
+    blocks, what may be done); it may be shared with an earlier state (see COW)."""
     seat, i = layout.parse(ref)
     return state["avalon"][i] if seat is None else state["p"][seat]["england"][i]
+
+
+def area(state: dict, ref: str) -> dict:
+    """The area ``ref`` of this state, its own to change."""
+    seat, i = layout.parse(ref)
+    areas = state["avalon"] if seat is None else state["p"][seat]["england"]
+    owned = state.get(COW)
+    if owned is not None and ref not in owned:
+        owned.add(ref)
+        areas[i] = marshal.loads(marshal.dumps(areas[i]))
+    return areas[i]
 
 
 def area_name(state: dict, ref: str | None) -> str:
@@ -173,7 +196,10 @@ def eliminate(state: dict, iid: int) -> None:
 
 def take_from_area(state: dict, iid: int) -> str | None:
     """Remove a face-up card (or castle occupant) from whatever area holds it."""
-    for a in _areas(state):
+    found = next((a["ref"] for a in _areas(state)
+                  if a["occ"] == iid or iid in a["att"] or any(e[0] == iid for e in a["up"])), None)
+    if found is not None:
+        a = area(state, found)  # the copy to change (see COW)
         for k, e in enumerate(a["up"]):
             if e[0] == iid:
                 del a["up"][k]

@@ -34,7 +34,7 @@ def draw_bonus(state, seat) -> int:
     ref = p["pos"]
     if ref is None:
         return 0
-    a = S.area(state, ref)
+    a = S.peek_area(state, ref)
     bonus = 0
     for iid in S.up_iids(a):
         c = S.card(state, iid)

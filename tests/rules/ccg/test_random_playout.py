@@ -1,7 +1,7 @@
 """Seeded games of random legal moves between 2, 3 and 4 players.
 
 Players who are not asked to act now and then interject a face-up play (4.1).
-Every step: every card is in exactly one place, the ante only grows (by doublings), the
+Every step: the state given to ``apply`` is left as it was, every card is in exactly one place, the ante only grows (by doublings), the
 seat that must act has a legal move. Every game ends (or reaches the turn cap), replays
 from its move log to the same state, and its views never show a hidden card.
 
@@ -10,6 +10,7 @@ long run (thousands of games; see docs/rules/ccg.md for the last figures).
 """
 import json
 import os
+import pickle
 import re
 
 import pytest
@@ -43,13 +44,13 @@ def _check_views(state):
 
 
 def _check_narrow_listings(state):
-    """Checking a move lists only moves of its kind (and card): that narrow listing must
-    hold exactly the full listing's moves of that kind, for every seat."""
+    """Checking a move lists only moves of its kind (and card, and area): that narrow
+    listing must hold the full listing's moves of that kind and nothing else, for every seat."""
     for seat in range(state["n"]):
         full = GAME.legal_moves(state, seat)
         groups: dict = {}
         for m in full:
-            groups.setdefault((m["type"], m.get("card")), []).append(m)
+            groups.setdefault((m["type"], m.get("card"), m.get("to")), []).append(m)
         for same in groups.values():
             narrow = game_moves.candidates(state, seat, same[0])
             assert all(m in narrow for m in same), same[0]
@@ -76,7 +77,10 @@ def playout(players, seed, decks, views=False, double=False):
             if extra:
                 seat, moves = other, extra
         move = with_words(state, moves[rng.below(len(moves))])
+        before = pickle.dumps(state)
+        previous = state
         state, events = GAME.apply(state, seat, move)
+        assert pickle.dumps(previous) == before, "apply changed the state it was given"
         log.append((seat, move))
         assert not any(RAW_AREA_REF.search(e.text) for e in events), [e.text for e in events]
         assert_every_card_once(state)
