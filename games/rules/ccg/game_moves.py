@@ -228,26 +228,6 @@ def _profile(state, a):
     return slots, knight, peril
 
 
-def _placement_areas(state, seat, iid, face, cache):
-    """Areas a card may be laid in (4.1, 4.3, 6.3, FAQ 6); ``cache`` lives for one listing
-    and shares the answer between cards that place alike (same face, type, uniqueness)."""
-    c = S.card(state, iid)
-    unique = face == "up" and c.get("unique", True) and S.rule_on(state, "unique")
-    key = (face, c["type"] if face == "up" else "", c["code"] if unique else "",
-           face == "up" and D.ANTHRAX in c.get("tags", []))
-    found = cache.get(key)
-    if found is None:
-        found = cache[key] = _placement_areas_uncached(state, seat, c, face, cache)
-    return found
-
-
-# Card types that never go face up into their own player's England (4.1: "any opponent").
-_NOT_AT_HOME = ("adversary", "peril", "knight", "persona", "item")
-# FAQ 6: no adversary (nor a character who might become one) where a Round Table stands;
-# lands, villages, castles and items may be laid there face up.
-_NOT_UNDER_A_TABLE = ("adversary", "peril", "knight", "persona")
-
-
 def _area_facts(state, cache):
     """Once per listing, for every area of a player still in and of Avalon: (England owner
     or None, ref, a Round Table stands there, what it holds as ``_profile`` tells). A
@@ -257,7 +237,7 @@ def _area_facts(state, cache):
         occupied = {q["pos"] for q in state["p"] if not q["out"] and q["pos"] is not None}
 
         def fact(owner, a):
-            return (owner, a["ref"], a["ref"] in occupied, *(_profile(state, a) if a["up"] else _NOTHING_UP))
+            return owner, a["ref"], a["ref"] in occupied, _profile(state, a) if a["up"] else _NOTHING_UP
 
         if "only" in cache:
             named = _area_in_play(state, cache["only"])
@@ -310,27 +290,49 @@ def _dup_in_rt(state, seat, c, cache):
     return c["code"] in _avalon(state, cache) or c["code"] in _realm(state, seat, cache)
 
 
-def _placement_areas_uncached(state, seat, c, face, cache):
-    facts = _area_facts(state, cache)
-    t = c["type"]
+# Card types that never go face up into their own player's England (4.1: "any opponent").
+_NOT_AT_HOME = ("adversary", "peril", "knight", "persona", "item")
+# FAQ 6: no adversary (nor a character who might become one) where a Round Table stands;
+# lands, villages, castles and items may be laid there face up.
+_NOT_UNDER_A_TABLE = ("adversary", "peril", "knight", "persona")
+
+
+def _placement_areas(state, seat, iid, face, cache):
+    """Areas a card may be laid in (4.1, 4.3, 6.3, 4.6, FAQ 6). ``cache`` lives for one
+    listing: cards of one kind share the areas open to that kind, and a unique card then
+    only leaves out the Englands where its code is already face up."""
+    c = S.card(state, iid)
     up = face == "up"
+    t = c["type"] if up else ""
+    anthrax = up and D.ANTHRAX in c.get("tags", [])
     unique = up and c.get("unique", True) and S.rule_on(state, "unique")
-    in_avalon = unique and c["code"] in _avalon(state, cache)
+    key = (face, t, c["code"] if unique else "", anthrax)
+    found = cache.get(key)
+    if found is None:
+        kind_key = (face, t, "", anthrax)
+        open_areas = cache.get(kind_key)
+        if open_areas is None:
+            open_areas = cache[kind_key] = _open_to_kind(state, seat, up, t, anthrax, cache)
+        if unique:
+            if c["code"] in _avalon(state, cache):
+                open_areas = []
+            else:
+                taken = {owner for owner, _ in open_areas if owner is not None
+                         and c["code"] in _realm(state, owner, cache)}
+                open_areas = [e for e in open_areas if e[0] not in taken] if taken else open_areas
+        found = cache[key] = open_areas
+    return [ref for _, ref in found]
+
+
+def _open_to_kind(state, seat, up, t, anthrax, cache):
+    """(England owner or None, ref) of the areas a card of type ``t`` may be laid in, face
+    up or down, uniqueness aside."""
     slot = movement.SLOT.get(t) if up else None
-    anthrax = D.ANTHRAX in c.get("tags", [])
     barred = not up or t in _NOT_UNDER_A_TABLE
     not_home = not up or t in _NOT_AT_HOME  # face down only on an opponent's England (3.2)
-    if in_avalon or not facts:
-        return []
-    # Englands where the card would be a duplicate (4.6), and the player's own where it
-    # may not go at all.
-    owners = {f[0] for f in facts} - {None} if unique else ()
-    closed = {s for s in owners if c["code"] in _realm(state, s, cache)}
-    if not_home:
-        closed.add(seat)
     out = []
-    for owner, ref, occupied, slots, knight, peril in facts:
-        if (barred and occupied) or (owner is not None and owner in closed):
+    for owner, ref, occupied, (slots, knight, peril) in _area_facts(state, cache):
+        if (barred and occupied) or (not_home and owner == seat):
             continue
         if slot:
             held = slots.get(slot)
@@ -338,7 +340,7 @@ def _placement_areas_uncached(state, seat, c, face, cache):
                 continue
             if (t == "peril" and knight) or (t == "knight" and peril):
                 continue
-        out.append(ref)
+        out.append((owner, ref))
     return out
 
 
