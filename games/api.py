@@ -76,8 +76,9 @@ def match_move(request, match_id):
     key = body.get("key")
     if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= 64):
         raise ServiceError("'key' must be a string of 1 to 64 characters.")
-    result = services.move_submit(match_id=selectors.match_get(match_id).pk, user=request.user,
-                                  move=body["move"], version=version, key=key)
+    # The service locks and loads the match itself (and says "No such game."): loading it
+    # here too would read a whole state a second time on the busiest path.
+    result = services.move_submit(match_id=match_id, user=request.user, move=body["move"], version=version, key=key)
     return result
 
 

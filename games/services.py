@@ -152,12 +152,14 @@ def _start(match: Match, seats: list[Seat]) -> None:
 
 def move_submit(*, match_id: int, user, move: dict, version: int | None, key: str | None = None) -> dict:
     """Apply one move in one transaction. A repeated ``key`` returns the first result."""
+    supplied = bool(key)
     key = (key or uuid.uuid4().hex)[:MAX_KEY_LENGTH]
     if not isinstance(move, dict):
         raise MoveRejected("A move must be a JSON object.")
     with transaction.atomic():
         match = _locked(match_id)
-        earlier = MoveRecord.objects.filter(match=match, key=key).first()
+        # Only a key the client chose can have been used before.
+        earlier = MoveRecord.objects.filter(match=match, key=key).first() if supplied else None
         if earlier is not None:
             if earlier.user_id != user.id:
                 raise NotAllowed("That submission key belongs to another player.")
@@ -247,6 +249,8 @@ def _after_change(match: Match, seats: list[Seat], game, *, previous_pending: di
             if previous_pending.get(seat.index) is None:
                 newly_due.append(seat)
         if (seat.waiting_for, seat.deadline, seat.deadline_warned) != was:
+            # One save per changed seat: bulk_update's CASE expressions cost more CPU to
+            # build than the round trip they save (measured, docs/performance.md).
             seat.save(update_fields=["waiting_for", "deadline", "deadline_warned"])
     match.version += 1
     if result is not None:
@@ -453,8 +457,9 @@ def _allowance(match: Match, pending_kind: str) -> tuple[str, int]:
 
 
 def _locked_seats(match: Match) -> list[Seat]:
-    """The match's seats, locked, in index order (always after the match row: one lock order)."""
-    return list(match.seats.select_for_update().order_by("index"))
+    """The match's seats, locked, in index order (always after the match row: one lock order),
+    with their users (notifications name them), whose rows are not locked."""
+    return list(match.seats.select_related("user").select_for_update(of=("self",)).order_by("index"))
 
 
 def _bump(match: Match) -> None:
