@@ -129,12 +129,13 @@ def match_chat(request, match_id):
 
 @api_view(("GET",), login=False)
 def match_replay(request, match_id):
-    step = request.GET.get("step")
+    step, as_seat = request.GET.get("step"), request.GET.get("as")
     try:
         step = None if step in (None, "") else int(step)
+        as_seat = None if as_seat in (None, "") else int(as_seat) - 1  # seats are numbered from 1
     except ValueError:
-        raise ServiceError("'step' must be a whole number.") from None
-    return selectors.replay_frames(selectors.match_get(match_id), request.user, upto=step)
+        raise ServiceError("'step' and 'as' must be whole numbers.") from None
+    return selectors.replay_frames(selectors.match_get(match_id), request.user, upto=step, as_seat=as_seat)
 
 
 @api_view(("GET",), login=False)

@@ -7,7 +7,7 @@ import re
 from django.db.models import Case, Exists, IntegerField, OuterRef, Value, When
 
 from games import registry
-from games.errors import NotAllowed, NotFound
+from games.errors import NotAllowed, NotFound, ServiceError
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
 from games.rules.base import Event
 
@@ -149,15 +149,22 @@ def unread_count(user) -> int:
     return Notification.objects.filter(user=user, read_at__isnull=True).count()
 
 
-def replay_frames(match: Match, user, *, upto: int | None = None) -> dict:
+def replay_frames(match: Match, user, *, upto: int | None = None, as_seat: int | None = None) -> dict:
     """Replay from the seed: the view at step ``upto`` (0 = setup) for what this viewer could
-    see at that time, plus the log lines of that step."""
+    see at that time, plus the log lines of that step. Once the game is over, anyone who may
+    watch it may replay it as any seat saw it (``as_seat``): every hand can be revealed."""
     seats = seats_for(match)
     if not can_view(match, user, seats):
         raise NotAllowed("This game has no spectators.")
     if match.state is None:
         raise NotFound("This game has not started.")
     seat = seat_of(match, user, seats)
+    if as_seat is not None:
+        if match.status != Match.Status.FINISHED:
+            raise NotAllowed("Other players' views are shown only once the game is over.")
+        if not 0 <= as_seat < len(seats):
+            raise ServiceError(f"There is no seat {as_seat + 1} in this game.")
+        seat = as_seat
     game = registry.get(match.kind)
     total = match.move_count
     upto = total if upto is None else max(0, min(int(upto), total))
@@ -167,6 +174,6 @@ def replay_frames(match: Match, user, *, upto: int | None = None) -> dict:
     events = []
     if upto:
         events = [Event.from_dict(e) for e in records[-1].events]
-    return {"step": upto, "total": total, "view": game.view_for(state, seat),
+    return {"step": upto, "total": total, "seat": seat, "view": game.view_for(state, seat),
             "events": [with_names(e.text, seats) for e in events if e.visible_to(seat)],
             "mover": records[-1].seat if upto else None}

@@ -270,21 +270,37 @@
     var root = document.getElementById("replay"), id = root.dataset.match;
     var board = document.getElementById("board"), slider = document.getElementById("step");
     var label = document.getElementById("step-label"), events = document.getElementById("replay-events");
-    var base = null;
+    var base = null, asSeat = "";
     function show(step) {
-      api("GET", "/api/matches/" + id + "/replay/?step=" + step).then(function (frame) {
+      var url = "/api/matches/" + id + "/replay/?step=" + step + (asSeat === "" ? "" : "&as=" + asSeat);
+      api("GET", url).then(function (frame) {
         slider.max = frame.total; slider.value = frame.step;
         label.textContent = "Step " + frame.step + " of " + frame.total;
         events.textContent = "";
         frame.events.forEach(function (t) { events.appendChild(el("li", { text: t })); });
-        var data = Object.assign({}, base, { view: frame.view, legal_moves: [], replay: true });
+        var data = Object.assign({}, base, { view: frame.view, legal_moves: [], replay: true, my_seat: frame.seat });
         (renderers[base.kind] || fallback).render(board, data, {
           submit: function () { return Promise.reject(new Error("This is a replay.")); },
           seatName: function (s) { return base.seats[s] && base.seats[s].username || "Seat " + (s + 1); }, el: el
         });
       }).catch(function (err) { label.textContent = err.message; });
     }
-    api("GET", "/api/matches/" + id + "/").then(function (d) { base = d; show(0); });
+    // Once the game is over every hand may be revealed: watch the replay as any seat saw it.
+    function seatChooser() {
+      var select = el("select", { id: "as-seat", "data-testid": "as-seat" });
+      select.appendChild(el("option", { value: "", text: base.my_seat === null ? "a spectator" : "yourself" }));
+      base.seats.forEach(function (s) {
+        select.appendChild(el("option", { value: String(s.seat + 1), text: s.username || "Seat " + (s.seat + 1) }));
+      });
+      select.addEventListener("change", function () { asSeat = select.value; show(slider.value); });
+      var controls = root.querySelector(".replay-controls");
+      controls.parentNode.insertBefore(el("p", { class: "replay-as" }, "Watch as ", select), controls.nextSibling);
+    }
+    api("GET", "/api/matches/" + id + "/").then(function (d) {
+      base = d;
+      if (base.status === "finished") seatChooser();
+      show(0);
+    });
     slider.addEventListener("input", function () { show(slider.value); });
     document.getElementById("first").onclick = function () { show(0); };
     document.getElementById("prev").onclick = function () { show(Math.max(0, +slider.value - 1)); };

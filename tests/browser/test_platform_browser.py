@@ -64,3 +64,45 @@ def test_a_refused_move_shows_its_reason(live_url, new_page):
     bob.evaluate("Grail.page.submit({type: 'play', card: Grail.page.data.view.my_hand[0]}).catch(() => {})")
     bob.wait_for_selector("#move-error:not([hidden])")
     assert "not your turn" in bob.inner_text("#move-error")
+
+
+def test_a_finished_games_replay_can_be_watched_as_each_player(live_url, new_page):
+    """Once a game is over its replay can show any seat's view, hand included."""
+    from django.contrib.auth import get_user_model
+
+    from games import registry, services
+    from games.replay import state_at
+    from tests.browser.helpers import log_in
+    from tests.conftest import PASSWORD
+
+    users = [get_user_model().objects.create_user(username=name, password=PASSWORD) for name in ("erin", "frank")]
+    match = services.match_create(creator=users[0], kind="duel", num_seats=2, invite=["frank"],
+                                  options={"rounds": 1}, seed=7)
+    services.match_join(match_id=match.pk, user=users[1])
+    game = registry.get("duel")
+    match.refresh_from_db()
+    while match.status == "active":
+        seat = game.pending(match.state)[0].seat
+        services.move_submit(match_id=match.pk, user=users[seat], move=game.legal_moves(match.state, seat)[0],
+                             version=match.version)
+        match.refresh_from_db()
+    start, _ = state_at(match, 0)
+    hands = [sorted(h) for h in start["hands"]]
+    assert hands[0] != hands[1]
+
+    page = new_page()
+    log_in(page, live_url, "erin")
+    page.goto(f"{live_url}/games/{match.pk}/replay/")
+
+    def shown_hand():
+        page.wait_for_selector("[data-testid=hand] [data-card]")
+        return sorted(int(c) for c in page.eval_on_selector_all("[data-testid=hand] [data-card]",
+                                                                 "bs => bs.map(b => b.dataset.card)"))
+
+    assert shown_hand() == hands[0]
+    page.select_option("[data-testid=as-seat]", "2")
+    for _ in range(50):
+        if shown_hand() == hands[1]:
+            break
+        page.wait_for_timeout(100)
+    assert shown_hand() == hands[1]

@@ -71,3 +71,32 @@ def test_websocket_frames_never_carry_another_seats_hand(make_match, make_user):
             await ws.disconnect()
 
     asyncio.run(scenario())
+
+
+def test_every_hand_may_be_revealed_in_the_replay_only_once_the_game_is_over(client, make_match, make_user):
+    match, users = make_match(kind="secret", seats=3)
+    game = registry.get("secret")
+    client.force_login(users[0])
+    url = f"/api/matches/{match.pk}/replay/?step=0&as=2"
+    refused = client.get(url)
+    assert refused.status_code == 403 and "over" in refused.json()["error"]["message"]
+    for _ in range(2):
+        seat = game.pending(match.state)[0].seat
+        services.move_submit(match_id=match.pk, user=users[seat], move=game.legal_moves(match.state, seat)[0],
+                             version=match.version)
+        match.refresh_from_db()
+    seat = game.pending(match.state)[0].seat
+    services.move_submit(match_id=match.pk, user=users[seat], move={"type": "finish"}, version=match.version)
+    match.refresh_from_db()
+    assert match.status == "finished"
+    from games.replay import state_at
+    for viewer in (users[0], make_user()):
+        client.force_login(viewer)
+        for step in (0, 2):
+            state, _ = state_at(match, step)
+            for seat in range(3):
+                frame = client.get(f"/api/matches/{match.pk}/replay/?step={step}&as={seat + 1}").json()
+                assert frame["seat"] == seat and frame["view"]["my_hand"] == state["hands"][seat]
+    for bad in ("4", "0", "x"):
+        response = client.get(f"/api/matches/{match.pk}/replay/?step=0&as={bad}")
+        assert response.status_code == 400, bad
