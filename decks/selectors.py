@@ -104,10 +104,14 @@ def collection_counts(*, user) -> dict:
             "by_rarity": by_rarity, "total": sum(by_type.values())}
 
 
-def ledger_for(*, user, card=None, limit: int = 200):
+def ledger_for(*, user, card=None, limit: int = 200, before: int | None = None):
+    """The user's ledger entries, newest first; ``before`` (an entry id) pages back in time
+    by the id index, so an old page costs what the first one does."""
     qs = LedgerEntry.objects.filter(user=user).select_related("card", "actor")
     if card is not None:
         qs = qs.filter(card=card)
+    if before is not None:
+        qs = qs.filter(id__lt=before)
     return list(qs.order_by("-id")[:limit])
 
 

@@ -145,11 +145,17 @@ def collection(request):
     holdings, errors = selectors.collection_for(user=request.user, text=text)
     card_code = request.GET.get("card", "")
     ledger_card = Card.objects.filter(code=card_code).first() if card_code else None
-    ledger = selectors.ledger_for(user=request.user, card=ledger_card, limit=200)
+    before = request.GET.get("before", "")
+    before = int(before) if before.isdigit() else None
+    ledger = selectors.ledger_for(user=request.user, card=ledger_card, limit=LEDGER_PAGE + 1, before=before)
+    older = ledger[LEDGER_PAGE - 1].pk if len(ledger) > LEDGER_PAGE else None
     return render(request, "decks/collection.html", {
         "q": text, "holdings": holdings, "errors": errors, "counts": selectors.collection_counts(user=request.user),
-        "ledger": ledger, "ledger_card": ledger_card,
+        "ledger": ledger[:LEDGER_PAGE], "ledger_card": ledger_card, "older": older, "paged": before is not None,
     })
+
+
+LEDGER_PAGE = 100
 
 
 # -- decks ----------------------------------------------------------------------------------

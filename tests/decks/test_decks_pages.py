@@ -143,3 +143,22 @@ def test_a_written_cards_image_is_shown_only_where_the_card_is(client, starter_u
     client.force_login(starter_user)
     mine = client.get(f"/decks/cards/{card.code}/image/")
     assert mine.status_code == 302 and mine["Location"] == f"/decks/cards/{card.code}/face.svg"
+
+
+def test_the_ledger_pages_back_to_the_first_entry(client, player):
+    from decks.models import LedgerEntry
+    from decks.views import LEDGER_PAGE
+    for n in range(LEDGER_PAGE + 5):  # enough entries for two pages whatever the grant made
+        services.admin_grant(user=player, card_code="arthur", quantity=1, actor=player, note=f"gift {n}")
+    expected = list(LedgerEntry.objects.filter(user=player).order_by("-id").values_list("id", flat=True))
+    assert len(expected) > LEDGER_PAGE
+    seen, url, pages = [], "/decks/collection/", 0
+    while url:
+        response = client.get(url)
+        seen += [e.pk for e in response.context["ledger"]]
+        pages += 1
+        older = response.context["older"]
+        url = f"/decks/collection/?before={older}" if older else None
+    assert seen == expected and pages == -(-len(expected) // LEDGER_PAGE)
+    assert "ledger-older" in client.get("/decks/collection/").content.decode()
+    assert "ledger-newest" in client.get(f"/decks/collection/?before={expected[0]}").content.decode()
