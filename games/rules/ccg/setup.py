@@ -87,13 +87,13 @@ def validate_options(players, options):
         raise ValueError(f"Unknown rule id(s) in 'rules_off': {', '.join(bad)}")
     carried = options.get("carried_ante") or []
     for entry in carried:
-        if not isinstance(entry, dict) or entry.get("owner") not in range(players) or C.validate_card(entry.get("card") or {}):
+        reasons, definition = _checked(entry.get("card") or {}) if isinstance(entry, dict) else (["not an entry"], None)
+        if reasons or entry.get("owner") not in range(players):
             raise ValueError("Each 'carried_ante' entry needs an owner seat and a valid card.")
+        defs.setdefault(definition["code"], definition)  # a deck's definition of the code comes first
     cap = options.get("turn_cap", DEFAULT_TURN_CAP)
     if not isinstance(cap, int) or cap < 10:
         raise ValueError("'turn_cap' must be a whole number of at least 10.")
-    for entry in carried:
-        defs.setdefault(entry["card"]["code"], _checked(entry["card"])[1])
     return {"decks": decks, "defs": defs, "sizes": sizes, "rules_off": list(off), "carried": carried,
             "double": bool(options.get("double_the_ante", False)), "turn_cap": cap}
 

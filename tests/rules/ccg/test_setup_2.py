@@ -101,3 +101,12 @@ def test_resigning_during_the_cut_ends_the_game_before_it_begins():
     assert out.winners == (0,)
     from games.rules.ccg.game import ante_result
     assert ante_result(s)["status"] == "returned"
+
+
+@pytest.mark.parametrize("carried", [
+    [{"owner": 0, "card": {"code": "half-a-card"}}], [{"owner": 5, "card": T.BY_CODE["moor"]}],
+    ["not an entry"], [{"owner": 0, "card": "moor"}],
+])
+def test_a_carried_ante_entry_needs_an_owner_seat_and_a_valid_card(carried):
+    with pytest.raises(ValueError, match="carried_ante"):
+        GAME.setup(2, {"decks": [T.test_deck(), T.test_deck()], "carried_ante": carried}, 1)
