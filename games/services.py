@@ -329,6 +329,7 @@ def deadline_expire(*, match_id: int, seat_index: int, version: int | None = Non
             return False
         game = registry.get(match.kind)
         move = game.timeout_move(match.state, seat_index)
+        described = game.describe_move(move, match.state)
         try:
             _apply(match, seats, seat_index, move, user=None, key=f"timeout-{seat_index}-{match.version}",
                    by_timeout=True)
@@ -339,7 +340,7 @@ def deadline_expire(*, match_id: int, seat_index: int, version: int | None = Non
         _apply_auto_moves(match, seats)
         if seat.user_id:
             _notify(seat.user, match, Notification.Kind.TIMEOUT,
-                    f"Your time ran out in {game.name} #{match.pk}: {game.describe_move(move)}.")
+                    f"Your time ran out in {game.name} #{match.pk}: {described}.")
     return True
 
 

@@ -65,10 +65,15 @@ class Pending:
 
     The shell puts a deadline on each pending seat from the match's time control and,
     when it passes, applies ``Game.timeout_move(state, seat)``.
+
+    ``key`` tells successive decisions of the same kind apart (a decision's id, a turn
+    number): a seat whose ``(kind, key)`` is unchanged faces the same decision it looked at.
+    Games with ``strict_versions = False`` rely on it (see ``Game.strict_versions``).
     """
 
     seat: int
     kind: str = "turn"
+    key: str = ""
 
 
 @dataclass(frozen=True)
@@ -91,6 +96,13 @@ class Game:
     allows_spectators: ClassVar[bool] = True
     # Options a creator may set: name -> {"type": "bool"|"int"|"choice", "default": ..., ...}
     option_schema: ClassVar[dict[str, dict]] = {}
+    # The stale-state guard. True: a move must be made on the exact version its player saw
+    # (any change since refuses it as stale). False, for games where several seats act at
+    # once (Camelot's two turn holders, Fluxx's simultaneous discards): a move made on an
+    # older version is still applied when the mover's own pending ``(kind, key)`` has not
+    # changed since that version and the move is legal in the current state; the shell
+    # tracks, per seat, the version at which its situation last changed.
+    strict_versions: ClassVar[bool] = True
 
     # --- to implement -------------------------------------------------------------
     def setup(self, players: int, options: dict, seed: int) -> State:  # pragma: no cover
@@ -119,7 +131,9 @@ class Game:
     def _resign(self, state: State, seat: int) -> list[Event]:  # pragma: no cover
         raise NotImplementedError
 
-    def describe_move(self, move: Move) -> str:
+    def describe_move(self, move: Move, state: State | None = None) -> str:
+        """A short phrase for logs and notifications ("passes", "plays Tim the Enchanter");
+        ``state`` is the state the move was made in, so the piece or card can be named."""
         return move.get("type", "move")
 
     # --- provided -----------------------------------------------------------------

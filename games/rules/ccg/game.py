@@ -134,7 +134,7 @@ class MPHGGame(Game):
             return {"type": "choose", "option": "ignore"}
         return {"type": "choose", "option": step["options"][0]}
 
-    def describe_move(self, move):
+    def describe_move(self, move, state=None):
         t = move.get("type", "?")
         if t == "play":
             where = move.get("to")

@@ -385,7 +385,7 @@ class CupQuest(Game):
     def view_for(self, state, seat):
         return build_view(state, seat, load_board(state["board"]))
 
-    def describe_move(self, move):
+    def describe_move(self, move, state=None):
         kind = move.get("type")
         card = move.get("card")
         name = cards.card_name(card) if cards.is_card(card) else "a card"

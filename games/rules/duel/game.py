@@ -93,5 +93,5 @@ class GrailDuel(Game):
         # A player who lets the clock run out lays their lowest card.
         return {"type": "play", "card": min(state["hands"][seat])}
 
-    def describe_move(self, move):
+    def describe_move(self, move, state=None):
         return f"lays a {move.get('card')}" if move.get("type") == "play" else move.get("type", "?")
