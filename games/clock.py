@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-UNIT_SECONDS = {"minutes": 60, "hours": 3600, "days": 86400}
-LIMITS = {"minutes": (1, 120), "hours": (1, 72), "days": (1, 14)}
+UNIT_SECONDS = {"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400}
+# Seconds are for live tables (Camelot's 20-120 s turns); the sweep still guarantees them.
+LIMITS = {"seconds": (10, 600), "minutes": (1, 120), "hours": (1, 72), "days": (1, 14)}
 
 
 def allowance(clock: str, amount: int) -> timedelta | None:
@@ -19,7 +20,9 @@ def validate(clock: str, amount: int) -> None:
     if clock == "none":
         return
     if clock not in LIMITS:
-        raise ValueError(f"Unknown clock '{clock}'.")
+        raise ValueError("The clock is one of: none, " + ", ".join(LIMITS) + ".")
+    if not isinstance(amount, int) or isinstance(amount, bool):
+        raise ValueError("A clock's amount is a whole number.")
     low, high = LIMITS[clock]
     if not low <= amount <= high:
         raise ValueError(f"A {clock} clock takes {low} to {high} {clock} per move.")

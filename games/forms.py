@@ -10,9 +10,10 @@ class MatchCreateForm(forms.Form):
     invite = forms.CharField(required=False, label="Invite players",
                              help_text="Usernames, separated by commas. Seats left over are open in the lobby.")
     clock_kind = forms.ChoiceField(label="Time per move", choices=[
-        ("days", "Days"), ("hours", "Hours"), ("minutes", "Minutes"), ("none", "No clock")], initial="days")
-    clock_amount = forms.IntegerField(min_value=1, max_value=120, initial=3, label="Amount",
-                                      help_text="Days: 1–14, hours: 1–72, minutes: 1–120.")
+        ("days", "Days"), ("hours", "Hours"), ("minutes", "Minutes"), ("seconds", "Seconds (live table)"),
+        ("none", "No clock")], initial="days")
+    clock_amount = forms.IntegerField(min_value=1, max_value=600, initial=3, label="Amount",
+                                      help_text="Days: 1–14, hours: 1–72, minutes: 1–120, seconds: 10–600.")
     weekend_pause = forms.BooleanField(required=False, help_text="Clocks stop on Saturdays and Sundays (UTC).")
     vacation_days = forms.IntegerField(min_value=0, max_value=30, initial=7,
                                        help_text="Days a year each player may stop their clock.")
@@ -34,15 +35,3 @@ class MatchCreateForm(forms.Form):
 
     def invitees(self) -> list[str]:
         return [n.strip() for n in self.cleaned_data.get("invite", "").split(",") if n.strip()]
-
-    def options(self, data) -> dict:
-        """Game options come as option_<name> fields, drawn from the kind's option schema."""
-        game = registry.get(self.cleaned_data["kind"])
-        out = {}
-        for name, spec in game.option_schema.items():
-            raw = data.get(f"option_{name}")
-            if spec["type"] == "bool":
-                out[name] = raw in ("on", "true", "1")
-            elif raw not in (None, ""):
-                out[name] = int(raw) if spec["type"] == "int" and str(raw).lstrip("-").isdigit() else raw
-        return out

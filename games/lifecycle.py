@@ -1,6 +1,7 @@
 """Per-kind hooks into a match's life, for what a game needs from the rest of the site
 (the CCG takes decks and antes from collections). Pure rules never see Django; these
-hooks are the shell's side. Each hook runs inside the transaction of the change."""
+hooks are the shell's side, held by each game's room (``games/kinds/<kind>/``). Each hook
+runs inside the transaction of the change."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -9,7 +10,8 @@ from typing import Callable
 
 @dataclass
 class Hooks:
-    # (match, seats in index order) -> extra setup options (e.g. decks); may raise ValueError.
+    # (match, seats in index order) -> the options setup() is called with (default: the
+    # match's table options); e.g. the CCG adds decks. May raise ValueError.
     setup_options: Callable | None = None
     # (match) after the match became active
     on_start: Callable | None = None
@@ -17,8 +19,6 @@ class Hooks:
     on_finish: Callable | None = None
     # (match) when it was abandoned
     on_abandon: Callable | None = None
-    # (user, options) -> validated per-seat choice at join (e.g. which deck); may raise ValueError
-    seat_choice: Callable | None = None
     # (match, previous_state) after every applied move, before it is saved (e.g. hold new antes)
     after_move: Callable | None = None
     # (match, pending_kind) -> (clock kind, amount) for that kind of wait, or None for the match's
@@ -28,13 +28,3 @@ class Hooks:
     # (e.g. "always pass" on response windows), or None to ask them
     auto_move: Callable | None = None
 
-
-_HOOKS: dict[str, Hooks] = {}
-
-
-def register(kind: str, hooks: Hooks) -> None:
-    _HOOKS[kind] = hooks
-
-
-def get(kind: str) -> Hooks:
-    return _HOOKS.get(kind) or Hooks()

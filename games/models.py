@@ -16,6 +16,7 @@ class Match(models.Model):
 
     class Clock(models.TextChoices):
         NONE = "none", "No clock"
+        SECONDS = "seconds", "Seconds per move"
         MINUTES = "minutes", "Minutes per move"
         HOURS = "hours", "Hours per move"
         DAYS = "days", "Days per move"
@@ -38,7 +39,7 @@ class Match(models.Model):
     move_count = models.PositiveIntegerField(default=0)
     outcome = models.JSONField(null=True, blank=True)
     clock = models.CharField(max_length=8, choices=Clock.choices, default=Clock.DAYS)
-    clock_amount = models.PositiveIntegerField(default=3, help_text="Minutes, hours or days per move.")
+    clock_amount = models.PositiveIntegerField(default=3, help_text="Seconds, minutes, hours or days per move.")
     weekend_pause = models.BooleanField(default=False)
     vacation_days = models.PositiveSmallIntegerField(default=0, help_text="Days a year each player's clock may stop.")
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches")
@@ -68,8 +69,14 @@ class Seat(models.Model):
     accepted = models.BooleanField(default=False, help_text="False while an invitation is unanswered.")
     # What this player chose on joining, for the game's setup (e.g. which deck).
     choice = models.JSONField(default=dict, blank=True)
-    # What the rules wait for from this seat ('' when nothing) and until when.
+    # What the rules wait for from this seat ('' when nothing), which decision of that kind
+    # (the rules' Pending.key), and until when.
     waiting_for = models.CharField(max_length=24, blank=True)
+    waiting_key = models.CharField(max_length=40, blank=True)
+    # The match version at which this seat's own situation last changed (its pending entry,
+    # or its own move): a move made on a version at least this recent is not stale, however
+    # the other seats moved since (games whose rules set strict_versions = False).
+    situation_version = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     deadline_warned = models.BooleanField(default=False)
     paused_until = models.DateTimeField(null=True, blank=True)

@@ -28,9 +28,11 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
-def match_changed_on_commit(match, seats_with_deadlines) -> None:
-    deadlines = [(s.index, s.deadline) for s in seats_with_deadlines]
-    user_ids = [s.user_id for s in seats_with_deadlines if s.user_id]
+def match_changed_on_commit(match, seats_to_nudge, *, timers=()) -> None:
+    """After commit: push the new version, nudge the pages of the seats that owe a move,
+    and set a timer for each seat whose deadline was (re)set by this change (``timers``)."""
+    deadlines = [(s.index, s.deadline) for s in timers]
+    user_ids = [s.user_id for s in seats_to_nudge if s.user_id]
     transaction.on_commit(partial(_match_changed, match.pk, match.version, deadlines, user_ids))
 
 
@@ -54,7 +56,7 @@ def _schedule(match_id: int, version: int, deadlines) -> None:
     for seat_index, deadline in deadlines:
         if deadline - now <= FAST_PATH_HORIZON:
             try:
-                deadline_fire.apply_async((match_id, seat_index, version), eta=deadline)
+                deadline_fire.apply_async((match_id, seat_index, version, deadline.isoformat()), eta=deadline)
             except Exception:  # the broker is down: the sweep still fires it
                 log.warning("could not schedule deadline task for match %s", match_id, exc_info=True)
 

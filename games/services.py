@@ -5,13 +5,13 @@ from __future__ import annotations
 import logging
 import secrets
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import clock, lifecycle, notify, registry
+from games import clock, notify, registry
 from games.errors import MoveRejected, NotAllowed, NotFound, ServiceError, StaleVersion
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
 from games.rules.base import IllegalMove
@@ -31,13 +31,14 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
                  creator_choice: dict | None = None, seed: int | None = None, rematch_of: Match | None = None) -> Match:
     """Create a match with the creator in seat 0 and invited users in the next seats."""
     try:
-        game = registry.get(kind)
+        room = registry.room(kind)
     except LookupError as exc:
         raise ServiceError(str(exc)) from None
+    game = room.game
     if not game.min_players <= num_seats <= game.max_players:
         raise ServiceError(f"{game.name} takes {game.min_players} to {game.max_players} players.")
     try:
-        options = game.options_with_defaults(options)
+        options = room.options_clean(options)
         clock.validate(clock_kind, clock_amount)
     except ValueError as exc:
         raise ServiceError(str(exc)) from None
@@ -79,11 +80,8 @@ def _users_by_name(names) -> list:
 
 
 def _seat_choice(kind: str, user, choice: dict) -> dict:
-    hook = lifecycle.get(kind).seat_choice
-    if hook is None:
-        return {}
     try:
-        return hook(user, choice)
+        return registry.room(kind).seat_choice(user, choice)
     except ValueError as exc:
         raise ServiceError(str(exc)) from None
 
@@ -92,10 +90,9 @@ def match_join(*, match_id: int, user, choice: dict | None = None) -> Match:
     """Take an open seat, or accept an invitation. Starts the match when every seat is taken."""
     choice = None if choice is None else dict(choice)
     with transaction.atomic():
-        match = _locked(match_id)
+        match, seats = lock_match(match_id)
         if match.status != Match.Status.OPEN:
             raise ServiceError("This game is not waiting for players.")
-        seats = _locked_seats(match)
         mine = next((s for s in seats if s.user_id == user.id), None)
         if mine is not None and mine.accepted:
             raise ServiceError("You already have a seat in this game.")
@@ -115,8 +112,8 @@ def match_join(*, match_id: int, user, choice: dict | None = None) -> Match:
 
 def match_decline(*, match_id: int, user) -> Match:
     with transaction.atomic():
-        match = _locked(match_id)
-        seat = match.seats.filter(user=user, accepted=False).first()
+        match, seats = lock_match(match_id)
+        seat = next((s for s in seats if s.user_id == user.id and not s.accepted), None)
         if match.status != Match.Status.OPEN or seat is None:
             raise ServiceError("There is no invitation of yours to decline here.")
         seat.user = None
@@ -126,12 +123,12 @@ def match_decline(*, match_id: int, user) -> Match:
 
 
 def _start(match: Match, seats: list[Seat]) -> None:
-    game = registry.get(match.kind)
+    room = registry.room(match.kind)
+    game, hooks = room.game, room.hooks
     options = dict(match.options)
-    hooks = lifecycle.get(match.kind)
     if hooks.setup_options:
         try:
-            options.update(hooks.setup_options(match, seats))
+            options = hooks.setup_options(match, seats)
         except ValueError as exc:
             raise ServiceError(str(exc)) from None
     match.setup_options = options
@@ -142,7 +139,7 @@ def _start(match: Match, seats: list[Seat]) -> None:
     match.save(update_fields=["setup_options"])
     match.status = Match.Status.ACTIVE
     match.started_at = timezone.now()
-    _after_change(match, seats, game, previous_pending={}, mover=None)
+    _after_change(match, seats, game, mover=None)
     if hooks.on_start:
         hooks.on_start(match)
     _apply_auto_moves(match, seats)
@@ -151,30 +148,41 @@ def _start(match: Match, seats: list[Seat]) -> None:
 # --- moves -----------------------------------------------------------------------------
 
 def move_submit(*, match_id: int, user, move: dict, version: int | None, key: str | None = None) -> dict:
-    """Apply one move in one transaction. A repeated ``key`` returns the first result."""
+    """Apply one move in one transaction. A repeated ``key`` returns the first result.
+
+    ``version`` is the version the player looked at. In a game with ``strict_versions``
+    any change since refuses the move as stale; otherwise only a change of the mover's own
+    situation does (``Seat.situation_version``), and the move is checked against the state
+    as it is now: the other seats acting at the same time never make it stale."""
     supplied = bool(key)
     key = (key or uuid.uuid4().hex)[:MAX_KEY_LENGTH]
     if not isinstance(move, dict):
         raise MoveRejected("A move must be a JSON object.")
     with transaction.atomic():
-        match = _locked(match_id)
+        match, seats = lock_match(match_id)
         # Only a key the client chose can have been used before.
         earlier = MoveRecord.objects.filter(match=match, key=key).first() if supplied else None
         if earlier is not None:
             if earlier.user_id != user.id:
                 raise NotAllowed("That submission key belongs to another player.")
             return {"version": earlier.version_after, "seq": earlier.seq, "repeated": True}
-        seats = _locked_seats(match)
         seat = next((s for s in seats if s.user_id == user.id and s.accepted), None)
         if seat is None:
             raise NotAllowed("You are not playing in this game.")
         if match.status != Match.Status.ACTIVE:
             raise MoveRejected("This game is not in play.")
-        if version is not None and version != match.version:
+        if version is not None and version != match.version and _stale_for(match, seat, version):
             raise StaleVersion("The game moved on since you looked: it has been refreshed, please try again.")
         record = _apply(match, seats, seat.index, move, user=user, key=key, by_timeout=False)
         _apply_auto_moves(match, seats)
     return {"version": record.version_after, "seq": record.seq, "repeated": False}
+
+
+def _stale_for(match: Match, seat: Seat, version: int) -> bool:
+    """Whether a move made on ``version`` (not the current one) must be refused as stale."""
+    if registry.get(match.kind).strict_versions or version > match.version:
+        return True
+    return seat.situation_version > version
 
 
 def _apply(match: Match, seats: list[Seat], seat_index: int, move: dict, *, user, key: str,
@@ -183,7 +191,6 @@ def _apply(match: Match, seats: list[Seat], seat_index: int, move: dict, *, user
 
     The idempotency key was checked under the match lock, so the insert cannot collide."""
     game = registry.get(match.kind)
-    before = {p.seat: p.kind for p in game.pending(match.state)}
     try:
         state, events = game.apply(match.state, seat_index, move)
     except IllegalMove as exc:
@@ -193,10 +200,10 @@ def _apply(match: Match, seats: list[Seat], seat_index: int, move: dict, *, user
     record = MoveRecord(match=match, seq=match.move_count, seat=seat_index, user=user, move=move,
                         events=[e.as_dict() for e in events], key=key, by_timeout=by_timeout,
                         version_after=match.version + 1)
-    hooks = lifecycle.get(match.kind)
+    hooks = registry.room(match.kind).hooks
     if hooks.after_move:
         hooks.after_move(match, previous_state)
-    _after_change(match, seats, game, previous_pending=before, mover=seat_index)
+    _after_change(match, seats, game, mover=seat_index)
     record.save()
     return record
 
@@ -207,7 +214,7 @@ MAX_AUTO_MOVES = 50
 def _apply_auto_moves(match: Match, seats: list[Seat]) -> None:
     """Make the moves players preset (e.g. always pass a response window), one after another,
     until the rules wait for a real decision. Bounded, in case presets answer each other."""
-    hook = lifecycle.get(match.kind).auto_move
+    hook = registry.room(match.kind).hooks.auto_move
     if hook is None:
         return
     game = registry.get(match.kind)
@@ -228,30 +235,40 @@ def _apply_auto_moves(match: Match, seats: list[Seat]) -> None:
             return
 
 
-def _after_change(match: Match, seats: list[Seat], game, *, previous_pending: dict, mover: int | None) -> None:
-    """Outcome, deadlines and notifications after the state changed; saves match and seats."""
+def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None) -> None:
+    """Outcome, deadlines and notifications after the state changed; saves match and seats.
+
+    Each seat's stored ``(waiting_for, waiting_key)`` is what the rules waited for from it
+    before this change. A seat's clock restarts when that changes (a new decision, a new
+    turn), or on each of its own moves when the rules give no key (a clock per move)."""
     now = timezone.now()
     result = game.outcome(match.state)
-    pending = {} if result is not None else {p.seat: p.kind for p in game.pending(match.state)}
-    newly_due = []
+    pending = {} if result is not None else {p.seat: (p.kind, p.key) for p in game.pending(match.state)}
+    new_version = match.version + 1
+    track_situations = not game.strict_versions
+    newly_due, new_deadlines = [], []
     for seat in seats:
-        kind = pending.get(seat.index)
-        restart = kind is not None and (previous_pending.get(seat.index) != kind or seat.index == mover)
-        was = (seat.waiting_for, seat.deadline, seat.deadline_warned)
-        if kind is None:
-            seat.waiting_for, seat.deadline = "", None
-        elif restart:
-            seat.waiting_for = kind
-            clock_kind, amount = _allowance(match, kind)
+        entry = pending.get(seat.index)
+        previous = (seat.waiting_for, seat.waiting_key) if seat.waiting_for else None
+        was = (seat.waiting_for, seat.waiting_key, seat.deadline, seat.deadline_warned, seat.situation_version)
+        if track_situations and (entry != previous or seat.index == mover):
+            seat.situation_version = new_version
+        if entry is None:
+            seat.waiting_for, seat.waiting_key, seat.deadline = "", "", None
+        elif entry != previous or (seat.index == mover and not entry[1]):
+            seat.waiting_for, seat.waiting_key = entry
+            clock_kind, amount = _allowance(match, entry[0])
             seat.deadline = clock.deadline(now, clock_kind, amount, weekend_pause=match.weekend_pause,
                                            paused_until=seat.paused_until)
             seat.deadline_warned = False
-            if previous_pending.get(seat.index) is None:
+            if seat.deadline is not None:
+                new_deadlines.append(seat)
+            if previous is None:
                 newly_due.append(seat)
-        if (seat.waiting_for, seat.deadline, seat.deadline_warned) != was:
+        if (seat.waiting_for, seat.waiting_key, seat.deadline, seat.deadline_warned, seat.situation_version) != was:
             # One save per changed seat: bulk_update's CASE expressions cost more CPU to
             # build than the round trip they save (measured, docs/performance.md).
-            seat.save(update_fields=["waiting_for", "deadline", "deadline_warned"])
+            seat.save(update_fields=_SEAT_WAIT_FIELDS)
     match.version += 1
     if result is not None:
         match.status = Match.Status.FINISHED
@@ -259,7 +276,7 @@ def _after_change(match: Match, seats: list[Seat], game, *, previous_pending: di
         match.finished_at = now
     match.save(update_fields=_CHANGING_FIELDS)
     if result is not None:
-        hook = lifecycle.get(match.kind).on_finish
+        hook = registry.room(match.kind).hooks.on_finish
         if hook:
             hook(match, match.outcome)
         for seat in seats:
@@ -270,13 +287,12 @@ def _after_change(match: Match, seats: list[Seat], game, *, previous_pending: di
         if seat.user_id:
             what = "Your move" if seat.waiting_for == "turn" else f"You are asked to act ({seat.waiting_for})"
             _notify(seat.user, match, Notification.Kind.YOUR_TURN, f"{what} in {name} #{match.pk}.")
-    notify.match_changed_on_commit(match, [s for s in seats if s.deadline])
+    notify.match_changed_on_commit(match, [s for s in seats if s.deadline], timers=new_deadlines)
 
 
 def match_resign(*, match_id: int, user) -> Match:
     with transaction.atomic():
-        match = _locked(match_id)
-        seats = _locked_seats(match)
+        match, seats = lock_match(match_id)
         seat = next((s for s in seats if s.user_id == user.id and s.accepted), None)
         if seat is None:
             raise NotAllowed("You are not playing in this game.")
@@ -290,16 +306,16 @@ def match_resign(*, match_id: int, user) -> Match:
 def match_abandon(*, match_id: int, user) -> Match:
     """The creator may call off a game that has not started, or one with no move made yet."""
     with transaction.atomic():
-        match = _locked(match_id)
+        match, seats = lock_match(match_id)
         if match.creator_id != user.id and not user.is_staff:
             raise NotAllowed("Only the game's creator can abandon it.")
         if match.status == Match.Status.OPEN or (match.status == Match.Status.ACTIVE and match.move_count == 0):
             was_active = match.status == Match.Status.ACTIVE
             match.status = Match.Status.ABANDONED
             match.finished_at = timezone.now()
-            match.seats.update(deadline=None, waiting_for="")
+            match.seats.update(deadline=None, waiting_for="", waiting_key="")
             _bump(match)
-            hook = lifecycle.get(match.kind).on_abandon
+            hook = registry.room(match.kind).hooks.on_abandon
             if hook and was_active:
                 hook(match)
         else:
@@ -309,23 +325,29 @@ def match_abandon(*, match_id: int, user) -> Match:
 
 # --- timers ----------------------------------------------------------------------------
 
-def deadline_expire(*, match_id: int, seat_index: int, version: int | None = None) -> bool:
+def deadline_expire(*, match_id: int, seat_index: int, version: int | None = None,
+                    deadline: datetime | None = None) -> bool:
     """Apply the rules' timeout move for a seat whose deadline has passed.
 
-    Idempotent and safe to race: returns False (doing nothing) when the version moved on,
-    the deadline is not yet due, or the match is over.
+    Idempotent and safe to race: returns False (doing nothing) when the deadline is not yet
+    due, the match is over, or the timer is for a deadline that was since replaced: the
+    ``deadline`` it was set for (seats acting at once keep their own timers however the
+    others move), or, for a timer that names none, the ``version`` it was set at.
     """
     now = timezone.now()
     with transaction.atomic():
         try:
-            match = Match.objects.select_for_update().get(pk=match_id)
-        except Match.DoesNotExist:
+            match, seats = lock_match(match_id)
+        except NotFound:
             return False
-        if match.status != Match.Status.ACTIVE or (version is not None and version != match.version):
+        if match.status != Match.Status.ACTIVE:
             return False
-        seats = _locked_seats(match)
+        if deadline is None and version is not None and version != match.version:
+            return False
         seat = next((s for s in seats if s.index == seat_index), None)
         if seat is None or seat.deadline is None or seat.deadline > now:
+            return False
+        if deadline is not None and seat.deadline != deadline:
             return False
         game = registry.get(match.kind)
         move = game.timeout_move(match.state, seat_index)
@@ -378,13 +400,18 @@ def vacation_start(*, user, days: int) -> int:
         raise ValueError("A vacation lasts at least one day.")
     now = timezone.now()
     stopped = 0
+    match_ids = list(Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE)
+                     .order_by("match_id").values_list("match_id", flat=True))
     with transaction.atomic():
-        seats = (Seat.objects.select_for_update().filter(user=user, match__status=Match.Status.ACTIVE)
-                 .select_related("match").order_by("match_id"))
-        for seat in seats:
+        # Ascending match ids, each match before its seats: the order every writer keeps.
+        for match_id in match_ids:
+            match, seats = lock_match(match_id)
+            seat = next((s for s in seats if s.user_id == user.id), None)
+            if match.status != Match.Status.ACTIVE or seat is None:
+                continue
             if seat.vacation_year != now.year:
                 seat.vacation_year, seat.vacation_days_used = now.year, 0
-            grant = min(days, seat.match.vacation_days - seat.vacation_days_used)
+            grant = min(days, match.vacation_days - seat.vacation_days_used)
             if grant <= 0:
                 continue
             pause = timedelta(days=grant)
@@ -392,8 +419,8 @@ def vacation_start(*, user, days: int) -> int:
             seat.vacation_days_used += grant
             if seat.deadline:
                 seat.deadline += pause
-            seat.save()
-            Match.objects.filter(pk=seat.match_id).update(version=seat.match.version + 1)
+            seat.save(update_fields=["vacation_year", "vacation_days_used", "paused_until", "deadline"])
+            _bump(match, timers=[seat] if seat.deadline else [])
             stopped += 1
         profile = user.profile
         profile.vacation_until = now + timedelta(days=days)
@@ -440,30 +467,32 @@ def _notify(user, match, kind, text) -> None:
 # What a move or a seat change may change on the match row. The rest (notably
 # ``setup_options``, which holds whole decks for the CCG) is written once and neither
 # re-written nor read on every move.
+_SEAT_WAIT_FIELDS = ["waiting_for", "waiting_key", "deadline", "deadline_warned", "situation_version"]
 _CHANGING_FIELDS = ["state", "version", "move_count", "status", "outcome", "started_at", "finished_at", "updated_at"]
 
 
-def _locked(match_id: int) -> Match:
+def lock_match(match_id: int) -> tuple[Match, list[Seat]]:
+    """Lock a match and its seats for a change, in the one order every writer uses: the
+    match row first, then its seats by index (collections, if any, after both: see
+    decks/services.py). Two writers that lock in this order can wait for each other but
+    never deadlock. The seats come with their users (notifications name them)."""
     try:
-        return Match.objects.select_for_update().defer("setup_options").get(pk=match_id)
-    except (Match.DoesNotExist, ValueError, TypeError):
+        match = Match.objects.select_for_update().defer("setup_options").get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError, OverflowError):
         raise NotFound("No such game.") from None
+    seats = list(match.seats.select_related("user").select_for_update(of=("self",)).order_by("index"))
+    return match, seats
 
 
 def _allowance(match: Match, pending_kind: str) -> tuple[str, int]:
     """The clock for one kind of wait: the kind's hook may set its own (e.g. response windows)."""
-    hook = lifecycle.get(match.kind).allowance
+    hook = registry.room(match.kind).hooks.allowance
     override = hook(match, pending_kind) if hook else None
     return override or (match.clock, match.clock_amount)
 
 
-def _locked_seats(match: Match) -> list[Seat]:
-    """The match's seats, locked, in index order (always after the match row: one lock order),
-    with their users (notifications name them), whose rows are not locked."""
-    return list(match.seats.select_related("user").select_for_update(of=("self",)).order_by("index"))
-
-
-def _bump(match: Match) -> None:
+def _bump(match: Match, *, timers: list[Seat] = ()) -> None:
+    """A change clients must see that is not a move (a seat taken, a clock stopped)."""
     match.version += 1
     match.save(update_fields=_CHANGING_FIELDS)
-    notify.match_changed_on_commit(match, [])
+    notify.match_changed_on_commit(match, [], timers=list(timers))

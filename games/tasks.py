@@ -1,4 +1,6 @@
 """Celery tasks: thin wrappers over services."""
+from datetime import datetime
+
 from celery import shared_task
 
 from games import services
@@ -6,9 +8,11 @@ from games import emails
 
 
 @shared_task(ignore_result=True)
-def deadline_fire(match_id: int, seat_index: int, version: int) -> bool:
-    """Fast path: fires at the deadline; does nothing if the game moved on."""
-    return services.deadline_expire(match_id=match_id, seat_index=seat_index, version=version)
+def deadline_fire(match_id: int, seat_index: int, version: int, deadline: str | None = None) -> bool:
+    """Fast path: fires at the deadline; does nothing if that deadline was replaced since
+    (or, for a task naming no deadline, if the game moved on from ``version``)."""
+    when = datetime.fromisoformat(deadline) if deadline else None
+    return services.deadline_expire(match_id=match_id, seat_index=seat_index, version=version, deadline=when)
 
 
 @shared_task(ignore_result=True)

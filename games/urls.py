@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import api, ccg_views, views
+from games import api, registry, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -23,7 +23,8 @@ urlpatterns = [
     path("api/matches/<int:match_id>/chat/", api.match_chat, name="api_match_chat"),
     path("api/matches/<int:match_id>/replay/", api.match_replay, name="api_match_replay"),
     path("api/matches/<int:match_id>/log/", api.match_log, name="api_match_log"),
-    path("api/matches/<int:match_id>/ccg/preset/", ccg_views.preset, name="api_ccg_preset"),
     path("api/notifications/", api.notifications, name="api_notifications"),
     path("api/notifications/read/", api.notifications_read, name="api_notifications_read"),
+    # Each game's own URLs, from its room (games/kinds/<kind>/).
+    *(pattern for room in registry.rooms() for pattern in room.urls),
 ]

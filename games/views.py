@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.staticfiles import finders
 from django.core.paginator import Paginator
-from django.template import TemplateDoesNotExist
-from django.template.loader import get_template
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
@@ -15,6 +12,7 @@ from django.views.decorators.http import require_POST
 from games import registry, selectors, services
 from games.errors import NotAllowed, ServiceError
 from games.forms import MatchCreateForm
+from games.kinds.base import raw_values
 from games.models import Notification
 
 
@@ -38,25 +36,43 @@ def lobby(request):
 
 @login_required
 def match_new(request):
+    """Every game's table options and seat choice come from its room's forms, each in its own
+    prefixed fieldset; the chosen game's forms are bound and checked, then the service
+    validates the same values again (as it does for the JSON API)."""
+    posted = request.method == "POST"
     form = MatchCreateForm(request.POST or None, initial={"kind": request.GET.get("kind")})
-    if request.method == "POST" and form.is_valid():
-        try:
-            match = services.match_create(
-                creator=request.user, kind=form.cleaned_data["kind"], num_seats=form.cleaned_data["seats"],
-                options=form.options(request.POST), invite=form.invitees(), title=form.cleaned_data["title"],
-                clock_kind=form.cleaned_data["clock_kind"], clock_amount=form.cleaned_data["clock_amount"],
-                weekend_pause=form.cleaned_data["weekend_pause"], vacation_days=form.cleaned_data["vacation_days"],
-                allow_spectators=form.cleaned_data["allow_spectators"],
-                creator_choice=_choice_from(request.POST))
-        except ServiceError as exc:
-            form.add_error(None, exc.message)
-        else:
-            return redirect("match_detail", match_id=match.pk)
-    return render(request, "games/new.html", {"form": form, "games": registry.kinds()})
+    chosen = request.POST.get("kind") if posted else None
+    panels = [_RoomPanel(room, request.user, request.POST if room.kind == chosen else None)
+              for room in registry.rooms()]
+    if posted and form.is_valid():
+        panel = next(p for p in panels if p.room.kind == form.cleaned_data["kind"])
+        if panel.is_valid():
+            try:
+                match = services.match_create(
+                    creator=request.user, kind=panel.room.kind, num_seats=form.cleaned_data["seats"],
+                    options=raw_values(panel.options), invite=form.invitees(), title=form.cleaned_data["title"],
+                    clock_kind=form.cleaned_data["clock_kind"], clock_amount=form.cleaned_data["clock_amount"],
+                    weekend_pause=form.cleaned_data["weekend_pause"],
+                    vacation_days=form.cleaned_data["vacation_days"],
+                    allow_spectators=form.cleaned_data["allow_spectators"],
+                    creator_choice=raw_values(panel.seat) if panel.seat is not None else None)
+            except ServiceError as exc:
+                form.add_error(None, exc.message)
+            else:
+                return redirect("match_detail", match_id=match.pk)
+    return render(request, "games/new.html", {"form": form, "panels": panels})
 
 
-def _choice_from(post) -> dict:
-    return {k[len("choice_"):]: v for k, v in post.items() if k.startswith("choice_") and v}
+class _RoomPanel:
+    """One game's fieldset on the new-game page: its table options and the creator's seat choice."""
+
+    def __init__(self, room, user, data):
+        self.room = room
+        self.options = room.options_form(data, prefix=f"{room.kind}-opt")
+        self.seat = room.seat_form_for(user, data, prefix=f"{room.kind}-seat")
+
+    def is_valid(self) -> bool:
+        return all([self.options.is_valid(), self.seat is None or self.seat.is_valid()])
 
 
 def match_detail(request, match_id):
@@ -70,15 +86,18 @@ def match_detail(request, match_id):
         "match": match, "seats": seats, "game": registry.get(match.kind), "my_seat": my_seat,
         "invited": invited, "can_join": (request.user.is_authenticated and match.status == "open" and my_seat is None
                                          and (invited or any(s.user_id is None for s in seats))),
-        "chat": selectors.chat_for(match), "join_template": _join_template(match.kind), **_kind_assets(match.kind)})
+        "chat": selectors.chat_for(match), **_room_assets(match.kind),
+        "seat_form": registry.room(match.kind).seat_form_for(request.user, prefix="seat")
+        if request.user.is_authenticated else None})
 
 
 @login_required
 @require_POST
 def match_action(request, match_id, action):
     match = _match_or_404(match_id)
+    seat_form = registry.room(match.kind).seat_form_for(request.user, request.POST, prefix="seat")
     calls = {"join": lambda: services.match_join(match_id=match.pk, user=request.user,
-                                                 choice=_choice_from(request.POST)),
+                                                 choice=raw_values(seat_form) if seat_form is not None else None),
              "decline": lambda: services.match_decline(match_id=match.pk, user=request.user),
              "resign": lambda: services.match_resign(match_id=match.pk, user=request.user),
              "abandon": lambda: services.match_abandon(match_id=match.pk, user=request.user)}
@@ -108,7 +127,7 @@ def match_replay(request, match_id):
     if not selectors.can_view(match, request.user, selectors.seats_for(match)):
         raise Http404("This game has no spectators.")
     return render(request, "games/replay.html", {"match": match, "game": registry.get(match.kind),
-                                                 **_kind_assets(match.kind)})
+                                                 **_room_assets(match.kind)})
 
 
 @login_required
@@ -120,20 +139,10 @@ def notifications(request):
     return render(request, "games/notifications.html", {"notifications": rows})
 
 
-def _kind_assets(kind: str) -> dict:
-    """The kind's renderer script and style, when the game ships them."""
-    js, css = f"js/games/{kind}.js", f"css/games/{kind}.css"
-    return {"kind_js": js if finders.find(js) else None, "kind_css": css if finders.find(css) else None}
-
-
-def _join_template(kind: str) -> str | None:
-    """A kind may ask for a choice on joining (e.g. a deck): templates/games/join/<kind>.html."""
-    name = f"games/join/{kind}.html"
-    try:
-        get_template(name)
-    except TemplateDoesNotExist:
-        return None
-    return name
+def _room_assets(kind: str) -> dict:
+    """The game's board script and style, from its room's folder."""
+    room = registry.room(kind)
+    return {"kind_js": room.static_path(room.script), "kind_css": room.static_path(room.style)}
 
 
 def _match_or_404(match_id):

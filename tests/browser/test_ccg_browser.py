@@ -10,7 +10,7 @@ import pytest
 
 from decks import selectors as deck_selectors
 from decks.models import AnteStake, Holding
-from games import ccg_shell
+from games.kinds.ccg import hooks as ccg_shell
 from games.models import Match, MoveRecord
 from games.rules.ccg.game import ante_result
 from tests.browser.helpers import sign_up, wait_live

@@ -25,8 +25,8 @@ def table(make_user):
     decks = [prepared_player(alice, spare=1), prepared_player(bob)]
     match = services.match_create(creator=alice, kind="ccg", num_seats=2, invite=["bob"], seed=7,
                                   clock_kind="days", clock_amount=3,
-                                  creator_choice={"deck": decks[0].pk, "double_the_ante": "on", "offer": "2h",
-                                                  "window": "1h"})
+                                  creator_choice={"deck": decks[0].pk},
+                                  options={"double_the_ante": True, "offer": "2h", "window": "1h"})
     services.match_join(match_id=match.pk, user=bob, choice={"deck": decks[1].pk})
     users = [alice, bob]
     match = drive(match, users, until=lambda m: m.state["phase"] != "cut")

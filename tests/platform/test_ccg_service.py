@@ -9,7 +9,8 @@ from django.utils import timezone
 from decks import selectors as deck_selectors
 from decks import services as deck_services
 from decks.models import AnteStake, Holding
-from games import ccg_shell, services
+from games import services
+from games.kinds.ccg import hooks as ccg_shell
 from games.errors import ServiceError
 from games.models import Match, MoveRecord
 from games.rules.ccg.game import ante_result
@@ -64,17 +65,22 @@ def test_the_creator_must_choose_one_of_their_own_valid_decks(players, make_user
         services.match_create(creator=alice, kind="ccg", num_seats=2, creator_choice={"deck": small.pk})
 
 
-def test_joining_needs_a_deck_and_the_table_options_come_from_the_creator(players):
+def test_joining_needs_a_deck_and_the_table_options_are_the_matchs(players):
     (alice, a_deck), (bob, b_deck) = players
     match = services.match_create(creator=alice, kind="ccg", num_seats=2, seed=1, creator_choice={
-        "deck": str(a_deck.pk), "double_the_ante": "on", "off_quotes": "on", "window": "12h", "offer": "2d"})
+        "deck": str(a_deck.pk)}, options={"double_the_ante": "on", "rules_off": ["quotes"], "window": "12h",
+                                          "offer": "2d"})
+    assert match.options == {"double_the_ante": True, "rules_off": ["quotes"], "window": ["hours", 12],
+                             "offer": ["days", 2]}
+    assert match.seats.get(index=0).choice == {"deck": a_deck.pk, "deck_version": 1, "deck_name": a_deck.name,
+                                               "preset": "ask"}
     with pytest.raises(ServiceError, match="Choose one of your own decks"):
         services.match_join(match_id=match.pk, user=bob, choice={})
-    services.match_join(match_id=match.pk, user=bob, choice={"deck": b_deck.pk, "double_the_ante": "", "window": "1m"})
+    services.match_join(match_id=match.pk, user=bob, choice={"deck": b_deck.pk})
     match.refresh_from_db()
     assert match.status == "active"
     assert match.state["opts"]["rules_off"] == ["quotes"] and match.state["opts"]["double_the_ante"] is True
-    assert ccg_shell.allowance(match, "response") == ("hours", 12)      # the creator's clock, not bob's
+    assert ccg_shell.allowance(match, "response") == ("hours", 12)
     assert ccg_shell.allowance(match, "offer") == ("days", 2)
     assert ccg_shell.allowance(match, "turn") is None
     assert len(match.setup_options["decks"][1]) == 40
@@ -93,11 +99,11 @@ def test_a_deck_edited_after_joining_plays_as_it_was_chosen(players):
 def test_a_bad_window_clock_is_refused_with_its_reason(players):
     (alice, a_deck), _ = players
     with pytest.raises(ServiceError, match="written like 12h"):
-        services.match_create(creator=alice, kind="ccg", num_seats=2, creator_choice={"deck": a_deck.pk,
-                                                                                      "window": "soon"})
+        services.match_create(creator=alice, kind="ccg", num_seats=2, creator_choice={"deck": a_deck.pk},
+                              options={"window": "soon"})
     with pytest.raises(ServiceError, match="hours clock takes 1 to 72"):
-        services.match_create(creator=alice, kind="ccg", num_seats=2, creator_choice={"deck": a_deck.pk,
-                                                                                      "window": "100h"})
+        services.match_create(creator=alice, kind="ccg", num_seats=2, creator_choice={"deck": a_deck.pk},
+                              options={"window": "100h"})
 
 
 # --- antes -----------------------------------------------------------------------------
@@ -234,7 +240,7 @@ def test_always_pass_answers_response_windows_by_itself(players):
 
 def test_a_response_window_runs_on_its_own_clock_and_the_preset_can_change_mid_game(players):
     match, users = start(players, seed=seed_for("won", sizes(players[0][0], players[1][0])),
-                         clock_kind="days", clock_amount=3, choice={"window": "2h"})
+                         clock_kind="days", clock_amount=3, options={"window": "2h"})
     drive(match, users, until=lambda m: any(s.waiting_for == "response" for s in m.seats.all()))
     seat = match.seats.get(waiting_for="response")
     assert timedelta(hours=1, minutes=59) < seat.deadline - timezone.now() <= timedelta(hours=2)
@@ -263,16 +269,16 @@ def test_the_create_form_and_the_join_form_offer_my_decks(players, client):
     page = client.get("/games/new/").content.decode()
     assert f'value="{a_deck.pk}"' in page and f'value="{b_deck.pk}"' not in page
     answer = client.post("/games/new/", {"kind": "ccg", "seats": 2, "invite": "bob", "clock_kind": "days",
-                                         "clock_amount": 3, "vacation_days": 0, "allow_spectators": "on", "choice_deck": a_deck.pk,
-                                         "choice_double_the_ante": "on", "choice_off_unique": "on",
-                                         "choice_window": "6h", "choice_offer": ""})
+                                         "clock_amount": 3, "vacation_days": 0, "allow_spectators": "on",
+                                         "ccg-seat-deck": a_deck.pk, "ccg-opt-double_the_ante": "on",
+                                         "ccg-opt-rules_off": "unique", "ccg-opt-window": "6h", "ccg-opt-offer": ""})
     assert answer.status_code == 302, answer.content.decode()[:2000]
     match = Match.objects.get(kind="ccg")
-    assert match.seats.get(index=0).choice["rules_off"] == ["unique"]
+    assert match.options["rules_off"] == ["unique"]
     client.force_login(bob)
     page = client.get(f"/games/{match.pk}/").content.decode()
-    assert f'value="{b_deck.pk}"' in page and 'name="choice_deck"' in page
-    client.post(f"/games/{match.pk}/join/", {"choice_deck": b_deck.pk})
+    assert f'value="{b_deck.pk}"' in page and 'name="seat-deck"' in page
+    client.post(f"/games/{match.pk}/join/", {"seat-deck": b_deck.pk})
     match.refresh_from_db()
     assert match.status == "active" and match.state["opts"]["double_the_ante"] is True
     assert ccg_shell.allowance(match, "response") == ("hours", 6) and ccg_shell.allowance(match, "offer") is None

@@ -69,7 +69,7 @@ def test_the_new_game_form_starts_a_three_player_game_with_its_options(client, m
     client.force_login(arthur)
     answer = client.post("/games/new/", {
         "kind": "cupquest", "seats": 3, "invite": "lancelot, robin", "clock_kind": "days", "clock_amount": 3,
-        "vacation_days": 7, "allow_spectators": "on", "option_board": "standard", "option_round_limit": "25"})
+        "vacation_days": 7, "allow_spectators": "on", "cupquest-opt-board": "standard", "cupquest-opt-round_limit": "25"})
     assert answer.status_code == 302
     match = Match.objects.get(kind="cupquest")
     for user in (lancelot, robin):
@@ -80,7 +80,7 @@ def test_the_new_game_form_starts_a_three_player_game_with_its_options(client, m
     assert match.setup_options == {"board": "standard", "round_limit": 25} and match.state["round_limit"] == 25
     assert len(match.state["alcoves"]) == 3 and all(len(hand) == 3 for hand in match.state["hands"])
     page = client.get(f"/games/{match.pk}/").content.decode()
-    assert "js/games/cupquest" in page and "css/games/cupquest" in page
+    assert "games/cupquest/board.js" in page and "games/cupquest/board.css" in page
 
 
 def test_moves_are_applied_recorded_and_logged_in_words(cupquest):

@@ -10,7 +10,7 @@ from games.models import MoveRecord
 @pytest.fixture
 def hooks(monkeypatch):
     installed = lifecycle.Hooks()
-    monkeypatch.setitem(lifecycle._HOOKS, "secret", installed)
+    monkeypatch.setattr(registry.room("secret"), "hooks", installed)
     return installed
 
 

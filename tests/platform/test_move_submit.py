@@ -125,7 +125,9 @@ def test_invitations_lobby_seats_and_decline(make_user):
     ({"num_seats": 5}, "takes 2 to 2"),
     ({"invite": ["ghost"]}, "No player named ghost"),
     ({"clock_kind": "days", "clock_amount": 30}, "1 to 14"),
-    ({"options": {"rounds": 99}}, "between"),
+    ({"options": {"rounds": 99}}, "Rounds: .* less than or equal to 6"),
+    ({"options": {"rounds": "many"}}, "Rounds: Enter a whole number"),
+    ({"options": {"speed": 3}}, "Unknown option"),
 ])
 def test_bad_creation_requests_are_refused(make_user, kwargs, message):
     args = {"kind": "duel", "num_seats": 2, **kwargs}

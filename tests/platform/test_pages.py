@@ -20,7 +20,7 @@ def test_create_a_game_from_the_form_and_join_from_the_lobby(client, make_user):
     alice, bob = make_user(), make_user()
     client.force_login(alice)
     r = client.post("/games/new/", {"kind": "duel", "seats": 2, "clock_kind": "hours", "clock_amount": 8,
-                                    "vacation_days": 3, "allow_spectators": "on", "option_rounds": "3"})
+                                    "vacation_days": 3, "allow_spectators": "on", "duel-opt-rounds": "3"})
     match = Match.objects.get()
     assert r.status_code == 302 and match.options == {"rounds": 3} and match.clock == "hours"
     client.force_login(bob)

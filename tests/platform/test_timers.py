@@ -97,11 +97,11 @@ def test_vacation_stops_my_clock_within_the_allowance(make_match):
 
 
 def test_no_day_ahead_warning_for_a_wait_whose_own_clock_is_short(monkeypatch, make_match):
-    from games import lifecycle
+    from games import lifecycle, registry
 
     # A 12-hour wait (e.g. a response window) in a 3-days-a-move game: warning a day ahead
     # would warn the moment it opened.
-    monkeypatch.setitem(lifecycle._HOOKS, "secret", lifecycle.Hooks(allowance=lambda match, kind: ("hours", 12)))
+    monkeypatch.setattr(registry.room("secret"), "hooks", lifecycle.Hooks(allowance=lambda match, kind: ("hours", 12)))
     match, (alice, _) = make_match(kind="secret", clock_kind="days", clock_amount=3)
     assert match.seats.get(index=0).deadline - timezone.now() < timedelta(hours=12, minutes=1)
     services.deadlines_sweep()

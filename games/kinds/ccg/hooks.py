@@ -4,9 +4,10 @@
 What each hook does and every choice the rules leave to the web is written down in
 docs/rules/ccg-web.md. In short:
 
-* a seat's choice is one of the player's own valid decks (pinned to the deck version chosen),
-  their response-window preset, and — read from the creator's seat only — the table's rules
-  options (16.1), doubling (16.2) and the clocks of response windows and doubling offers;
+* a seat's choice is one of the player's own valid decks (pinned to the deck version chosen)
+  and their response-window preset (``forms.DeckChoiceForm``); the table's options are the
+  rules switched off (16.1), doubling (16.2) and the clocks of response windows and doubling
+  offers (``forms.TableOptionsForm``, stored as the match's options);
 * every card that enters the ante is held from its owner's collection by the move that put
   it there; at the end the engine's ``ante_result`` says where the held cards go, and the
   ledger moves them in the transaction that ends the game;
@@ -16,105 +17,30 @@ docs/rules/ccg-web.md. In short:
 from __future__ import annotations
 
 import logging
-import re
 
 from django.db import transaction
 from django.db.models import Sum
 
 from decks import selectors as deck_selectors
 from decks import services as deck_services
-from decks.models import Deck, DeckVersion, Holding
-from games import clock, lifecycle
+from decks.models import DeckVersion, Holding
+from games import services
 from games.errors import MoveRejected, ServiceError
-from games.rules.ccg import state as ccg_state
 from games.rules.ccg.game import ante_result
+
+from .forms import PRESETS
 
 log = logging.getLogger(__name__)
 
 KIND = "ccg"
-PRESETS = ("ask", "always_pass")
-# Waits the creator may give their own clock; every other wait runs on the match's clock.
+# Waits the table may give their own clock; every other wait runs on the match's clock.
 TIMED_WAITS = {"response": "window", "offer": "offer"}
-_CLOCK_TEXT = re.compile(r"^\s*(\d+)\s*([mhd])\s*$")
-_UNITS = {"m": "minutes", "h": "hours", "d": "days"}
-
-
-# --- the seat's choice -----------------------------------------------------------------
-
-def seat_choice(user, choice: dict) -> dict:
-    """Validate what a player chose on joining (or creating). Form posts give strings
-    ("on", "12h"), the JSON API may give real types; both normalise to the same dict, and
-    a normalised dict validates to itself (a rematch passes the old choice again)."""
-    deck, version = _valid_deck(user, choice.get("deck"), choice.get("deck_version"))
-    preset = str(choice.get("preset") or "ask")
-    if preset not in PRESETS:
-        raise ValueError("The response preset must be 'ask' or 'always_pass'.")
-    rules_off = choice.get("rules_off")
-    if rules_off is None:
-        rules_off = [rule for rule in ccg_state.RULE_IDS if _truthy(choice.get(f"off_{rule}"))]
-    if not isinstance(rules_off, list) or any(r not in ccg_state.RULE_IDS for r in rules_off):
-        raise ValueError("Unknown optional rule; the rules that can be switched off are: "
-                         + ", ".join(ccg_state.RULE_IDS) + ".")
-    return {
-        "deck": deck.pk, "deck_version": version.number, "deck_name": version.name, "preset": preset,
-        "rules_off": sorted(set(rules_off)), "double_the_ante": _truthy(choice.get("double_the_ante")),
-        "window": _clock_choice(choice.get("window"), "response window"),
-        "offer": _clock_choice(choice.get("offer"), "doubling offer"),
-    }
-
-
-def _valid_deck(user, deck_id, version_number=None) -> tuple[Deck, DeckVersion]:
-    """The player's deck and the version played: the newest, or the one named (a rematch
-    keeps the version of the drawn game, however the deck was edited since)."""
-    try:
-        deck = Deck.objects.get(pk=int(deck_id), owner=user)
-    except (TypeError, ValueError, Deck.DoesNotExist):
-        raise ValueError("Choose one of your own decks to play with.") from None
-    number = version_number if isinstance(version_number, int) and not isinstance(version_number, bool) \
-        else deck.version
-    version = DeckVersion.objects.filter(deck=deck, number=number).first()
-    if version is None:
-        raise ValueError(f"Your deck '{deck.name}' has no version {number}.")
-    problems = deck_selectors.deck_analysis(user=user, cards=version.cards)["problems"]
-    if problems:
-        raise ValueError(f"Your deck '{version.name}' cannot be played: {problems[0]}")
-    return deck, version
-
-
-def _truthy(value) -> bool:
-    return value is True or str(value).lower() in ("on", "true", "1", "yes")
-
-
-def _clock_choice(value, what: str):
-    """'' or None: the match's own clock; '12h' / '30m' / '2d' or [kind, amount]: that clock."""
-    if value in (None, "", []):
-        return None
-    if isinstance(value, (list, tuple)) and len(value) == 2:
-        kind, amount = value
-    else:
-        found = _CLOCK_TEXT.match(str(value))
-        if not found:
-            raise ValueError(f"The {what} clock is written like 12h, 30m or 2d.")
-        kind, amount = _UNITS[found.group(2)], int(found.group(1))
-    if kind not in _UNITS.values() or not isinstance(amount, int):
-        raise ValueError(f"The {what} clock is written like 12h, 30m or 2d.")
-    try:
-        clock.validate(kind, amount)
-    except ValueError as exc:
-        raise ValueError(f"The {what} clock: {exc}") from None
-    return [kind, amount]
-
-
-def table_choice(match) -> dict:
-    """The creator's choice holds the table's options (rules, doubling, clocks)."""
-    seat = match.seats.filter(index=0).only("choice").first()
-    return seat.choice if seat is not None else {}
 
 
 # --- set-up ----------------------------------------------------------------------------
 
 def setup_options(match, seats) -> dict:
-    table = seats[0].choice
+    table = match.options
     carried = carried_ante_of(match.rematch_of) if match.rematch_of_id else []
     decks = [_deck_cards(seat) for seat in seats]
     # 15.1: the carried cards lie in the ante, so they are not in their owners' decks too.
@@ -195,7 +121,7 @@ def allowance(match, pending_kind):
     name = TIMED_WAITS.get(pending_kind)
     if name is None:
         return None
-    chosen = table_choice(match).get(name)
+    chosen = match.options.get(name)
     return tuple(chosen) if chosen else None
 
 
@@ -208,20 +134,16 @@ def auto_move(match, seat, pending_kind):
 def preset_set(*, match_id: int, user, preset: str):
     """Change my response-window preset in one game; 'always_pass' answers a window that
     waits for me now, too."""
-    from games import services
-    from games.models import Match
-    if preset not in PRESETS:
+    if preset not in dict(PRESETS):
         raise ServiceError("The preset is 'ask' or 'always_pass'.")
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id, kind=KIND).first()
-        if match is None:
-            raise ServiceError("No such CCG game.")
-        seat = match.seats.select_for_update().filter(user=user, accepted=True).first()
-        if seat is None:
-            raise ServiceError("You are not playing in this game.")
+        match, seats = services.lock_match(match_id)
+        seat = next((s for s in seats if s.user_id == user.id and s.accepted), None)
+        if match.kind != KIND or seat is None:
+            raise ServiceError("You are not playing in this CCG game.")
         seat.choice = dict(seat.choice, preset=preset)
         seat.save(update_fields=["choice"])
-        waiting = match.status == Match.Status.ACTIVE and seat.waiting_for == "response"
+        waiting = match.status == "active" and seat.waiting_for == "response"
     if waiting and preset == "always_pass":
         services.move_submit(match_id=match_id, user=user, move={"type": "pass"}, version=None)
     return seat
@@ -249,14 +171,13 @@ def _start_rematch(match) -> None:
     """Same players, seats and decks; the carried ante goes in through setup_options. If it
     cannot start (a deck was deleted or no longer owned), the cards stay home — released above —
     and the game's end stands; the players can start a new game themselves."""
-    from games import services
     seats = list(match.seats.select_related("user").order_by("index"))
     try:
         with transaction.atomic():
             rematch = services.match_create(
                 creator=seats[0].user, kind=KIND, num_seats=match.num_seats, invite=[s.user.username for s in seats[1:]],
                 clock_kind=match.clock, clock_amount=match.clock_amount, weekend_pause=match.weekend_pause,
-                vacation_days=match.vacation_days, allow_spectators=match.allow_spectators,
+                vacation_days=match.vacation_days, allow_spectators=match.allow_spectators, options=match.options,
                 title=(f"Rematch: {match.title}" if match.title else f"Rematch of #{match.pk}")[:80],
                 creator_choice=seats[0].choice, rematch_of=match)
             for seat in seats[1:]:
@@ -264,8 +185,3 @@ def _start_rematch(match) -> None:
     except ServiceError as exc:
         log.warning("rematch of CCG match %s could not start: %s", match.pk, exc.message)
 
-
-def register() -> None:
-    lifecycle.register(KIND, lifecycle.Hooks(
-        setup_options=setup_options, on_start=on_start, on_finish=on_finish, on_abandon=on_abandon,
-        seat_choice=seat_choice, after_move=after_move, allowance=allowance, auto_move=auto_move))

@@ -1,0 +1,152 @@
+"""A game's room on the site: everything a game adds to the shell, in one object.
+
+Each game has a folder ``games/kinds/<kind>/`` whose package defines ``ROOM``, a ``Room``
+holding the pure rules object, its lifecycle hooks, the forms for its table options and
+per-seat choice, any URLs of its own, and its board script and style (files under the
+folder's ``static/``, served as ``games/<kind>/...``; templates under ``templates/<kind>/``).
+``games/registry.py`` lists the folders; the shell asks the registry, never a game by name.
+
+Table options are validated by the room's table form, the same way for the new-game page
+(a prefixed form among every game's) and the JSON API (a plain dict); cleaning is
+idempotent, so options already cleaned (a rematch's) validate to themselves.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from django import forms
+
+from games.lifecycle import Hooks
+from games.rules.base import Game
+
+
+class SeatForm(forms.Form):
+    """A per-seat choice made on creating or joining (the CCG's deck). Subclasses take the
+    player as ``user`` and return the stored choice from ``choice()``."""
+
+    def __init__(self, data=None, *, user=None, **kwargs):
+        super().__init__(data, **kwargs)
+        self.user = user
+
+    def choice(self) -> dict:
+        return dict(self.cleaned_data)
+
+
+class SchemaOptionsForm(forms.Form):
+    """Base of the forms drawn from an option schema: a value left out takes its default."""
+
+    defaults: dict = {}
+
+    def clean(self):
+        data = super().clean()
+        for name, default in self.defaults.items():
+            if data.get(name) in (None, "") and name not in self.errors:
+                data[name] = default
+        return data
+
+
+def options_form_for(game: Game) -> type[forms.Form]:
+    """A form drawn from the rules' own ``option_schema`` (for games that need no more)."""
+    fields: dict = {"defaults": {name: spec["default"] for name, spec in game.option_schema.items()}}
+    for name, spec in game.option_schema.items():
+        common = {"label": spec.get("label", name.replace("_", " ").capitalize()), "required": False,
+                  "help_text": spec.get("help", ""), "initial": spec["default"]}
+        if spec["type"] == "bool":
+            fields[name] = forms.BooleanField(**common)
+        elif spec["type"] == "int":
+            fields[name] = forms.IntegerField(min_value=spec.get("min"), max_value=spec.get("max"), **common)
+        else:
+            fields[name] = forms.TypedChoiceField(choices=[(c, c) for c in spec["choices"]],
+                                                  coerce=type(spec["default"]), **common)
+    return type(f"{game.kind.capitalize()}OptionsForm", (SchemaOptionsForm,), fields)
+
+
+def first_error(form: forms.Form) -> str:
+    """One sentence naming what is wrong, in the words of a field the person can see."""
+    for name, errors in form.errors.items():
+        if name == "__all__":
+            return errors[0]
+        label = form.fields[name].label or name
+        return f"{label}: {errors[0]}"
+    return "Something in the form is not right."
+
+
+@dataclass
+class Room:
+    game: Game
+    hooks: Hooks = field(default_factory=Hooks)
+    # Table options (stored as the match's options). None: a form drawn from game.option_schema.
+    table_form: type[forms.Form] | None = None
+    # What each player chooses on creating or joining; None: nothing to choose.
+    seat_form: type[SeatForm] | None = None
+    # Extra URL patterns (django.urls.path objects), included by games/urls.py.
+    urls: list = field(default_factory=list)
+    # The folder holding static/ and templates/ (set by the registry from the package).
+    folder: Path | None = None
+    # Board script and style, relative to the folder's static/ (None: none shipped).
+    script: str | None = "board.js"
+    style: str | None = None
+    # Called with (match) to give the match page extra context (e.g. the CCG's preset).
+    page_context: Callable | None = None
+
+    @property
+    def kind(self) -> str:
+        return self.game.kind
+
+    # --- table options ------------------------------------------------------------
+
+    def options_form(self, data=None, **kwargs) -> forms.Form:
+        cls = self.table_form or options_form_for(self.game)
+        return cls(data, **kwargs)
+
+    def options_clean(self, raw: dict | None) -> dict:
+        """Validated table options from a plain dict (missing fields take their defaults);
+        ValueError naming the first problem."""
+        form = self.options_form(None)
+        data = {name: f.initial for name, f in form.fields.items()}
+        data.update(raw or {})
+        unknown = set(raw or {}) - set(form.fields)
+        if unknown:
+            raise ValueError(f"Unknown option(s): {', '.join(sorted(map(str, unknown)))[:200]}")
+        form = self.options_form(data)
+        if not form.is_valid():
+            raise ValueError(first_error(form))
+        return _jsonable(form.cleaned_data)
+
+    # --- the seat's choice --------------------------------------------------------
+
+    def seat_choice(self, user, raw: dict | None) -> dict:
+        """The stored choice of a player creating or joining; ValueError naming the problem."""
+        if self.seat_form is None:
+            return {}
+        form = self.seat_form(raw or {}, user=user)
+        if not form.is_valid():
+            raise ValueError(first_error(form))
+        return _jsonable(form.choice())
+
+    def seat_form_for(self, user, data=None, prefix=None) -> SeatForm | None:
+        return None if self.seat_form is None else self.seat_form(data, user=user, prefix=prefix)
+
+    # --- assets -------------------------------------------------------------------
+
+    def static_path(self, name: str | None) -> str | None:
+        """The static path of one of the room's files (served from its folder's static/)."""
+        if name is None or self.folder is None or not (self.folder / "static" / name).is_file():
+            return None
+        return f"games/{self.kind}/{name}"
+
+
+def raw_values(form: forms.Form) -> dict:
+    """A bound (possibly prefixed) form's submitted values as a plain dict without the prefix,
+    as the widgets read them (lists for multiple choices, booleans for check boxes)."""
+    return {name: form[name].data for name in form.fields}
+
+
+def _jsonable(value):
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value

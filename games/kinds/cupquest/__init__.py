@@ -1,0 +1,5 @@
+"""Cup Quest on the site: the rules' own options, an SVG board (static/board.js, board.css)."""
+from games.kinds.base import Room
+from games.rules.cupquest import CupQuest
+
+ROOM = Room(game=CupQuest(), style="board.css")

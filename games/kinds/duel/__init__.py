@@ -1,0 +1,5 @@
+"""Grail Duel, the platform's smallest game: its room needs only the rules and a board script."""
+from games.kinds.base import Room
+from games.rules.duel import GrailDuel
+
+ROOM = Room(game=GrailDuel())
