@@ -8,10 +8,13 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from games import registry
+from tests.council_game import Council
 from tests.secret_game import SecretHand
 
 # A test game whose hands are unmistakable strings, so leak checks can search for them.
 registry.register(SecretHand())
+# A test game whose seats all act at once, each on its own decision.
+registry.register(Council())
 
 PASSWORD = "a-long-test-password-42"
 pytest_plugins = ["tests.browser_fixtures", "tests.celery_worker"]
