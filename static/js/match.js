@@ -123,6 +123,7 @@
       return;
     }
     this.drawSeats();
+    this.drawDecisions();
     this.drawOutcome();
     this.syncControls();
     this.drawLog();
@@ -157,6 +158,62 @@
       if (s.paused_until && new Date(s.paused_until) > new Date()) item.appendChild(el("span", { class: "paused", text: "on vacation" }));
       box.appendChild(item);
     });
+  };
+
+  /* The shared decision stack (games/rules/decisions.py), drawn the same way for every game
+     in a bar that stays in view: my open choices as buttons (or boxes to tick for a choice of
+     several), and what the others are deciding, in their public words. */
+  Page.prototype.drawDecisions = function () {
+    var box = document.getElementById("decisions"), d = this.data, page = this;
+    if (!box) return;
+    var list = (d.view && Array.isArray(d.view.decisions) && d.status === "active") ? d.view.decisions : [];
+    if (this.renderer().drawsDecisions) list = [];
+    box.textContent = "";
+    box.hidden = !list.length;
+    list.forEach(function (dec) {
+      if (!dec.mine || dec.done) {
+        box.appendChild(el("p", { class: "decision others" + (dec.done ? " done" : ""), "data-decision": dec.id,
+                                  text: (dec.public || "") + (dec.done ? " (done)" : "") }));
+        return;
+      }
+      box.appendChild(page.decisionControl(dec));
+    });
+  };
+
+  Page.prototype.decisionControl = function (dec) {
+    var page = this, single = dec.pick[0] === 1 && dec.pick[1] === 1;
+    var form = el("form", { class: "decision mine", "data-decision": dec.id, "data-testid": "decision" },
+      el("p", { class: "prompt", text: dec.prompt }));
+    function send(choice) {
+      return page.submit({ type: "decide", id: dec.id, choice: choice }).catch(function () {});
+    }
+    if (single) {
+      dec.options.forEach(function (o) {
+        form.appendChild(el("button", { type: "button", class: "option", onclick: function () { send(o.value); } },
+          o.label));
+      });
+      return form;
+    }
+    var picks = el("div", { class: "options" }), count = el("span", { class: "count" });
+    var button = el("button", { type: "submit", class: "primary" }, "Done");
+    function chosen() {
+      return Array.prototype.filter.call(picks.querySelectorAll("input"), function (i) { return i.checked; })
+        .map(function (i) { return dec.options[+i.dataset.index].value; });
+    }
+    function recount() {
+      var n = chosen().length;
+      count.textContent = n + " chosen (" + (dec.pick[0] === dec.pick[1] ? dec.pick[0] : dec.pick[0] + "–" + dec.pick[1]) + ")";
+      button.disabled = n < dec.pick[0] || n > dec.pick[1];
+    }
+    dec.options.forEach(function (o, i) {
+      picks.appendChild(el("label", { class: "check" },
+        el("input", { type: "checkbox", "data-index": String(i), onchange: recount }), " " + o.label));
+    });
+    form.appendChild(picks);
+    form.appendChild(el("div", { class: "decision-actions" }, count, button));
+    form.addEventListener("submit", function (ev) { ev.preventDefault(); send(chosen()); });
+    recount();
+    return form;
   };
 
   /* Page controls outside the board that depend on the state (resign, call off). */
