@@ -106,3 +106,26 @@ def test_no_day_ahead_warning_for_a_wait_whose_own_clock_is_short(monkeypatch, m
     assert match.seats.get(index=0).deadline - timezone.now() < timedelta(hours=12, minutes=1)
     services.deadlines_sweep()
     assert not Notification.objects.filter(user=alice, kind="deadline_near").exists()
+
+
+def test_a_seconds_clock_fires_within_about_a_second_of_its_deadline(worker, make_match):
+    """Live tables: a 10-seconds-a-move clock, set when the game starts, fired by the Celery
+    fast path (the ETA task scheduled on commit), not left for the minute sweep."""
+    match, (alice, _) = make_match(kind="secret", clock_kind="seconds", clock_amount=10)
+    deadline = match.seats.get(index=0).deadline
+    assert timedelta(seconds=9) < deadline - timezone.now() <= timedelta(seconds=10)
+    assert wait_for(lambda: timed_out_moves(match).exists(), timeout=20)
+    fired = timed_out_moves(match).get()
+    assert timedelta(0) <= fired.created_at - deadline < timedelta(seconds=1.5)
+    assert match.seats.get(index=1).deadline is not None  # the next seat's 10 seconds run
+
+
+def test_seconds_clocks_are_bounded_like_the_others():
+    from games import clock
+
+    clock.validate("seconds", 10)
+    clock.validate("seconds", 600)
+    for amount in (9, 601, "30", True):
+        with pytest.raises(ValueError):
+            clock.validate("seconds", amount)
+    assert clock.allowance("seconds", 45) == timedelta(seconds=45)
