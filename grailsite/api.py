@@ -76,6 +76,9 @@ def _not_found(request, exc: Http404) -> JsonResponse:
 
 @api.exception_handler(HttpError)
 def _http_error(request, exc: HttpError) -> JsonResponse:
+    # ninja wraps the body parser's refusal ("Cannot parse request body"): say the parser's reason.
+    if isinstance(exc.__cause__, ServiceError):
+        return service_error_response(exc.__cause__)
     return error_response(exc.status_code, "bad_request" if exc.status_code < 500 else "server_error", str(exc))
 
 
