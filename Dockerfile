@@ -1,14 +1,17 @@
 # The production image: one image for the web (ASGI: HTTP and websockets), the Celery
 # worker and Celery beat; docker-compose.yml picks the command.
 FROM python:3.11-slim
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_DEBUG=false
+# Production settings (grailsite/settings.py): debug off, and no start without a SECRET_KEY.
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 GRAILSITE_PRODUCTION=1
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends libjpeg62-turbo zlib1g curl \
     && rm -rf /var/lib/apt/lists/*
 COPY . .
-# Editable, so settings.BASE_DIR is /app and templates/ and static/ are found beside the code.
-RUN pip install --no-cache-dir -e .
-RUN SECRET_KEY=build python manage.py collectstatic --noinput
+# Editable, so settings.BASE_DIR is /app and templates/ and static/ are found beside the code;
+# constrained to the versions the suite ran on.
+RUN pip install --no-cache-dir -c requirements.lock -e .
+# Static files are gathered with the development settings: no secret exists at build time.
+RUN GRAILSITE_PRODUCTION=0 python manage.py collectstatic --noinput
 RUN useradd --create-home grail && mkdir -p /app/media && chown grail /app/media
 USER grail
 EXPOSE 8000

@@ -3,17 +3,19 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# Every version a fresh machine installs is the one that was tested (`make lock` refreshes it).
+LOCK := requirements.lock
 
 # Tests always run on the real services of this machine; override to point elsewhere.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/grailsite
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test venv services browser bench clean
+.PHONY: run test venv services browser bench faults lock deploy-check clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -c $(LOCK) -e '.[test]'
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -34,6 +36,20 @@ test: $(STAMP) services browser
 
 bench: $(STAMP) services
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) bench/run_all.py
+
+# The slow fault scenarios (private Redis and web processes; figures for docs/reliability.md).
+faults: $(STAMP) services
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/faults.py
+
+# The production settings pass Django's deployment checks with no warning.
+deploy-check: $(STAMP)
+	GRAILSITE_PRODUCTION=1 SECRET_KEY=$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))') \
+		$(PY) manage.py check --deploy --fail-level WARNING
+
+# Re-pin after changing pyproject.toml: installs the newest allowed versions, then freezes.
+lock:
+	$(PY) -m pip install --quiet --upgrade -e '.[test]'
+	$(PY) -m pip freeze --exclude-editable | grep -v '^grailsite' > $(LOCK)
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -2,6 +2,7 @@ from django.urls import path
 
 from decks import views
 
+# The JSON endpoints (decks/api/...) are in decks/api.py, part of the typed site API.
 urlpatterns = [
     path("", views.deck_list, name="deck_list"),
     path("new/", views.deck_create, name="deck_create"),
@@ -20,9 +21,4 @@ urlpatterns = [
     path("collection/", views.collection, name="collection"),
     path("write/", views.wyo_write, name="wyo_write"),
     path("write/<slug:code>/submit/", views.wyo_submit, name="wyo_submit"),
-    path("api/cards/", views.card_search_api, name="card_search_api"),
-    path("api/analyse/", views.deck_analyse_api, name="deck_analyse_api"),
-    path("api/opening/", views.deck_opening_api, name="deck_opening_api"),
-    path("api/decks/<int:pk>/save/", views.deck_save_api, name="deck_save_api"),
-    path("api/write/check/", views.wyo_check_api, name="wyo_check_api"),
 ]

@@ -1,15 +1,14 @@
-"""Pages and small JSON endpoints for cards, collections, decks and Write Yer Own.
+"""Pages for cards, collections, decks and Write Yer Own (their JSON endpoints are in
+decks/api.py).
 
 Views only translate HTTP into service and selector calls; every write is a service.
 """
 from __future__ import annotations
 
-import json
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
@@ -20,24 +19,6 @@ from decks.forms import FIELD_TYPES, MAX_TABLE_ROWS, DeckImportForm, DeckRenameF
 from decks.models import Card, Deck, DeckVersion
 from games.rules.ccg import cards as ccg_cards
 from games.rules.ccg import vocabulary
-
-MAX_JSON_BODY = 64 * 1024
-
-
-def _json_body(request) -> dict:
-    if len(request.body) > MAX_JSON_BODY:
-        raise ValueError("Request too large.")
-    data = json.loads(request.body or b"{}")
-    if not isinstance(data, dict):
-        raise ValueError("Expected a JSON object.")
-    return data
-
-
-def _deck_cards_from(data) -> dict[str, int]:
-    cards = data.get("cards", {})
-    if not isinstance(cards, dict) or len(cards) > services.MAX_DECK_SIZE:
-        raise ValueError("'cards' must be an object of card code to quantity.")
-    return {str(k)[:100]: v for k, v in cards.items()}
 
 
 def card_json(card: Card, owned: int | None = None) -> dict:
@@ -70,16 +51,6 @@ def card_search(request):
         "q": text, "cards": cards, "total": total, "errors": errors, "page": page,
         "has_next": page * limit < total, "has_prev": page > 1,
     })
-
-
-@require_GET
-def card_search_api(request):
-    text = request.GET.get("q", "")
-    offset = int(request.GET["offset"]) if request.GET.get("offset", "").isdigit() else 0
-    cards, total, errors = selectors.card_search(text=text, user=request.user, offset=offset)
-    owned = selectors.owned_counts(user=request.user) if request.user.is_authenticated else {}
-    return JsonResponse({"total": total, "errors": errors,
-                         "cards": [card_json(c, owned.get(c.pk, 0)) for c in cards]})
 
 
 def _visible_card(request, code) -> Card:
@@ -210,41 +181,6 @@ def deck_builder(request, pk):
         "deck": deck, "initial": initial, "import_form": DeckImportForm(initial={"name": deck.name}),
         "rename_form": DeckRenameForm(initial={"name": deck.name}),
     })
-
-
-@login_required
-@require_POST
-def deck_analyse_api(request):
-    try:
-        cards = _deck_cards_from(_json_body(request))
-    except (ValueError, json.JSONDecodeError) as exc:
-        return JsonResponse({"error": str(exc)}, status=400)
-    return JsonResponse(selectors.deck_analysis(user=request.user, cards=cards))
-
-
-@login_required
-@require_POST
-def deck_opening_api(request):
-    try:
-        cards = _deck_cards_from(_json_body(request))
-    except (ValueError, json.JSONDecodeError) as exc:
-        return JsonResponse({"error": str(exc)}, status=400)
-    opening = selectors.sample_opening(cards=cards)
-    return JsonResponse({key: [card_json(c) for c in value] if isinstance(value, list) else value
-                         for key, value in opening.items()})
-
-
-@login_required
-@require_POST
-def deck_save_api(request, pk):
-    deck = _own_deck(request, pk)
-    try:
-        data = _json_body(request)
-        cards = _deck_cards_from(data)
-        deck = services.deck_save(user=request.user, deck=deck, name=str(data.get("name", deck.name)), cards=cards)
-    except (ValueError, json.JSONDecodeError, services.ServiceError) as exc:
-        return JsonResponse({"error": str(exc)}, status=400)
-    return JsonResponse({"version": deck.version, "name": deck.name})
 
 
 @login_required
@@ -381,23 +317,6 @@ def wyo_write(request):
                    "grail": [ccg_cards.GRAIL_MIN, ccg_cards.GRAIL_MAX], "max_rows": MAX_TABLE_ROWS,
                    "max_row_text": ccg_cards.MAX_ROW_TEXT},
     })
-
-
-@login_required
-@require_POST
-def wyo_check_api(request):
-    """Live feedback while designing: every reason a design would be refused, and its power."""
-    try:
-        data = _json_body(request)
-    except (ValueError, json.JSONDecodeError) as exc:
-        return JsonResponse({"error": str(exc)}, status=400)
-    form = WriteYerOwnForm(data)
-    if not form.is_valid():
-        return JsonResponse({"errors": [f"{k}: {e}" for k, errs in form.errors.items() for e in errs]})
-    design = services.wyo_design(user=request.user, data=form.card_data())
-    errors = services.wyo_errors(design)
-    power = cardformat.power_score(design) if not cardformat.card_errors(design) else None
-    return JsonResponse({"errors": errors, "power": power, "budget": cardformat.power_budget(design["type"])})
 
 
 @login_required

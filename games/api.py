@@ -1,55 +1,159 @@
 """The JSON API: everything a game page can do, for browsers, bots and other clients.
-Documented in docs/api.md and served as OpenAPI at /api/schema/."""
+
+Each operation declares its input and output once, as typed schemas with bounds; the
+OpenAPI document at /api/schema/ is generated from the same declarations (docs/api.md).
+Views only translate: services and selectors do the work and raise ``ServiceError``."""
 from __future__ import annotations
 
-import json
-from pathlib import Path
+from typing import Annotated, Any, Literal
 
-from django.http import JsonResponse
+from ninja import Field, Path, Query, Router, Schema, Status
+from pydantic import ConfigDict
 
 from games import registry, selectors, services
-from games.api_auth import api_view, json_body
-from games.errors import ServiceError
+from games.api_auth import Viewer
+from games.errors import NotAllowed
 from games.models import Notification
+from grailsite import ratelimits
 
-SCHEMA_PATH = Path(__file__).resolve().parent / "openapi.json"
+router = Router(auth=Viewer(required=True), tags=["games"])
+PUBLIC = Viewer(required=False)
+
+# Bounds shared by several operations. Ids stay inside PostgreSQL's bigint; counts and
+# versions inside a 32-bit integer, far beyond any real game.
+Id = Annotated[int, Field(ge=1, le=2**63 - 1)]
+Count = Annotated[int, Field(ge=0, le=2**31 - 1)]
+Username = Annotated[str, Field(min_length=1, max_length=150)]
+JsonObject = Annotated[dict[str, Any], Field(max_length=64)]
+# The documented path names the match {id}; the views call it match_id.
+MatchId = Annotated[int, Path(alias="id", ge=1, le=2**63 - 1)]
 
 
-def _int(value, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ServiceError(f"'{name}' must be a whole number.")
-    return value
+class In(Schema):
+    """Request bodies are strict: a quantity sent as "3" or 3.0 is refused, not guessed at."""
+    model_config = ConfigDict(strict=True)
 
 
-@api_view(("GET",), login=False)
+class ErrorDetail(Schema):
+    code: str
+    message: str
+
+
+class ErrorOut(Schema):
+    error: ErrorDetail
+
+
+ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 429: ErrorOut}
+
+
+# -- game kinds -----------------------------------------------------------------------------
+
+class GameKindOut(Schema):
+    kind: str
+    name: str
+    min_players: int
+    max_players: int
+    options: dict[str, Any]
+    spectators: bool
+
+
+class GameKindsOut(Schema):
+    games: list[GameKindOut]
+
+
+@router.get("games/", response={200: GameKindsOut, **ERRORS}, auth=PUBLIC, url_name="api_game_kinds")
 def game_kinds(request):
     return {"games": [{"kind": g.kind, "name": g.name, "min_players": g.min_players, "max_players": g.max_players,
                        "options": g.option_schema, "spectators": g.allows_spectators} for g in registry.kinds()]}
 
 
-@api_view(("GET", "POST"))
-def matches(request):
-    if request.method == "GET":
-        return {"matches": [match_summary(m, request.user) for m in selectors.matches_for_user(request.user)]}
-    body = json_body(request)
-    clock = body.get("clock") or {}
-    if not isinstance(clock, dict):
-        raise ServiceError("'clock' must be an object.")
-    invite = body.get("invite") or []
-    if not isinstance(invite, list) or not all(isinstance(n, str) for n in invite):
-        raise ServiceError("'invite' must be a list of usernames.")
-    options = body.get("options") or {}
-    if not isinstance(options, dict):
-        raise ServiceError("'options' must be an object.")
+# -- matches --------------------------------------------------------------------------------
+
+class ClockIn(In):
+    kind: Literal["days", "hours", "minutes", "none"] = "days"
+    amount: int = Field(3, ge=0, le=1000)
+    weekend_pause: bool = False
+    vacation_days: int = Field(0, ge=0, le=30)
+
+
+class MatchCreateIn(In):
+    kind: str = Field(..., min_length=1, max_length=32)
+    seats: int = Field(2, ge=1, le=16)
+    invite: list[Username] = Field(default_factory=list, max_length=16)
+    options: JsonObject = Field(default_factory=dict)
+    clock: ClockIn = Field(default_factory=ClockIn)
+    spectators: bool = True
+    title: str = Field("", max_length=80)
+    choice: JsonObject | None = None
+
+
+class MatchSummaryOut(Schema):
+    id: int
+    kind: str
+    name: str
+    title: str
+    status: str
+    version: int
+    my_turn: bool
+    players: list[str | None]
+    updated_at: Any
+
+
+class MatchListOut(Schema):
+    matches: list[MatchSummaryOut]
+
+
+class SeatOut(Schema):
+    seat: int
+    username: str | None
+    accepted: bool
+    to_act: bool
+    waiting_for: str | None
+    deadline: str | None
+    paused_until: str | None
+
+
+class LogLineOut(Schema):
+    seq: int
+    kind: str
+    text: str
+    timeout: bool
+
+
+class MatchOut(Schema):
+    """The game as the viewer may see it: ``view`` and ``legal_moves`` are the rules' own."""
+    id: int
+    kind: str
+    name: str
+    title: str
+    status: str
+    version: int
+    moves: int
+    my_seat: int | None
+    view: Any
+    legal_moves: list[Any]
+    outcome: Any
+    seats: list[SeatOut]
+    clock: dict[str, Any]
+    allow_spectators: bool
+    creator: str | None
+    log: list[LogLineOut]
+
+
+@router.get("matches/", response={200: MatchListOut, **ERRORS}, url_name="api_matches")
+def match_list(request):
+    return {"matches": [match_summary(m, request.user) for m in selectors.matches_for_user(request.user)]}
+
+
+@router.post("matches/", response={201: MatchOut, **ERRORS}, url_name="api_matches_create")
+def match_create(request, body: MatchCreateIn):
+    ratelimits.check(request, "match_create")
     match = services.match_create(
-        creator=request.user, kind=str(body.get("kind", "")), num_seats=_int(body.get("seats", 2), "seats"),
-        options=options, invite=invite, clock_kind=str(clock.get("kind", "days")),
-        clock_amount=_int(clock.get("amount", 3), "clock.amount"),
-        weekend_pause=bool(clock.get("weekend_pause", False)),
-        vacation_days=_int(clock.get("vacation_days", 0), "clock.vacation_days"),
-        allow_spectators=bool(body.get("spectators", True)), title=str(body.get("title", "")),
-        creator_choice=body.get("choice") if isinstance(body.get("choice"), dict) else None)
-    return JsonResponse(selectors.match_payload(match, request.user), status=201)
+        creator=request.user, kind=body.kind, num_seats=body.seats, options=body.options, invite=body.invite,
+        clock_kind=body.clock.kind, clock_amount=body.clock.amount, weekend_pause=body.clock.weekend_pause,
+        vacation_days=body.clock.vacation_days, allow_spectators=body.spectators, title=body.title,
+        creator_choice=body.choice)
+    return Status(201, selectors.match_payload(match, request.user))
 
 
 def match_summary(match, user) -> dict:
@@ -60,95 +164,175 @@ def match_summary(match, user) -> dict:
             "players": [s.user.username if s.user_id else None for s in seats], "updated_at": match.updated_at}
 
 
-@api_view(("GET",), login=False)
-def match_detail(request, match_id):
+@router.get("matches/{int:id}/", response={200: MatchOut, **ERRORS}, auth=PUBLIC, url_name="api_match")
+def match_detail(request, match_id: MatchId):
     return selectors.match_payload(selectors.match_get(match_id), request.user)
 
 
-@api_view(("POST",))
-def match_move(request, match_id):
-    body = json_body(request)
-    if "move" not in body:
-        raise ServiceError("Send the move as {\"move\": {...}, \"version\": N, \"key\": \"...\"}.")
-    version = body.get("version")
-    if version is not None:
-        version = _int(version, "version")
-    key = body.get("key")
-    if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= 64):
-        raise ServiceError("'key' must be a string of 1 to 64 characters.")
+# -- moves ----------------------------------------------------------------------------------
+
+class MoveIn(In):
+    move: JsonObject = Field(..., description="One of the match's legal_moves, exactly as listed.")
+    version: Count | None = Field(None, description="The version the move was chosen on (stale guard).")
+    key: str | None = Field(None, min_length=1, max_length=64, description="Idempotency key.")
+
+
+class MoveOut(Schema):
+    version: int
+    seq: int
+    repeated: bool
+
+
+@router.post("matches/{int:id}/moves/", response={200: MoveOut, 409: ErrorOut, 422: ErrorOut, **ERRORS},
+             url_name="api_match_move")
+def match_move(request, match_id: MatchId, body: MoveIn):
+    ratelimits.check(request, "move")
     # The service locks and loads the match itself (and says "No such game."): loading it
     # here too would read a whole state a second time on the busiest path.
-    result = services.move_submit(match_id=match_id, user=request.user, move=body["move"], version=version, key=key)
-    return result
+    return services.move_submit(match_id=match_id, user=request.user, move=body.move, version=body.version,
+                                key=body.key)
 
 
-@api_view(("POST",))
-def match_join(request, match_id):
-    body = json_body(request)
-    choice = body.get("choice")
+# -- seats and endings ----------------------------------------------------------------------
+
+class JoinIn(In):
+    choice: JsonObject | None = None
+
+
+class OkOut(Schema):
+    ok: bool
+
+
+class StatusOut(Schema):
+    status: str
+    version: int | None = None
+
+
+@router.post("matches/{int:id}/join/", response={200: MatchOut, **ERRORS}, url_name="api_match_join")
+def match_join(request, match_id: MatchId, body: JoinIn | None = None):
     match = services.match_join(match_id=selectors.match_get(match_id).pk, user=request.user,
-                                choice=choice if isinstance(choice, dict) else None)
+                                choice=body.choice if body else None)
     return selectors.match_payload(match, request.user)
 
 
-@api_view(("POST",))
-def match_decline(request, match_id):
+@router.post("matches/{int:id}/decline/", response={200: OkOut, **ERRORS}, url_name="api_match_decline")
+def match_decline(request, match_id: MatchId):
     services.match_decline(match_id=selectors.match_get(match_id).pk, user=request.user)
     return {"ok": True}
 
 
-@api_view(("POST",))
-def match_resign(request, match_id):
+@router.post("matches/{int:id}/resign/", response={200: StatusOut, **ERRORS}, url_name="api_match_resign")
+def match_resign(request, match_id: MatchId):
     match = services.match_resign(match_id=selectors.match_get(match_id).pk, user=request.user)
     return {"status": match.status, "version": match.version}
 
 
-@api_view(("POST",))
-def match_abandon(request, match_id):
+@router.post("matches/{int:id}/abandon/", response={200: StatusOut, **ERRORS}, url_name="api_match_abandon")
+def match_abandon(request, match_id: MatchId):
     match = services.match_abandon(match_id=selectors.match_get(match_id).pk, user=request.user)
     return {"status": match.status}
 
 
-@api_view(("GET", "POST"), login=False)
-def match_chat(request, match_id):
+# -- chat, replay, log ----------------------------------------------------------------------
+
+class ChatIn(In):
+    text: str = Field(..., min_length=1, max_length=services.CHAT_MAX)
+
+
+class ChatOut(Schema):
+    id: int
+    user: str
+    text: str
+    at: str
+
+
+class ChatListOut(Schema):
+    messages: list[ChatOut]
+
+
+class ChatQuery(Schema):
+    after: Count = 0
+
+
+def _viewable(match_id: int, user):
+    """The match, if this viewer may read it (the same refusal as the game page: 403)."""
     match = selectors.match_get(match_id)
-    if request.method == "POST":
-        if not request.user.is_authenticated:
-            return JsonResponse({"error": {"code": "unauthenticated", "message": "Log in to chat."}}, status=401)
-        body = json_body(request)
-        message = services.chat_post(match_id=match.pk, user=request.user, text=str(body.get("text", "")))
-        return JsonResponse(selectors.chat_public(message), status=201)
-    if not selectors.can_view(match, request.user, selectors.seats_for(match)):
-        raise ServiceError("This game has no spectators.")
-    try:
-        after = int(request.GET.get("after", 0))
-    except ValueError:
-        raise ServiceError("'after' must be a whole number.") from None
-    return {"messages": selectors.chat_for(match, after_id=after)}
+    if not selectors.can_view(match, user, selectors.seats_for(match)):
+        raise NotAllowed("This game has no spectators.")
+    return match
 
 
-@api_view(("GET",), login=False)
-def match_replay(request, match_id):
-    step, as_seat = request.GET.get("step"), request.GET.get("as")
-    try:
-        step = None if step in (None, "") else int(step)
-        as_seat = None if as_seat in (None, "") else int(as_seat) - 1  # seats are numbered from 1
-    except ValueError:
-        raise ServiceError("'step' and 'as' must be whole numbers.") from None
-    return selectors.replay_frames(selectors.match_get(match_id), request.user, upto=step, as_seat=as_seat)
+@router.get("matches/{int:id}/chat/", response={200: ChatListOut, **ERRORS}, auth=PUBLIC,
+            url_name="api_match_chat")
+def match_chat(request, match_id: MatchId, query: Query[ChatQuery]):
+    return {"messages": selectors.chat_for(_viewable(match_id, request.user), after_id=query.after)}
 
 
-@api_view(("GET",), login=False)
-def match_log(request, match_id):
-    match = selectors.match_get(match_id)
+@router.post("matches/{int:id}/chat/", response={201: ChatOut, **ERRORS}, url_name="api_match_chat_post")
+def match_chat_post(request, match_id: MatchId, body: ChatIn):
+    ratelimits.check(request, "chat")
+    message = services.chat_post(match_id=selectors.match_get(match_id).pk, user=request.user, text=body.text)
+    return Status(201, selectors.chat_public(message))
+
+
+class ReplayQuery(Schema):
+    step: Count | None = None
+    as_seat: int | None = Field(None, alias="as", ge=1, le=16, description="Watch as seat N (from 1).")
+
+
+class ReplayOut(Schema):
+    step: int
+    total: int
+    seat: int | None
+    view: Any
+    events: list[str]
+    mover: int | None
+
+
+@router.get("matches/{int:id}/replay/", response={200: ReplayOut, **ERRORS}, auth=PUBLIC,
+            url_name="api_match_replay")
+def match_replay(request, match_id: MatchId, query: Query[ReplayQuery]):
+    as_seat = None if query.as_seat is None else query.as_seat - 1  # seats are numbered from 1
+    return selectors.replay_frames(selectors.match_get(match_id), request.user, upto=query.step, as_seat=as_seat)
+
+
+class LogOut(Schema):
+    log: list[LogLineOut]
+
+
+@router.get("matches/{int:id}/log/", response={200: LogOut, **ERRORS}, auth=PUBLIC, url_name="api_match_log")
+def match_log(request, match_id: MatchId):
+    match = _viewable(match_id, request.user)
     seats = selectors.seats_for(match)
-    if not selectors.can_view(match, request.user, seats):
-        raise ServiceError("This game has no spectators.")
     seat = selectors.seat_of(match, request.user, seats)
     return {"log": selectors.log_for(match, seat, limit=100000, seats=seats)}
 
 
-@api_view(("GET",))
+# -- notifications --------------------------------------------------------------------------
+
+class NotificationOut(Schema):
+    id: int
+    kind: str
+    text: str
+    match: int | None
+    read: bool
+    at: str
+
+
+class NotificationsOut(Schema):
+    unread: int
+    notifications: list[NotificationOut]
+
+
+class MarkReadIn(In):
+    ids: list[Id] | None = Field(None, max_length=500, description="Omit to mark every notification read.")
+
+
+class MarkedOut(Schema):
+    marked: int
+
+
+@router.get("notifications/", response={200: NotificationsOut, **ERRORS}, url_name="api_notifications")
 def notifications(request):
     rows = Notification.objects.filter(user=request.user).order_by("-created_at")[:100]
     return {"unread": selectors.unread_count(request.user),
@@ -156,15 +340,6 @@ def notifications(request):
                                "read": n.read_at is not None, "at": n.created_at.isoformat()} for n in rows]}
 
 
-@api_view(("POST",))
-def notifications_read(request):
-    body = json_body(request)
-    ids = body.get("ids")
-    if ids is not None and (not isinstance(ids, list) or not all(isinstance(i, int) for i in ids)):
-        raise ServiceError("'ids' must be a list of notification ids.")
-    return {"marked": services.notifications_mark_read(user=request.user, ids=ids)}
-
-
-@api_view(("GET",), login=False)
-def schema(request):
-    return json.loads(SCHEMA_PATH.read_text())
+@router.post("notifications/read/", response={200: MarkedOut, **ERRORS}, url_name="api_notifications_read")
+def notifications_read(request, body: MarkReadIn | None = None):
+    return {"marked": services.notifications_mark_read(user=request.user, ids=body.ids if body else None)}

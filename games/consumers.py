@@ -1,18 +1,77 @@
 """Websockets. One consumer per open game page: it joins the match's group, and on every
 ``{match, version}`` message loads the view for its own viewer's seat and sends that, so
-hidden information never crosses a shared channel. Moves are submitted over HTTP."""
+hidden information never crosses a shared channel. Moves are submitted over HTTP.
+
+What a client may send is small and bounded: text frames of at most ``MAX_FRAME`` bytes
+holding ``{"type": "sync", "version": N}`` (catch up: the state is sent if N is not the
+latest) or ``{"type": "ping", "version": N}`` (the page's heartbeat: the same, then always a
+``{"type": "pong", "version"}``), at most ``WS_MESSAGE_BURST`` at once and
+``WS_MESSAGES_PER_SECOND`` after that. Anything else closes the socket with a code from
+``CLOSE`` and a reason, never a traceback."""
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import time
 from collections import OrderedDict
 
+import redis
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 
 from games import selectors
 from games.errors import ServiceError
+from games.models import Match
 from games.notify import match_group, user_group
+
+log = logging.getLogger(__name__)
+
+MAX_FRAME = 1024
+# Close codes (4000-4999 are the application's own; 1013 is the standard "try again later").
+CLOSE = {
+    "unauthenticated": 4401, "forbidden": 4403, "not_found": 4404,
+    "bad_frame": 4400, "too_many": 4429, "try_later": 1013,
+}
+# What a dead Redis looks like from here: the channel layer cannot subscribe.
+LAYER_DOWN = (redis.RedisError, OSError, asyncio.TimeoutError)
+
+
+class TokenBucket:
+    """``burst`` messages at once, refilled at ``rate`` a second."""
+
+    def __init__(self, burst: int, rate: float, clock=time.monotonic):
+        self.burst, self.rate, self.clock = burst, rate, clock
+        self.tokens, self.at = float(burst), clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def parse_frame(text_data, bytes_data) -> dict | str:
+    """The client's message as a dict, or the reason it is refused."""
+    if bytes_data is not None or text_data is None:
+        return "Send text frames holding JSON."
+    if len(text_data) > MAX_FRAME:
+        return f"A message is at most {MAX_FRAME} characters."
+    try:
+        content = json.loads(text_data)
+    except (ValueError, RecursionError):
+        return "A message must be a JSON object."
+    if not isinstance(content, dict) or content.get("type") not in ("sync", "ping"):
+        return 'Send {"type": "sync" or "ping", "version": N}.'
+    version = content.get("version")
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+        return "'version' must be a whole number."
+    return content
+
 
 def _frame(match_id: int, user) -> tuple[int, int | None, str]:
     """(version, seat, serialized state frame) of the match as this user may see it now."""
@@ -71,6 +130,12 @@ _frames = _Frames()
 
 
 @database_sync_to_async
+def _current_version(match_id: int) -> int | None:
+    """The match's version alone: one indexed row, no state, so a heartbeat costs little."""
+    return Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
+
+
+@database_sync_to_async
 def _load_chat(match_id: int, message_id: int) -> list[dict]:
     match = selectors.match_get(match_id)
     return selectors.chat_for(match, after_id=message_id - 1, limit=1)
@@ -80,28 +145,57 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self):
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.user = self.scope.get("user")
-        self.sent_version = -1
+        self.sent_version, self.sent_text = -1, None
+        self.bucket = TokenBucket(settings.WS_MESSAGE_BURST, settings.WS_MESSAGES_PER_SECOND)
         try:
             version, self.seat, text = await _load_frame(self.match_id, self.user)
-        except ServiceError:
-            await self.close(code=4403)
+        except ServiceError as exc:
+            await self.close(code=CLOSE["not_found"] if exc.status == 404 else CLOSE["forbidden"])
             return
-        self.group = match_group(self.match_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        if not await _joined(self, match_group(self.match_id)):
+            return
         await self.accept()
         await self._send_frame(version, text)
 
     async def disconnect(self, code):
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "group", None):
+            try:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+            except LAYER_DOWN:
+                pass  # the subscription went with Redis
 
-    async def receive_json(self, content, **kwargs):
-        # The client asks to catch up (after a reconnect or a gap in versions).
-        if isinstance(content, dict) and content.get("type") == "sync":
-            known = content.get("version")
-            version, self.seat, text = await _load_frame(self.match_id, self.user)
-            if not isinstance(known, int) or version != known:
-                await self._send_frame(version, text, force=True)
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        if not self.bucket.take():
+            await self.close(code=CLOSE["too_many"], reason="Too many messages.")
+            return
+        content = parse_frame(text_data, bytes_data)
+        if isinstance(content, str):
+            await self.close(code=CLOSE["bad_frame"], reason=content)
+            return
+        current = await self._catch_up(content.get("version"))
+        if content["type"] == "ping" and current is not None:
+            await self.send_json({"type": "pong", "version": current})
+
+    async def _catch_up(self, known: int | None) -> int | None:
+        """Send the current state if ``known`` is not it (after a reconnect, a gap, or as the
+        page's heartbeat). Usually served without loading the game: the version alone says
+        whether the last frame sent is still current. Returns that version."""
+        current = await _current_version(self.match_id)
+        if current is None:
+            await self.close(code=CLOSE["not_found"])
+            return None
+        if current > self.sent_version:
+            # A push went missing (Redis restarted, a dropped message): load it, once per
+            # process and version, like a push would have.
+            try:
+                version, text = await _frames.get(self.match_id, current, self.seat, self.user)
+            except ServiceError:
+                await self.close(code=CLOSE["forbidden"])
+                return None
+            await self._send_frame(version, text, force=True)
+        elif known != self.sent_version and self.sent_text is not None:
+            await self.send(text_data=self.sent_text)
+        return current
 
     async def match_update(self, event):
         if event["version"] <= self.sent_version:
@@ -109,7 +203,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         try:
             version, text = await _frames.get(self.match_id, event["version"], self.seat, self.user)
         except ServiceError:
-            await self.close(code=4404)
+            await self.close(code=CLOSE["not_found"])
             return
         await self._send_frame(version, text)
 
@@ -121,25 +215,45 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def _send_frame(self, version: int, text: str, force: bool = False):
         if version <= self.sent_version and not force:
             return
-        self.sent_version = version
+        self.sent_version, self.sent_text = version, text
         await self.send(text_data=text)
 
 
+async def _joined(consumer, group: str) -> bool:
+    """Join ``group``; if Redis is down, refuse the socket cleanly (1013, try again later:
+    the page retries with backoff) instead of failing the handshake with a 500."""
+    try:
+        await consumer.channel_layer.group_add(group, consumer.channel_name)
+    except LAYER_DOWN as exc:
+        log.warning("websocket refused, the channel layer is down: %r", exc)
+        await consumer.accept()
+        await consumer.close(code=CLOSE["try_later"], reason="Live updates are down for a moment.")
+        return False
+    consumer.group = group
+    return True
+
+
 class UserConsumer(AsyncJsonWebsocketConsumer):
-    """A signed-in person's own channel: tells open pages that one of their games changed."""
+    """A signed-in person's own channel: tells open pages that one of their games changed.
+    It takes no messages: anything sent closes it."""
 
     async def connect(self):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=4401)
+            await self.close(code=CLOSE["unauthenticated"])
             return
-        self.group = user_group(user.id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
+        if await _joined(self, user_group(user.id)):
+            await self.accept()
 
     async def disconnect(self, code):
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "group", None):
+            try:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+            except LAYER_DOWN:
+                pass
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        await self.close(code=CLOSE["bad_frame"], reason="This socket takes no messages.")
 
     async def user_update(self, event):
         count = await database_sync_to_async(selectors.unread_count)(self.scope["user"])

@@ -1,4 +1,11 @@
-"""Errors the shell's services raise; views and consumers turn them into 4xx answers."""
+"""The one error type of the shell and the one JSON shape it takes on the wire.
+
+Services raise a ``ServiceError`` (or a subclass naming its status); the API, the decks'
+JSON endpoints and the websocket consumers all turn it into ``{"error": {"code", "message"}}``
+with the status below, so a client reads every refusal the same way."""
+from __future__ import annotations
+
+from django.http import JsonResponse
 
 
 class ServiceError(Exception):
@@ -8,6 +15,11 @@ class ServiceError(Exception):
     def __init__(self, message: str):
         super().__init__(message)
         self.message = message
+
+
+class Unauthenticated(ServiceError):
+    status = 401
+    code = "unauthenticated"
 
 
 class NotAllowed(ServiceError):
@@ -28,3 +40,23 @@ class StaleVersion(ServiceError):
 class MoveRejected(ServiceError):
     status = 422
     code = "illegal_move"
+
+
+class TooManyRequests(ServiceError):
+    status = 429
+    code = "rate_limited"
+
+
+def error_body(code: str, message: str) -> dict:
+    return {"error": {"code": code, "message": message}}
+
+
+def error_response(status: int, code: str, message: str, **headers) -> JsonResponse:
+    response = JsonResponse(error_body(code, message), status=status)
+    for name, value in headers.items():
+        response[name.replace("_", "-")] = value
+    return response
+
+
+def service_error_response(exc: ServiceError) -> JsonResponse:
+    return error_response(exc.status, exc.code, exc.message)

@@ -20,7 +20,10 @@ PUBSUB_BACKEND = "channels_redis.pubsub.RedisPubSubChannelLayer"
 
 @functools.cache
 def _redis() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL)
+    # Short timeouts: a push is best effort (clients catch up by version), and a move must
+    # not wait on a Redis that is restarting. redis-py reconnects by itself afterwards.
+    return redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1,
+                                health_check_interval=30)
 
 
 def _uses_pubsub() -> bool:

@@ -8,11 +8,12 @@ django_asgi = get_asgi_application()  # sets Django up before the consumers impo
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+from grailsite.origins import SameOriginValidator  # noqa: E402
 
 application = ProtocolTypeRouter({
     "http": django_asgi,
-    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    # The origin is checked before the session is read: scheme, host and port (grailsite/origins.py).
+    "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
 })

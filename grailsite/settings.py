@@ -1,11 +1,17 @@
 """Settings. Embedded defaults (SQLite, in-memory channel layer, in-process timer sweep)
-unless DATABASE_URL / REDIS_URL say otherwise; production sets both plus SECRET_KEY."""
+unless DATABASE_URL / REDIS_URL say otherwise.
+
+Production is an explicit switch, ``GRAILSITE_PRODUCTION=1`` (the Docker image sets it): it
+turns debug off whatever else is said, refuses to start without a real SECRET_KEY, and turns
+on HTTPS-only cookies, HSTS and the HTTPS redirect, so ``manage.py check --deploy`` is clean.
+Without it (``make run``, ``make test``) nothing needs to be set."""
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -14,12 +20,42 @@ def env_bool(name: str, default: bool) -> bool:
     return os.environ.get(name, str(default)).lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-not-secret-change-me-in-production")
+def env_int(name: str, default: int) -> int:
+    return int(os.environ.get(name, str(default)))
+
+
+PRODUCTION = env_bool("GRAILSITE_PRODUCTION", False)
+DEV_SECRET_KEY = "dev-only-not-secret-change-me-in-production"
+if PRODUCTION:
+    DEBUG = False
+    SECRET_KEY = os.environ.get("SECRET_KEY", "")
+    if len(SECRET_KEY) < 50 or SECRET_KEY == DEV_SECRET_KEY or len(set(SECRET_KEY)) < 5:
+        raise ImproperlyConfigured(
+            "GRAILSITE_PRODUCTION is set: SECRET_KEY must be set to a random string of at least 50 characters "
+            "(python -c 'import secrets; print(secrets.token_urlsafe(50))').")
+else:
+    DEBUG = env_bool("DJANGO_DEBUG", True)
+    SECRET_KEY = os.environ.get("SECRET_KEY", DEV_SECRET_KEY)
 ALLOWED_HOSTS = os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
 # Behind the compose proxy (nginx), trust its X-Forwarded-Proto for https detection.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+# Websocket origins allowed besides this site's own (scheme, host and port are compared).
+WEBSOCKET_ALLOWED_ORIGINS = [o for o in os.environ.get("WEBSOCKET_ALLOWED_ORIGINS", "").split(",") if o]
+
+if PRODUCTION:
+    # The site is served over HTTPS (TLS ends at the proxy or in front of it). An operator
+    # trying compose on plain http://localhost sets GRAILSITE_HTTPS=false, and check --deploy
+    # then rightly warns.
+    _https = env_bool("GRAILSITE_HTTPS", True)
+    SECURE_SSL_REDIRECT = _https
+    SESSION_COOKIE_SECURE = _https
+    CSRF_COOKIE_SECURE = _https
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600) if _https else 0
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
 
 INSTALLED_APPS = [
     "daphne",
@@ -39,6 +75,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "grailsite.middleware.BoundedRequestMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -73,16 +110,25 @@ TEMPLATES = [
 ]
 
 DATABASE_URL = os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")))}
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0))}
+# A connection that died with its server (a restart, a failover) is noticed before a request
+# gets it, not by the request's first query.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # Parallel test runs on one server (several developers, CI) each name their own test database.
 if os.environ.get("GRAILSITE_TEST_DB"):
     DATABASES["default"]["TEST"] = {"NAME": os.environ["GRAILSITE_TEST_DB"]}
-# Under ASGI every request's synchronous code runs in a thread of its own, so persistent
-# per-thread connections do not help; a psycopg pool does (see docs/performance.md).
-if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_bool("DB_POOL", False):
+# Under ASGI every request's synchronous code runs in a thread of its own, so connections
+# would grow with concurrency until PostgreSQL refuses them: production takes each from a
+# pool of at most DB_POOL_MAX per process (checked on checkout, above), and a request waits
+# up to DB_POOL_TIMEOUT seconds for one rather than opening another (docs/reliability.md).
+if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_bool("DB_POOL", PRODUCTION):
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": int(os.environ.get("DB_POOL_MIN", "2")), "max_size": int(os.environ.get("DB_POOL_MAX", "20"))}
+        "min_size": env_int("DB_POOL_MIN", 2), "max_size": env_int("DB_POOL_MAX", 10),
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "20")),
+        # Connections older than this are replaced, so a pool does not pin one server of a
+        # failover pair for ever.
+        "max_lifetime": float(os.environ.get("DB_POOL_MAX_LIFETIME", "1800"))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -100,6 +146,28 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Shared counters (rate limits): Redis when there is one, so every web process counts
+# together; the embedded default is one process, where memory is shared enough.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": CHANNEL_PREFIX,
+                          "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2}}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# django-ratelimit (grailsite/ratelimits.py). Rates per signed-in user and per address.
+RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", True)
+RATELIMIT_USE_CACHE = "default"
+RATE_LIMITS = {
+    "signup": {"ip": os.environ.get("RATE_SIGNUP_IP", "30/h")},
+    "login": {"ip": os.environ.get("RATE_LOGIN_IP", "60/m")},
+    "move": {"user": os.environ.get("RATE_MOVE_USER", "600/m"), "ip": os.environ.get("RATE_MOVE_IP", "3000/m")},
+    "chat": {"user": os.environ.get("RATE_CHAT_USER", "30/m"), "ip": os.environ.get("RATE_CHAT_IP", "300/m")},
+    "match_create": {"user": os.environ.get("RATE_MATCH_CREATE_USER", "120/h")},
+}
+# Websocket messages a socket may send: a burst, then this many a second.
+WS_MESSAGE_BURST = env_int("WS_MESSAGE_BURST", 10)
+WS_MESSAGES_PER_SECOND = float(os.environ.get("WS_MESSAGES_PER_SECOND", "2"))
+
 # Celery: Redis broker in production and tests; in the embedded default no broker is needed,
 # because the in-process sweep thread (games.embedded_worker) fires every timer.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
@@ -108,6 +176,13 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# Keep retrying the broker for ever (at startup too): Redis coming back is the normal case.
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# Publishing a deadline task is the fast path only (the beat sweep is the guarantee), so a
+# move never waits long on a broker that is down: one quick retry, then it goes on without.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-deadlines": {"task": "games.tasks.deadlines_sweep", "schedule": 60.0},

@@ -4,11 +4,13 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 
 from games.services import vacation_start
+from grailsite.ratelimits import ratelimit_view
 
 from .forms import PreferencesForm, SignUpForm, VacationForm
 from .models import Profile
 
 
+@ratelimit_view("signup")
 def signup(request):
     if request.user.is_authenticated:
         return redirect("home")

@@ -37,8 +37,8 @@
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
       body: JSON.stringify(body),
     });
-    const data = await response.json().catch(() => ({ error: `Server error ${response.status}` }));
-    if (!response.ok) throw new Error(data.error || `Server error ${response.status}`);
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error((data.error && data.error.message) || `Server error ${response.status}`);
     return data;
   }
 

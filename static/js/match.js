@@ -263,28 +263,86 @@
     });
   };
 
+  /* Live updates. The socket can die quietly (its server lost Redis, a proxy dropped it):
+     every HEARTBEAT_MS the page sends a ping with its version; the server answers with the
+     state if the page is behind, then a pong. No answer within PONG_WAIT_MS and the socket
+     is closed and reopened. While no socket is up the page polls the API instead, so it
+     never sits on a stale game. The dot says which: Live, Catching up, or Reconnecting. */
+  var HEARTBEAT_MS = 25000, PONG_WAIT_MS = 10000, POLL_MS = 30000;
+  // Close codes after which retrying cannot help (see games/consumers.py).
+  var FINAL_CODES = { 4400: true, 4401: true, 4403: true, 4404: true };
+
+  Page.prototype.showConn = function (state) {
+    var conn = document.getElementById("conn");
+    if (!conn) return;
+    var titles = { up: "Live", catching: "Catching up…", down: "Reconnecting…", off: "Live updates are off" };
+    conn.className = "conn " + (state === "catching" ? "down" : state);
+    conn.style.color = state === "catching" ? "#d68910" : "";
+    conn.title = titles[state];
+    conn.dataset.state = state;
+  };
+
   Page.prototype.connect = function () {
     var page = this;
     var proto = location.protocol === "https:" ? "wss://" : "ws://";
     var ws = new WebSocket(proto + location.host + "/ws/matches/" + this.id + "/");
-    var conn = document.getElementById("conn");
     ws.onopen = function () {
       page.retry = 0;
-      if (conn) { conn.className = "conn up"; conn.title = "Live"; }
+      page.stopPolling();
+      page.showConn("up");
       if (page.data) ws.send(JSON.stringify({ type: "sync", version: page.data.version }));
+      page.heartbeat = setInterval(function () { page.ping(ws); }, HEARTBEAT_MS);
     };
     ws.onmessage = function (ev) {
       var msg = JSON.parse(ev.data);
-      if (msg.type === "state") page.update(msg.data);
-      else if (msg.type === "chat") page.addChat(msg.message);
+      page.alive();
+      if (msg.type === "state") {
+        var behind = page.data && msg.data.version > page.data.version + 1;
+        if (behind) page.showConn("catching");
+        page.update(msg.data);
+        if (behind) setTimeout(function () { if (page.ws === ws) page.showConn("up"); }, 600);
+      } else if (msg.type === "chat") page.addChat(msg.message);
+      else if (msg.type === "pong" && page.data && msg.version > page.data.version) {
+        page.showConn("catching");  // the frame was missed: fetch it
+        page.load().then(function () { page.showConn("up"); }, function () {});
+      }
     };
-    ws.onclose = function () {
-      if (conn) { conn.className = "conn down"; conn.title = "Reconnecting…"; }
-      // Back off up to 30 s; on reconnect the server sends the current state.
+    ws.onclose = function (ev) {
+      clearInterval(page.heartbeat);
+      page.alive();
+      if (page.ws !== ws) return;
+      if (FINAL_CODES[ev.code]) { page.showConn("off"); return; }
+      page.showConn("down");
+      page.startPolling();
+      // Back off up to 30 s (1013: the server's live updates are down for a moment).
       var delay = Math.min(30000, 500 * Math.pow(2, page.retry++)) * (0.5 + Math.random() / 2);
       setTimeout(function () { page.connect(); }, delay);
     };
     this.ws = ws;
+  };
+
+  Page.prototype.ping = function (ws) {
+    if (ws.readyState !== WebSocket.OPEN || !this.data) return;
+    ws.send(JSON.stringify({ type: "ping", version: this.data.version }));
+    if (!this.pongTimer) {
+      this.pongTimer = setTimeout(function () { ws.close(); }, PONG_WAIT_MS);  // onclose reconnects
+    }
+  };
+
+  Page.prototype.alive = function () {
+    clearTimeout(this.pongTimer);
+    this.pongTimer = null;
+  };
+
+  Page.prototype.startPolling = function () {
+    var page = this;
+    if (this.poller) return;
+    this.poller = setInterval(function () { page.load().catch(function () {}); }, POLL_MS);
+  };
+
+  Page.prototype.stopPolling = function () {
+    clearInterval(this.poller);
+    this.poller = null;
   };
 
   Page.prototype.addChat = function (m) {
@@ -313,6 +371,10 @@
     Grail.page = page;
     page.wireChat();
     page.load().then(function () { page.connect(); });
+    // A tab coming back from sleep checks at once rather than at the next heartbeat.
+    document.addEventListener("visibilitychange", function () {
+      if (!document.hidden && page.ws) page.ping(page.ws);
+    });
     setInterval(function () {
       document.querySelectorAll(".clock[data-deadline]").forEach(function (c) { c.textContent = timeLeft(c.dataset.deadline); });
     }, 1000);

@@ -90,7 +90,7 @@ def test_save_refuses_more_copies_than_owned(client, player):
     deck = player.decks.first()
     response = client.post(f"/decks/api/decks/{deck.pk}/save/", {"name": "x", "cards": {"arthur": 50}},
                            content_type="application/json")
-    assert response.status_code == 400 and "do not own enough" in response.json()["error"]
+    assert response.status_code == 400 and "do not own enough" in response.json()["error"]["message"]
     deck.refresh_from_db()
     assert deck.version == 1
 

@@ -64,7 +64,7 @@ def test_sizes_are_bounded(client, starter_user):
     deck = starter_user.decks.first()
     too_long = client.post(f"/decks/api/decks/{deck.pk}/save/", {"name": "n" * 81, "cards": deck.cards},
                            content_type="application/json")
-    assert too_long.status_code == 400 and "at most 80" in too_long.json()["error"]
+    assert too_long.status_code == 400 and "at most 80" in too_long.json()["error"]["message"]
     huge = client.post(f"/decks/api/decks/{deck.pk}/save/", "x" * 70000, content_type="application/json")
     assert huge.status_code == 400
     assert len(client.get("/decks/api/cards/?q=" + "a" * 5000).json()["errors"]) == 1
