@@ -133,12 +133,13 @@ class WriteYerOwnForm(forms.Form):
                                           label="Other side: combat")
     adversary_wits = forms.IntegerField(min_value=0, max_value=ccg_cards.STAT_MAX, required=False,
                                         label="Other side: wits")
-    primary = EffectListField(required=False, max_length=4000, widget=forms.HiddenInput)
-    secondary = EffectListField(required=False, max_length=4000, widget=forms.HiddenInput)
-    castle_table = TableField(required=False, max_length=MAX_TABLE_JSON, widget=forms.HiddenInput)
-    village_table = TableField(required=False, max_length=MAX_TABLE_JSON, widget=forms.HiddenInput)
+    primary = EffectListField(required=False, max_length=4000, widget=forms.HiddenInput, label="Primary effects")
+    secondary = EffectListField(required=False, max_length=4000, widget=forms.HiddenInput,
+                               label="Secondary effects")
+    castle_table = TableField(required=False, max_length=MAX_TABLE_JSON, widget=forms.HiddenInput, label="Castle table")
+    village_table = TableField(required=False, max_length=MAX_TABLE_JSON, widget=forms.HiddenInput, label="Village table")
     picture_upload = forms.ImageField(required=False)
-    picture_drawn = forms.CharField(required=False, widget=forms.HiddenInput,
+    picture_drawn = forms.CharField(required=False, widget=forms.HiddenInput, label="Drawing",
                                     max_length=MAX_PICTURE_BYTES * 4 // 3 + 100)
 
     def __init__(self, *args, **kwargs):

@@ -7,6 +7,7 @@ caller's transaction. The database constraints are the backstop, ``ledger_check`
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
@@ -361,13 +362,26 @@ def wyo_design(*, user, data: dict) -> dict:
     card = {k: data[k] for k in WYO_FIELDS if k in data}
     card["title"] = str(card.get("title") or "").strip()
     card["quote"] = str(card.get("quote") or "").strip()
-    stem = slugify(card["title"])[:40] or "card"
-    card["code"] = f"wyo-{slugify(user.username)[:30] or 'player'}-{stem}"
+    card["code"] = f"wyo-{_code_part(user.username, 30) or 'player'}-{_code_part(card['title'], 40) or 'card'}"
     card["tags"] = ["write_yer_own"]
     card["author"] = user.username
     card["rarity"] = "rare"
     card["set"] = "wyo"
     return card
+
+
+def _code_part(text: str, limit: int) -> str:
+    """A piece of a card code made from a name or title. Card codes allow lowercase letters,
+    digits and single hyphens only: slugify keeps underscores (``lancelot_n``), so every run
+    of anything else becomes one hyphen."""
+    return _NOT_CODE.sub("-", slugify(text)).strip("-")[:limit].strip("-")
+
+
+_NOT_CODE = re.compile(r"[^a-z0-9]+")
+# Fields the designer fills in itself: the author never sees them, so no reason given to the
+# author may name them (issue 11: "'code' must be a lowercase slug" for lancelot_n).
+_UNSEEN_FIELDS = re.compile(r"'(code|tags|author|rarity|set)'")
+_UNSEEN_REASON = "The site could not file this card under your name and its title; try another title."
 
 
 def wyo_errors(card: dict) -> list[str]:
@@ -379,7 +393,7 @@ def wyo_errors(card: dict) -> list[str]:
     errors = cardformat.card_errors(card)
     if not errors:
         errors = cardformat.budget_errors(card)
-    return errors
+    return list(dict.fromkeys(_UNSEEN_REASON if _UNSEEN_FIELDS.search(e) else e for e in errors))
 
 
 def wyo_card_write(*, user, data: dict, image=None) -> Card:

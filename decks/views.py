@@ -393,11 +393,21 @@ def wyo_check_api(request):
         return JsonResponse({"error": str(exc)}, status=400)
     form = WriteYerOwnForm(data)
     if not form.is_valid():
-        return JsonResponse({"errors": [f"{k}: {e}" for k, errs in form.errors.items() for e in errs]})
+        return JsonResponse({"errors": _form_errors(form)})
     design = services.wyo_design(user=request.user, data=form.card_data())
     errors = services.wyo_errors(design)
     power = cardformat.power_score(design) if not cardformat.card_errors(design) else None
     return JsonResponse({"errors": errors, "power": power, "budget": cardformat.power_budget(design["type"])})
+
+
+def _form_errors(form) -> list[str]:
+    """A form's errors as the designer's own labels say them: never an internal field name."""
+    out = []
+    for name, errors in form.errors.items():
+        field = form.fields.get(name)
+        label = field.label or name.replace("_", " ").capitalize() if field is not None else ""
+        out += [f"{label}: {e}" if label else e for e in errors]
+    return out
 
 
 @login_required
