@@ -7,6 +7,7 @@ caller's transaction. The database constraints are the backstop, ``ledger_check`
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -240,20 +241,32 @@ def card_import_prepare(*, cards: list[dict], filename: str, actor) -> ImportJob
         dupes = sorted({c for c in codes if codes.count(c) > 1})
         errors.append({"row": 0, "code": ", ".join(dupes), "reasons": ["The same code appears more than once."]})
     existing = {c.code: c for c in Card.objects.filter(code__in=codes)}
-    create, update, unchanged = [], [], 0
+    create, update, unchanged, values = [], [], 0, {}
     for data in normalised:
         card = existing.get(data["code"])
         if card is None:
             create.append(data["code"])
             continue
-        fields = loader.changed_fields(card, loader.row_values(data))
+        row = loader.row_values(data)
+        fields = loader.changed_fields(card, row)
         if fields:
             update.append({"code": data["code"], "fields": fields})
+            # What the keeper compares before applying: each changed field's old and new value.
+            values[data["code"]] = [[f, _shown(getattr(card, f)), _shown(row[f])] for f in fields]
         else:
             unchanged += 1
-    preview = {"create": create, "update": update, "unchanged": unchanged, "errors": errors}
+    preview = {"create": create, "update": update, "unchanged": unchanged, "errors": errors, "values": values}
     return ImportJob.objects.create(created_by=actor, filename=filename[:200], cards=[] if errors else normalised,
                                     preview=preview)
+
+
+PREVIEW_VALUE_MAX = 300
+
+
+def _shown(value) -> str:
+    """A field value as the import preview prints it (bounded: a table can be long)."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= PREVIEW_VALUE_MAX else text[:PREVIEW_VALUE_MAX - 1] + "…"
 
 
 def card_import_step(*, job: ImportJob, batch: int = 200, actor=None) -> ImportJob:
