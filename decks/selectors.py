@@ -158,15 +158,38 @@ def deck_cards(cards: dict[str, int]) -> dict[str, Card]:
 def deck_analysis(*, user, cards: dict[str, int]) -> dict:
     """Validation reasons and statistics for a deck list {code: quantity}."""
     known = deck_cards(cards)
-    problems = [f"Unknown card '{code}'." for code in cards if code not in known]
     owned = owned_counts(user=user, card_ids=[c.pk for c in known.values()])
+    problems, missing = _deck_problems(cards, known, owned)
+    return {"valid": not problems, "problems": problems, "missing": missing,
+            "stats": deck_stats(cards=cards, known=known)}
+
+
+def _deck_problems(cards: dict[str, int], known: dict[str, Card], owned: dict[int, int]) -> tuple[list[str], list[str]]:
+    """(every reason the deck cannot be played now, the cards still to get): a deck may list
+    cards its owner does not have yet (a wish list); it is refused only when chosen for a game."""
+    problems = [f"Unknown card '{code}'." for code in cards if code not in known]
+    missing = []
     for code, n in cards.items():
         card = known.get(code)
         if card is not None and n > owned.get(card.pk, 0):
             problems.append(f"You own {owned.get(card.pk, 0)} of {card.title} but the deck has {n}.")
+            missing.append(f"{n - owned.get(card.pk, 0)} {card.title}")
     copies = [known[code].to_format() for code, n in cards.items() if code in known for _ in range(n)]
     problems += [reason[:1].upper() + reason[1:] for reason in cardformat.deck_errors(copies)]
-    return {"valid": not problems, "problems": problems, "stats": deck_stats(cards=cards, known=known)}
+    return problems, missing
+
+
+def decks_playability(*, user, decks=None) -> list[dict]:
+    """Each of the user's decks with whether it can be played and, if not, why (first reason
+    first), and the cards a wish-list deck still needs. Three queries however many decks."""
+    decks = decks_for(user=user) if decks is None else decks
+    known = deck_cards({code: 1 for deck in decks for code in deck.cards})
+    owned = owned_counts(user=user, card_ids=[c.pk for c in known.values()])
+    rows = []
+    for deck in decks:
+        problems, missing = _deck_problems(deck.cards, known, owned)
+        rows.append({"deck": deck, "playable": not problems, "problems": problems, "missing": missing})
+    return rows
 
 
 def deck_stats(*, cards: dict[str, int], known: dict[str, Card]) -> dict:

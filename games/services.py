@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import clock, lifecycle, notify, registry
+from games import clock, lifecycle, notify, registry, selectors
 from games.errors import MoveRejected, NotAllowed, NotFound, ServiceError, StaleVersion
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
 from games.rules.base import IllegalMove
@@ -264,7 +264,7 @@ def _after_change(match: Match, seats: list[Seat], game, *, previous_pending: di
             hook(match, match.outcome)
         for seat in seats:
             if seat.user_id:
-                _notify(seat.user, match, Notification.Kind.GAME_OVER, f"Game over: {result.reason}")
+                _notify(seat.user, match, Notification.Kind.GAME_OVER, _game_over_text(match, seat, seats))
     name = registry.get(match.kind).name
     for seat in newly_due:
         if seat.user_id:
@@ -340,7 +340,7 @@ def deadline_expire(*, match_id: int, seat_index: int, version: int | None = Non
         _apply_auto_moves(match, seats)
         if seat.user_id:
             _notify(seat.user, match, Notification.Kind.TIMEOUT,
-                    f"Your time ran out in {game.name} #{match.pk}: {described}.")
+                    f"Your time ran out in {game.name} #{match.pk}: {selectors.with_names(described, seats)}.")
     return True
 
 
@@ -432,7 +432,24 @@ def notifications_mark_read(*, user, ids: list[int] | None = None) -> int:
 
 
 def _notify(user, match, kind, text) -> None:
-    Notification.objects.create(user=user, match=match, kind=kind, text=text[:300])
+    """One unread notification per game and kind: a newer event of the same kind in the same
+    game replaces the text of the unread one (and brings it to the top) instead of adding
+    another, so seventeen moves make one "Your move", not seventeen. Once read, the next
+    event makes a new one. A refreshed notification may be e-mailed again (the summary is
+    still at most one an hour)."""
+    text = text[:300]
+    refreshed = (Notification.objects.filter(user=user, match=match, kind=kind, read_at__isnull=True)
+                 .update(text=text, created_at=timezone.now(), emailed_at=None))
+    if not refreshed:
+        Notification.objects.create(user=user, match=match, kind=kind, text=text)
+
+
+def _game_over_text(match: Match, seat: Seat, seats: list[Seat]) -> str:
+    """"You won in Grail Duel #5: alice has the higher total." — in names, never "Seat N"."""
+    ending = selectors.ending_for(match, seat.index, seats)
+    name = registry.get(match.kind).name
+    reason = f": {ending['reason']}" if ending and ending["reason"] else "."
+    return f"{ending['headline'] if ending else 'Game over'} in {name} #{match.pk}{reason}"
 
 
 # --- helpers ---------------------------------------------------------------------------
