@@ -71,9 +71,9 @@ _frames = _Frames()
 
 
 @database_sync_to_async
-def _load_chat(match_id: int, message_id: int) -> list[dict]:
+def _load_chat(match_id: int, message_id: int, seat: int | None) -> list[dict]:
     match = selectors.match_get(match_id)
-    return selectors.chat_for(match, after_id=message_id - 1, limit=1)
+    return selectors.chat_for(match, after_id=message_id - 1, limit=1, player=seat is not None)
 
 
 class MatchConsumer(AsyncJsonWebsocketConsumer):
@@ -114,7 +114,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self._send_frame(version, text)
 
     async def chat_message(self, event):
-        rows = await _load_chat(self.match_id, event["id"])
+        rows = await _load_chat(self.match_id, event["id"], self.seat)
         for row in rows:
             await self.send_json({"type": "chat", "message": row})
 

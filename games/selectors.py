@@ -131,14 +131,26 @@ def log_for(match: Match, seat: int | None, *, limit: int = LOG_TAIL, seats: lis
     return out
 
 
-def chat_for(match: Match, *, after_id: int = 0, limit: int = CHAT_TAIL) -> list[dict]:
-    rows = (ChatMessage.objects.filter(match=match, pk__gt=after_id).select_related("user").order_by("-id")[:limit])
+def chat_for(match: Match, *, after_id: int = 0, limit: int = CHAT_TAIL, player: bool = True) -> list[dict]:
+    """The latest chat lines this viewer may read: the players' channel for everyone, the
+    spectators' own channel for spectators only (``player=False``)."""
+    rows = ChatMessage.objects.filter(match=match, pk__gt=after_id)
+    if player:
+        rows = rows.filter(spectators=False)
+    rows = rows.select_related("user").order_by("-id")[:limit]
     return [chat_public(m) for m in reversed(list(rows))]
 
 
 def chat_public(message: ChatMessage) -> dict:
     return {"id": message.pk, "user": message.user.username, "text": message.text,
-            "at": message.created_at.isoformat()}
+            "at": message.created_at.isoformat(), "spectators": message.spectators}
+
+
+def can_chat(match: Match, user, my_seat: int | None) -> bool:
+    """Whether this viewer may post (the rule chat_post enforces, for the page to show)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return my_seat is not None or (match.allow_spectators and match.spectator_chat)
 
 
 def matches_for_user(user) -> list[Match]:

@@ -413,15 +413,30 @@ def chat_post(*, match_id: int, user, text: str) -> ChatMessage:
         raise ServiceError("Say something first.")
     if len(text) > CHAT_MAX:
         raise ServiceError(f"Chat messages are at most {CHAT_MAX} characters.")
-    match = Match.objects.filter(pk=match_id).first()
+    match = Match.objects.filter(pk=match_id).only("id", "allow_spectators", "spectator_chat").first()
     if match is None:
         raise NotFound("No such game.")
     seated = match.seats.filter(user=user, accepted=True).exists()
-    if not seated and not match.allow_spectators:
+    # The game's chat is the players'. Spectators talk only when the table allows it, and then
+    # in a channel of their own that the players never see (no advice from the rail).
+    if not seated and not (match.allow_spectators and match.spectator_chat):
         raise NotAllowed("Only the players can chat in this game.")
-    message = ChatMessage.objects.create(match=match, user=user, text=text)
+    message = ChatMessage.objects.create(match=match, user=user, text=text, spectators=not seated)
     notify.chat_posted_on_commit(message)
     return message
+
+
+def chat_spectators_set(*, match_id: int, user, allowed: bool) -> Match:
+    """The table option: may spectators chat among themselves? The creator decides."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.creator_id != user.id:
+            raise NotAllowed("Only the game's creator can change who may chat.")
+        if allowed and not match.allow_spectators:
+            raise ServiceError("This game has no spectators.")
+        match.spectator_chat = bool(allowed)
+        match.save(update_fields=["spectator_chat", "updated_at"])
+    return match
 
 
 def notifications_mark_read(*, user, ids: list[int] | None = None) -> int:

@@ -86,7 +86,9 @@ def match_detail(request, match_id):
         "match": match, "seats": seats, "game": registry.get(match.kind), "my_seat": my_seat,
         "invited": invited, "can_join": (request.user.is_authenticated and match.status == "open" and my_seat is None
                                          and (invited or any(s.user_id is None for s in seats))),
-        "chat": selectors.chat_for(match), "join_template": _join_template(match.kind), **_kind_assets(match.kind)})
+        "chat": selectors.chat_for(match, player=my_seat is not None),
+        "can_chat": selectors.can_chat(match, request.user, my_seat),
+        "join_template": _join_template(match.kind), **_kind_assets(match.kind)})
 
 
 @login_required
@@ -97,7 +99,9 @@ def match_action(request, match_id, action):
                                                  choice=_choice_from(request.POST)),
              "decline": lambda: services.match_decline(match_id=match.pk, user=request.user),
              "resign": lambda: services.match_resign(match_id=match.pk, user=request.user),
-             "abandon": lambda: services.match_abandon(match_id=match.pk, user=request.user)}
+             "abandon": lambda: services.match_abandon(match_id=match.pk, user=request.user),
+             "spectator-chat": lambda: services.chat_spectators_set(match_id=match.pk, user=request.user,
+                                                                   allowed=request.POST.get("allowed") == "1")}
     if action not in calls:
         raise Http404()
     try:

@@ -180,7 +180,8 @@
     if (!list) return;
     list.textContent = "";
     (this.data.log || []).forEach(function (line) {
-      list.appendChild(el("li", { class: line.timeout ? "timeout" : "", text: line.text }));
+      // Numbered by move, as on the history page (the log shows only the latest moves).
+      list.appendChild(el("li", { class: line.timeout ? "timeout" : "", value: line.seq, text: line.text }));
     });
     list.scrollTop = list.scrollHeight;
   };
@@ -233,7 +234,7 @@
   Page.prototype.addChat = function (m) {
     var list = document.getElementById("chat");
     if (!list || list.querySelector('[data-id="' + m.id + '"]')) return;
-    list.appendChild(el("li", { "data-id": m.id }, el("b", { text: m.user }), " " + m.text));
+    list.appendChild(el("li", { "data-id": m.id, class: m.spectators ? "from-spectator" : "" }, el("b", { text: m.user }), " " + m.text));
     list.scrollTop = list.scrollHeight;
   };
 
