@@ -39,13 +39,17 @@ MAX_PICTURE_BYTES = 1024 * 1024
 MAX_PICTURE_SIDE = 1200
 
 
+# The deck list help's own example: a real card of the starter set (a test imports it).
+HELP_EXAMPLE = "3 Brave Sir Robin"
+
+
 class DeckRenameForm(forms.Form):
     name = forms.CharField(max_length=Deck.NAME_MAX)
 
 
 class DeckImportForm(forms.Form):
     name = forms.CharField(max_length=Deck.NAME_MAX, required=False, initial="Imported deck")
-    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 10, "placeholder": "3 Sir Robin\n# comments are fine"}),
+    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 10, "placeholder": HELP_EXAMPLE + "\n# comments are fine"}),
                            required=False, max_length=textformat.MAX_LINES * (textformat.MAX_LINE_LENGTH + 1))
 
     def clean_name(self):

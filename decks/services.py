@@ -298,14 +298,15 @@ def _clean_deck_cards(cards: dict[str, int]) -> dict[str, int]:
     return dict(sorted(clean.items()))
 
 
-def _check_owned(*, user, cards: dict[str, int]) -> None:
-    from decks.selectors import owned_counts
+def _check_visible(*, user, cards: dict[str, int]) -> None:
+    """A deck may list any card its owner can see, owned or not: cards not owned yet make it a
+    wish list, refused only when it is chosen for a game (games/ccg_shell.py checks then).
+    Another player's unpublished Write Yer Own card is as unknown as a card that does not exist."""
     by_code = _cards_by_code(cards)
-    owned = owned_counts(user=user, card_ids=[c.pk for c in by_code.values()])
-    short = [f"{by_code[code].title} ({n} in deck, {owned.get(by_code[code].pk, 0)} owned)"
-             for code, n in cards.items() if n > owned.get(by_code[code].pk, 0)]
-    if short:
-        raise ServiceError("You do not own enough copies of: " + "; ".join(short) + ".")
+    hidden = sorted(code for code, card in by_code.items()
+                    if card.review != Card.Review.OFFICIAL and card.author_id != user.pk)
+    if hidden:
+        raise ServiceError(f"Unknown card(s): {', '.join(hidden)}.")
 
 
 def _deck_name(name: str) -> str:
@@ -318,11 +319,12 @@ def _deck_name(name: str) -> str:
 
 
 def deck_save(*, user, cards: dict[str, int], name: str, deck: Deck | None = None, note: str = "") -> Deck:
-    """Create a deck or save a new version of it. Cards are limited to what the user owns."""
+    """Create a deck or save a new version of it. It may list cards the user does not own yet
+    (a wish list); ``decks.selectors.decks_playability`` says what it still needs."""
     name = _deck_name(name)
     cards = _clean_deck_cards(cards)
     with transaction.atomic():
-        _check_owned(user=user, cards=cards)
+        _check_visible(user=user, cards=cards)
         if deck is None:
             deck = Deck.objects.create(owner=user, name=name, cards=cards)
         else:

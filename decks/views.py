@@ -16,7 +16,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
 from decks import cardformat, selectors, services, textformat
-from decks.forms import FIELD_TYPES, MAX_TABLE_ROWS, DeckImportForm, DeckRenameForm, WriteYerOwnForm
+from decks.forms import FIELD_TYPES, HELP_EXAMPLE, MAX_TABLE_ROWS, DeckImportForm, DeckRenameForm, WriteYerOwnForm
 from decks.models import Card, Deck, DeckVersion
 from games.rules.ccg import cards as ccg_cards
 from games.rules.ccg import vocabulary
@@ -54,8 +54,10 @@ def card_json(card: Card, owned: int | None = None) -> dict:
     return data
 
 
-def _card_refs():
-    return [textformat.CardRef(c["code"], c["title"], c["type"]) for c in Card.objects.values("code", "title", "type")]
+def _card_refs(user):
+    """The cards a deck list may name: those this user can see."""
+    return [textformat.CardRef(c["code"], c["title"], c["type"])
+            for c in selectors.cards_visible_to(user).values("code", "title", "type")]
 
 
 # -- card search ----------------------------------------------------------------------------
@@ -76,7 +78,8 @@ def card_search(request):
 def card_search_api(request):
     text = request.GET.get("q", "")
     offset = int(request.GET["offset"]) if request.GET.get("offset", "").isdigit() else 0
-    cards, total, errors = selectors.card_search(text=text, user=request.user, offset=offset)
+    cards, total, errors = selectors.card_search(text=text, user=request.user, offset=offset,
+                                                 owned_only=request.GET.get("owned") == "1")
     owned = selectors.owned_counts(user=request.user) if request.user.is_authenticated else {}
     return JsonResponse({"total": total, "errors": errors,
                          "cards": [card_json(c, owned.get(c.pk, 0)) for c in cards]})
@@ -166,9 +169,22 @@ def _own_deck(request, pk) -> Deck:
 
 @login_required
 def deck_list(request):
+    return _deck_list_page(request, DeckImportForm())
+
+
+def _deck_list_page(request, form, import_errors=None, status=200):
+    """Every deck marked playable or not, with the first reason, and what a wish list lacks."""
     return render(request, "decks/deck_list.html", {
-        "decks": selectors.decks_for(user=request.user), "import_form": DeckImportForm(),
-    })
+        "decks": selectors.decks_playability(user=request.user), "import_form": form,
+        "import_errors": import_errors, "import_example": HELP_EXAMPLE,
+    }, status=status)
+
+
+def _wish_list_note(request, deck) -> None:
+    missing = selectors.deck_analysis(user=request.user, cards=deck.cards)["missing"]
+    if missing:
+        messages.info(request, "Saved as a wish list: you do not own " + ", ".join(missing)
+                      + " yet. It can be played once you do.")
 
 
 @login_required
@@ -178,17 +194,16 @@ def deck_create(request):
     if not form.is_valid():
         messages.error(request, "; ".join(e for errs in form.errors.values() for e in errs))
         return redirect("deck_list")
-    parsed = textformat.parse(form.cleaned_data["text"], _card_refs())
+    parsed = textformat.parse(form.cleaned_data["text"], _card_refs(request.user))
     if not parsed.ok:
-        return render(request, "decks/deck_list.html", {
-            "decks": selectors.decks_for(user=request.user), "import_form": form, "import_errors": parsed.errors,
-        }, status=400)
+        return _deck_list_page(request, form, parsed.errors, status=400)
     try:
         deck = services.deck_save(user=request.user, name=form.cleaned_data["name"], cards=parsed.cards,
                                   note="Imported" if parsed.cards else "Created")
     except services.ServiceError as exc:
         messages.error(request, str(exc))
         return redirect("deck_list")
+    _wish_list_note(request, deck)
     return redirect("deck_builder", pk=deck.pk)
 
 
@@ -230,8 +245,11 @@ def deck_opening_api(request):
     except (ValueError, json.JSONDecodeError) as exc:
         return JsonResponse({"error": str(exc)}, status=400)
     opening = selectors.sample_opening(cards=cards)
-    return JsonResponse({key: [card_json(c) for c in value] if isinstance(value, list) else value
+    return JsonResponse({key: [card_json(c) for c in value] if key in OPENING_PILES else value
                          for key, value in opening.items()})
+
+
+OPENING_PILES = ("aside", "areas", "hand")
 
 
 @login_required
@@ -322,7 +340,7 @@ def deck_version_restore(request, pk, number):
 @require_GET
 def deck_export(request, pk):
     deck = _own_deck(request, pk)
-    text = textformat.export(deck.name, deck.cards, _card_refs())
+    text = textformat.export(deck.name, deck.cards, _card_refs(request.user))
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     filename = slugify(deck.name) or "deck"
     response["Content-Disposition"] = f'attachment; filename="{filename}.txt"'
@@ -337,13 +355,14 @@ def deck_import(request, pk):
     form = DeckImportForm(request.POST)
     if not form.is_valid():
         return HttpResponseBadRequest("Bad form.")
-    parsed = textformat.parse(form.cleaned_data["text"], _card_refs())
+    parsed = textformat.parse(form.cleaned_data["text"], _card_refs(request.user))
     error = None
     if parsed.ok:
         try:
-            services.deck_save(user=request.user, deck=deck, name=form.cleaned_data["name"] or deck.name,
-                               cards=parsed.cards, note="Imported")
+            deck = services.deck_save(user=request.user, deck=deck, name=form.cleaned_data["name"] or deck.name,
+                                      cards=parsed.cards, note="Imported")
             messages.success(request, "Deck list imported.")
+            _wish_list_note(request, deck)
             return redirect("deck_builder", pk=deck.pk)
         except services.ServiceError as exc:
             error = str(exc)

@@ -44,11 +44,14 @@ def test_build_validate_save_export_a_deck(live_url, page, tmp_path):
     # Still too small: the reasons say why, and Arthur and Patsy are no longer among them.
     page.wait_for_function("() => /at least 40 cards/.test(document.getElementById('validation').textContent)"
                            " && !/hold an Arthur/.test(document.getElementById('validation').textContent)")
-    # Owning only so many copies: the + button stops there.
+    # Beyond the copies owned the deck becomes a wish list (issue 11): the card is marked.
     search(page, "t:knight c>=5 -tag:arthur")
     first_add = page.locator("#search-results button.add").first
-    while first_add.is_enabled():
+    owned = int(re.search(r"own (\d+)", page.locator("#search-results li.result .meta").first.inner_text()).group(1))
+    for _ in range(owned + 1):
         first_add.click()
+    page.locator("[data-testid=wished]").wait_for()
+    assert "wish list" in page.inner_text("#save-status")
     assert page.locator("#deck-size").inner_text().endswith("cards")
     shot(page, tmp_path, "builder-small")
 
