@@ -427,7 +427,8 @@ def wyo_card_write(*, user, data: dict, image=None) -> Card:
         normal = cardformat.normalize(card)
         row = Card(author=user, review=Card.Review.PRIVATE)
         row.apply_format(normal)
-        row.text = row.text or cardformat.rules_text(normal)
+        # The words under the picture, as the admin writes them: the face shows the numbers.
+        row.text = row.text or cardformat.printed_text(normal)
         if image is not None:
             row.image = image
         row.save()

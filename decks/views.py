@@ -4,7 +4,9 @@ Views only translate HTTP into service and selector calls; every write is a serv
 """
 from __future__ import annotations
 
+import base64
 import json
+from pathlib import Path
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -16,7 +18,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
 from decks import cardformat, selectors, services, textformat
-from decks.forms import FIELD_TYPES, HELP_EXAMPLE, MAX_TABLE_ROWS, DeckImportForm, DeckRenameForm, WriteYerOwnForm
+from decks.forms import FIELD_TYPES, HELP_EXAMPLE, MAX_PICTURE_BYTES, MAX_TABLE_ROWS, DeckImportForm, DeckRenameForm, WriteYerOwnForm
 from decks.models import Card, Deck, DeckVersion
 from games.rules.ccg import cards as ccg_cards
 from games.rules.ccg import vocabulary
@@ -109,19 +111,46 @@ def card_face(request, code):
     quote_lines = _wrap(card.quote, 42)[:3]
     lines = [(230 + 13 * i, line) for i, line in enumerate(text_lines)]
     quote = [(300 + 12 * i, line) for i, line in enumerate(quote_lines)]
-    response = render(request, "decks/card_face.svg", {"card": card, "lines": lines, "quote": quote},
+    response = render(request, "decks/card_face.svg", {"card": card, "lines": lines, "quote": quote,
+                                                       "picture": _picture_data(card)},
                       content_type="image/svg+xml")
-    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    # The picture is inline (an SVG shown as an image may load nothing from elsewhere).
+    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
     response["Cache-Control"] = "max-age=300"
     return response
 
 
+_PICTURE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
+                  ".webp": "image/webp"}
+
+
+def _picture_data(card: Card) -> str | None:
+    """The card's picture as a data address for its face's picture box (at most 1 MB: the
+    Write Yer Own form bounds uploads and drawings), or None."""
+    if not card.image:
+        return None
+    kind = _PICTURE_TYPES.get(Path(card.image.name).suffix.lower())
+    if kind is None:
+        return None
+    try:
+        with card.image.open("rb") as fh:
+            data = fh.read(MAX_PICTURE_BYTES + 1)
+    except OSError:
+        return None
+    if len(data) > MAX_PICTURE_BYTES:
+        return None
+    return f"data:{kind};base64,{base64.b64encode(data).decode()}"
+
+
 @require_GET
 def card_image(request, code):
-    """A card's picture at an address built from its code alone (the game boards use it):
-    the uploaded image if there is one, otherwise the generated face."""
+    """A card's picture at an address built from its code alone (the game boards use it).
+    A written card's drawing belongs on its face, so it gets the generated face with the
+    drawing in its picture box; another card's uploaded image (a scan of a printed card) is
+    shown as it is; without either, the generated face."""
     card = _visible_card(request, code)
-    response = redirect(card.image.url if card.image else reverse("card_face", args=[card.code]))
+    whole_card_scan = card.image and not card.author_id
+    response = redirect(card.image.url if whole_card_scan else reverse("card_face", args=[card.code]))
     response["Cache-Control"] = "max-age=300"
     return response
 

@@ -124,7 +124,10 @@ def test_write_a_card(live_url, page, tmp_path):
     page.click("[data-testid=wyo-write]")
     page.wait_for_url(re.compile(r"/decks/cards/wyo-scribe-"))
     assert page.locator("h1").inner_text().startswith("Sir <b>Not</b> Appearing")
-    assert page.locator("img.card-image").count() == 1
+    # The drawing is on the card's face (issue 11), not beside it.
+    page.wait_for_function("() => document.querySelector('[data-testid=card-face]').naturalWidth > 0")
+    face = page.request.get(live_url + page.locator("[data-testid=card-face]").get_attribute("src")).text()
+    assert '<image href="data:image/png;base64,' in face
     shot(page, tmp_path, "wyo-written")
     page.click("text=Submit for consideration")
     page.locator(".messages", has_text="Submitted").wait_for()
