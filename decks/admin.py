@@ -56,7 +56,24 @@ class CardAdminForm(forms.ModelForm):
         errors = cardformat.card_errors(data)
         if errors and not self.errors:
             raise forms.ValidationError(errors)
+        if not self.errors:
+            self._text_follows_effects(cleaned, data)
         return cleaned
+
+    def _text_follows_effects(self, cleaned: dict, data: dict) -> None:
+        """Players read the printed text, the engine runs the effects: when an effect changes
+        and the keeper left the text as it was, the text is re-written from the effects (the
+        generated face shows it too). A text the keeper re-wrote in the same edit is kept."""
+        self.text_rewritten = False
+        if self.instance.pk is None:
+            if not cleaned.get("text"):
+                cleaned["text"] = cardformat.printed_text(data)
+                self.text_rewritten = True
+            return
+        before = Card.objects.get(pk=self.instance.pk)
+        if cardformat.effect_changes(before.to_format(), data) and cleaned.get("text", "") == before.text:
+            cleaned["text"] = cardformat.printed_text(data)
+            self.text_rewritten = True
 
 
 class RevisionInline(admin.TabularInline):
@@ -143,6 +160,9 @@ class CardAdmin(admin.ModelAdmin):
             previous = Card.objects.get(pk=obj.pk).to_format()
             previous.pop("author", None)
         super().save_model(request, obj, form, change)
+        if getattr(form, "text_rewritten", False):
+            self.message_user(request, f"The printed text of “{obj.title}” now follows its effects: {obj.text}",
+                              messages.INFO)
         services.card_revision_record(card=obj, actor=request.user, source="admin", previous=previous,
                                       note="errata" if change else "created in admin")
 
@@ -226,7 +246,10 @@ class CardAdmin(admin.ModelAdmin):
 
     def import_preview(self, request, job_id):
         job = get_object_or_404(ImportJob, pk=job_id)
+        values = job.preview.get("values", {})
+        updates = [{**u, "changes": values.get(u["code"], [])} for u in job.preview.get("update", [])]
         context = {**self.admin_site.each_context(request), "job": job, "title": f"Import preview: {job.filename}",
+                   "updates": updates,
                    "opts": self.model._meta, "total": len(job.cards), "batch": IMPORT_BATCH,
                    "step_url": reverse("admin:decks_card_import_step", args=[job.pk])}
         return render(request, "decks/admin/card_import_preview.html", context)

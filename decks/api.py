@@ -16,6 +16,7 @@ from decks.models import Deck
 from decks.views import card_json
 from games.api import ERRORS, Id, In, JsonObject
 from games.api_auth import Viewer
+from grailsite.formerrors import labelled_errors
 
 router = Router(auth=Viewer(required=True), tags=["decks"])
 
@@ -36,6 +37,7 @@ class SearchQuery(Schema):
     # The search syntax reports an over-long query itself, in words, as one of its errors.
     q: str = Field("", max_length=10_000)
     offset: int = Field(0, ge=0, le=100_000)
+    owned: bool = False  # only cards I own (filtered by the server, so the counts are true)
 
 
 class CardOut(Schema):
@@ -89,7 +91,8 @@ class DesignCheckOut(Schema):
 
 @router.get("cards/", response={200: SearchOut, **ERRORS}, auth=Viewer(required=False), url_name="card_search_api")
 def card_search_api(request, query: Query[SearchQuery]):
-    cards, total, errors = selectors.card_search(text=query.q, user=request.user, offset=query.offset)
+    cards, total, errors = selectors.card_search(text=query.q, user=request.user, offset=query.offset,
+                                                 owned_only=query.owned)
     owned = selectors.owned_counts(user=request.user) if request.user.is_authenticated else {}
     return {"total": total, "errors": errors, "cards": [card_json(c, owned.get(c.pk, 0)) for c in cards]}
 
@@ -118,7 +121,7 @@ def wyo_check_api(request, body: JsonObject = Body(...)):
     """Live feedback while designing: every reason a design would be refused, and its power."""
     form = WriteYerOwnForm(body)
     if not form.is_valid():
-        return {"errors": [f"{k}: {e}" for k, errs in form.errors.items() for e in errs]}
+        return {"errors": labelled_errors(form)}
     design = services.wyo_design(user=request.user, data=form.card_data())
     errors = services.wyo_errors(design)
     power = cardformat.power_score(design) if not cardformat.card_errors(design) else None

@@ -43,6 +43,23 @@ def rules_text(card: dict) -> str:
     return ccg_cards.card_text(normalize(card))
 
 
+# The fields whose meaning the printed text states: when one changes, the text must follow.
+EFFECT_FIELDS = ("primary", "secondary", "round_table_bonus", "castle_defense", "castle_table", "castle_occupant",
+                 "village_table", "page", "draw_bonus")
+
+
+def printed_text(card: dict) -> str:
+    """The card's text in words, as printed under its picture: the rules text without its
+    first line (type, grail number and statistics, which the face shows on their own)."""
+    return " ".join(rules_text(card).splitlines()[1:])
+
+
+def effect_changes(before: dict, after: dict) -> list[str]:
+    """The effect fields that differ between two card dicts (both normalised here)."""
+    before, after = normalize(before), normalize(after)
+    return [name for name in EFFECT_FIELDS if before.get(name) != after.get(name)]
+
+
 def effects_errors(effects) -> list[str]:
     return vocabulary.validate_effects(effects)
 

@@ -39,13 +39,17 @@ MAX_PICTURE_BYTES = 1024 * 1024
 MAX_PICTURE_SIDE = 1200
 
 
+# The deck list help's own example: a real card of the starter set (a test imports it).
+HELP_EXAMPLE = "3 Brave Sir Robin"
+
+
 class DeckRenameForm(forms.Form):
     name = forms.CharField(max_length=Deck.NAME_MAX)
 
 
 class DeckImportForm(forms.Form):
     name = forms.CharField(max_length=Deck.NAME_MAX, required=False, initial="Imported deck")
-    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 10, "placeholder": "3 Sir Robin\n# comments are fine"}),
+    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 10, "placeholder": HELP_EXAMPLE + "\n# comments are fine"}),
                            required=False, max_length=textformat.MAX_LINES * (textformat.MAX_LINE_LENGTH + 1))
 
     def clean_name(self):
@@ -133,12 +137,13 @@ class WriteYerOwnForm(forms.Form):
                                           label="Other side: combat")
     adversary_wits = forms.IntegerField(min_value=0, max_value=ccg_cards.STAT_MAX, required=False,
                                         label="Other side: wits")
-    primary = EffectListField(required=False, max_length=4000, widget=forms.HiddenInput)
-    secondary = EffectListField(required=False, max_length=4000, widget=forms.HiddenInput)
-    castle_table = TableField(required=False, max_length=MAX_TABLE_JSON, widget=forms.HiddenInput)
-    village_table = TableField(required=False, max_length=MAX_TABLE_JSON, widget=forms.HiddenInput)
+    primary = EffectListField(required=False, max_length=4000, widget=forms.HiddenInput, label="Primary effects")
+    secondary = EffectListField(required=False, max_length=4000, widget=forms.HiddenInput,
+                               label="Secondary effects")
+    castle_table = TableField(required=False, max_length=MAX_TABLE_JSON, widget=forms.HiddenInput, label="Castle table")
+    village_table = TableField(required=False, max_length=MAX_TABLE_JSON, widget=forms.HiddenInput, label="Village table")
     picture_upload = forms.ImageField(required=False)
-    picture_drawn = forms.CharField(required=False, widget=forms.HiddenInput,
+    picture_drawn = forms.CharField(required=False, widget=forms.HiddenInput, label="Drawing",
                                     max_length=MAX_PICTURE_BYTES * 4 // 3 + 100)
 
     def __init__(self, *args, **kwargs):

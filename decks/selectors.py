@@ -1,13 +1,14 @@
 """Reads: card search, collections, the ledger check, deck analysis."""
 from __future__ import annotations
 
-import random
+import secrets
 from collections import Counter
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Exists, OuterRef, Q, Sum
 
 from decks import cardformat, query as query_syntax
 from decks.models import AnteStake, Card, Deck, Holding, LedgerEntry
+from games.rules.rng import Rng, new_rng_state
 
 SEARCH_LIMIT = 60
 OPENING_AREAS = 14   # rule 2.4: fourteen cards form England and Avalon
@@ -56,10 +57,14 @@ def _json_contains_supported() -> bool:
     return connection.features.supports_json_field_contains
 
 
-def card_search(*, text: str, user=None, limit: int = SEARCH_LIMIT, offset: int = 0):
-    """(cards, total, errors) for a query string in the search syntax."""
+def card_search(*, text: str, user=None, limit: int = SEARCH_LIMIT, offset: int = 0, owned_only: bool = False):
+    """(cards, total, errors) for a query string in the search syntax; ``owned_only`` keeps
+    the cards the user has a copy of (free or staked), so the total counts only those."""
     parsed = query_syntax.parse(text)
     qs = cards_visible_to(user)
+    if owned_only and user is not None and user.is_authenticated:
+        qs = qs.filter(Exists(Holding.objects.filter(card=OuterRef("pk"), user=user)
+                              .filter(Q(quantity__gt=0) | Q(held__gt=0))))
     for term in parsed.terms:
         qs = qs.filter(_term_condition(term))
     total = qs.count()
@@ -158,15 +163,38 @@ def deck_cards(cards: dict[str, int]) -> dict[str, Card]:
 def deck_analysis(*, user, cards: dict[str, int]) -> dict:
     """Validation reasons and statistics for a deck list {code: quantity}."""
     known = deck_cards(cards)
-    problems = [f"Unknown card '{code}'." for code in cards if code not in known]
     owned = owned_counts(user=user, card_ids=[c.pk for c in known.values()])
+    problems, missing = _deck_problems(cards, known, owned)
+    return {"valid": not problems, "problems": problems, "missing": missing,
+            "stats": deck_stats(cards=cards, known=known)}
+
+
+def _deck_problems(cards: dict[str, int], known: dict[str, Card], owned: dict[int, int]) -> tuple[list[str], list[str]]:
+    """(every reason the deck cannot be played now, the cards still to get): a deck may list
+    cards its owner does not have yet (a wish list); it is refused only when chosen for a game."""
+    problems = [f"Unknown card '{code}'." for code in cards if code not in known]
+    missing = []
     for code, n in cards.items():
         card = known.get(code)
         if card is not None and n > owned.get(card.pk, 0):
             problems.append(f"You own {owned.get(card.pk, 0)} of {card.title} but the deck has {n}.")
+            missing.append(f"{n - owned.get(card.pk, 0)} {card.title}")
     copies = [known[code].to_format() for code, n in cards.items() if code in known for _ in range(n)]
     problems += [reason[:1].upper() + reason[1:] for reason in cardformat.deck_errors(copies)]
-    return {"valid": not problems, "problems": problems, "stats": deck_stats(cards=cards, known=known)}
+    return problems, missing
+
+
+def decks_playability(*, user, decks=None) -> list[dict]:
+    """Each of the user's decks with whether it can be played and, if not, why (first reason
+    first), and the cards a wish-list deck still needs. Three queries however many decks."""
+    decks = decks_for(user=user) if decks is None else decks
+    known = deck_cards({code: 1 for deck in decks for code in deck.cards})
+    owned = owned_counts(user=user, card_ids=[c.pk for c in known.values()])
+    rows = []
+    for deck in decks:
+        problems, missing = _deck_problems(deck.cards, known, owned)
+        rows.append({"deck": deck, "playable": not problems, "problems": problems, "missing": missing})
+    return rows
 
 
 def deck_stats(*, cards: dict[str, int], known: dict[str, Card]) -> dict:
@@ -191,7 +219,9 @@ def deck_stats(*, cards: dict[str, int], known: dict[str, Card]) -> dict:
 
 
 def sample_opening(*, cards: dict[str, int], seed: int | None = None) -> dict:
-    """Set Arthur and Patsy aside, shuffle, lay 14 cards out as England/Avalon, draw 7."""
+    """Set Arthur and Patsy aside, shuffle with the engine's own seeded generator (the one a
+    game's set-up uses), lay 14 cards out as England/Avalon, draw 7. ``warnings`` says every
+    rule the deck breaks: the opening of a deck that cannot be played is only a sketch."""
     known = deck_cards(cards)
     pile = [known[code] for code, n in sorted(cards.items()) if code in known for _ in range(n)]
     aside = []
@@ -201,9 +231,12 @@ def sample_opening(*, cards: dict[str, int], seed: int | None = None) -> dict:
                 aside.append(card)
                 pile.remove(card)
                 break
-    random.Random(seed).shuffle(pile)
+    Rng(new_rng_state(secrets.randbits(62) if seed is None else seed)).shuffle(pile)
+    copies = [known[code].to_format() for code, n in cards.items() if code in known for _ in range(n)]
+    warnings = [f"Unknown card '{code}'." for code in cards if code not in known]
+    warnings += [reason[:1].upper() + reason[1:] for reason in cardformat.deck_errors(copies)]
     return {"aside": aside, "areas": pile[:OPENING_AREAS], "hand": pile[OPENING_AREAS:OPENING_AREAS + OPENING_HAND],
-            "short": len(pile) < OPENING_AREAS + OPENING_HAND}
+            "short": len(pile) < OPENING_AREAS + OPENING_HAND, "warnings": warnings}
 
 
 def review_queue():

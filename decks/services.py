@@ -7,6 +7,8 @@ caller's transaction. The database constraints are the backstop, ``ledger_check`
 """
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
@@ -239,20 +241,32 @@ def card_import_prepare(*, cards: list[dict], filename: str, actor) -> ImportJob
         dupes = sorted({c for c in codes if codes.count(c) > 1})
         errors.append({"row": 0, "code": ", ".join(dupes), "reasons": ["The same code appears more than once."]})
     existing = {c.code: c for c in Card.objects.filter(code__in=codes)}
-    create, update, unchanged = [], [], 0
+    create, update, unchanged, values = [], [], 0, {}
     for data in normalised:
         card = existing.get(data["code"])
         if card is None:
             create.append(data["code"])
             continue
-        fields = loader.changed_fields(card, loader.row_values(data))
+        row = loader.row_values(data)
+        fields = loader.changed_fields(card, row)
         if fields:
             update.append({"code": data["code"], "fields": fields})
+            # What the keeper compares before applying: each changed field's old and new value.
+            values[data["code"]] = [[f, _shown(getattr(card, f)), _shown(row[f])] for f in fields]
         else:
             unchanged += 1
-    preview = {"create": create, "update": update, "unchanged": unchanged, "errors": errors}
+    preview = {"create": create, "update": update, "unchanged": unchanged, "errors": errors, "values": values}
     return ImportJob.objects.create(created_by=actor, filename=filename[:200], cards=[] if errors else normalised,
                                     preview=preview)
+
+
+PREVIEW_VALUE_MAX = 300
+
+
+def _shown(value) -> str:
+    """A field value as the import preview prints it (bounded: a table can be long)."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= PREVIEW_VALUE_MAX else text[:PREVIEW_VALUE_MAX - 1] + "…"
 
 
 def card_import_step(*, job: ImportJob, batch: int = 200, actor=None) -> ImportJob:
@@ -284,14 +298,15 @@ def _clean_deck_cards(cards: dict[str, int]) -> dict[str, int]:
     return dict(sorted(clean.items()))
 
 
-def _check_owned(*, user, cards: dict[str, int]) -> None:
-    from decks.selectors import owned_counts
+def _check_visible(*, user, cards: dict[str, int]) -> None:
+    """A deck may list any card its owner can see, owned or not: cards not owned yet make it a
+    wish list, refused only when it is chosen for a game (games/ccg_shell.py checks then).
+    Another player's unpublished Write Yer Own card is as unknown as a card that does not exist."""
     by_code = _cards_by_code(cards)
-    owned = owned_counts(user=user, card_ids=[c.pk for c in by_code.values()])
-    short = [f"{by_code[code].title} ({n} in deck, {owned.get(by_code[code].pk, 0)} owned)"
-             for code, n in cards.items() if n > owned.get(by_code[code].pk, 0)]
-    if short:
-        raise ServiceError("You do not own enough copies of: " + "; ".join(short) + ".")
+    hidden = sorted(code for code, card in by_code.items()
+                    if card.review != Card.Review.OFFICIAL and card.author_id != user.pk)
+    if hidden:
+        raise ServiceError(f"Unknown card(s): {', '.join(hidden)}.")
 
 
 def _deck_name(name: str) -> str:
@@ -304,11 +319,12 @@ def _deck_name(name: str) -> str:
 
 
 def deck_save(*, user, cards: dict[str, int], name: str, deck: Deck | None = None, note: str = "") -> Deck:
-    """Create a deck or save a new version of it. Cards are limited to what the user owns."""
+    """Create a deck or save a new version of it. It may list cards the user does not own yet
+    (a wish list); ``decks.selectors.decks_playability`` says what it still needs."""
     name = _deck_name(name)
     cards = _clean_deck_cards(cards)
     with transaction.atomic():
-        _check_owned(user=user, cards=cards)
+        _check_visible(user=user, cards=cards)
         if deck is None:
             deck = Deck.objects.create(owner=user, name=name, cards=cards)
         else:
@@ -361,13 +377,26 @@ def wyo_design(*, user, data: dict) -> dict:
     card = {k: data[k] for k in WYO_FIELDS if k in data}
     card["title"] = str(card.get("title") or "").strip()
     card["quote"] = str(card.get("quote") or "").strip()
-    stem = slugify(card["title"])[:40] or "card"
-    card["code"] = f"wyo-{slugify(user.username)[:30] or 'player'}-{stem}"
+    card["code"] = f"wyo-{_code_part(user.username, 30) or 'player'}-{_code_part(card['title'], 40) or 'card'}"
     card["tags"] = ["write_yer_own"]
     card["author"] = user.username
     card["rarity"] = "rare"
     card["set"] = "wyo"
     return card
+
+
+def _code_part(text: str, limit: int) -> str:
+    """A piece of a card code made from a name or title. Card codes allow lowercase letters,
+    digits and single hyphens only: slugify keeps underscores (``lancelot_n``), so every run
+    of anything else becomes one hyphen."""
+    return _NOT_CODE.sub("-", slugify(text)).strip("-")[:limit].strip("-")
+
+
+_NOT_CODE = re.compile(r"[^a-z0-9]+")
+# Fields the designer fills in itself: the author never sees them, so no reason given to the
+# author may name them (issue 11: "'code' must be a lowercase slug" for lancelot_n).
+_UNSEEN_FIELDS = re.compile(r"'(code|tags|author|rarity|set)'")
+_UNSEEN_REASON = "The site could not file this card under your name and its title; try another title."
 
 
 def wyo_errors(card: dict) -> list[str]:
@@ -379,7 +408,7 @@ def wyo_errors(card: dict) -> list[str]:
     errors = cardformat.card_errors(card)
     if not errors:
         errors = cardformat.budget_errors(card)
-    return errors
+    return list(dict.fromkeys(_UNSEEN_REASON if _UNSEEN_FIELDS.search(e) else e for e in errors))
 
 
 def wyo_card_write(*, user, data: dict, image=None) -> Card:
@@ -398,7 +427,8 @@ def wyo_card_write(*, user, data: dict, image=None) -> Card:
         normal = cardformat.normalize(card)
         row = Card(author=user, review=Card.Review.PRIVATE)
         row.apply_format(normal)
-        row.text = row.text or cardformat.rules_text(normal)
+        # The words under the picture, as the admin writes them: the face shows the numbers.
+        row.text = row.text or cardformat.printed_text(normal)
         if image is not None:
             row.image = image
         row.save()

@@ -1,12 +1,14 @@
-"""Deck lists as plain text: one card a line, `3 Sir Robin`, comments after `#` or `//`.
+"""Deck lists as plain text: one card a line, `3 Brave Sir Robin`, comments after `#` or `//`.
 
-A line is `<count> <card>` (also `3x Sir Robin`), or just `<card>` for one copy; the card
+A line is `<count> <card>` (also `3x Brave Sir Robin`), or just `<card>` for one copy; the card
 is named by its title (any letter case) or by its code. Parsing reports every bad line
-with its number and reason; a caller changes nothing unless the list is clean.
+with its number and reason (a name that matches no card suggests the nearest titles); a
+caller changes nothing unless the list is clean.
 Pure: the caller passes the cards to match against as ``CardRef`` values.
 """
 from __future__ import annotations
 
+import difflib
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -14,6 +16,9 @@ from dataclasses import dataclass, field
 MAX_LINES = 500
 MAX_LINE_LENGTH = 200
 MAX_COPIES = 99
+
+SUGGESTIONS = 3
+SUGGEST_FROM = 0.6   # how alike (difflib's ratio) a title must be to be suggested
 
 _LINE_RE = re.compile(r"^(?:(\d+)\s*[xX]?\s+)?(.+?)$")
 
@@ -33,6 +38,10 @@ class ParseResult:
     @property
     def ok(self) -> bool:
         return not self.errors
+
+
+def _either(titles: list[str]) -> str:
+    return titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " or " + titles[-1]
 
 
 def _strip_comment(line: str) -> str:
@@ -59,7 +68,24 @@ class _Index:
             return None, f"'{name}' names several cards; write its code instead ({codes})."
         if name in self.by_code:
             return self.by_code[name], ""
-        return None, f"No card called '{name}'."
+        close = self.nearest(name)
+        hint = f" Did you mean {_either(close)}?" if close else ""
+        return None, f"No card called '{name}'.{hint}"
+
+    def nearest(self, name: str, most: int = SUGGESTIONS) -> list[str]:
+        """The titles nearest to a name that matched none: those containing it first (so
+        "Sir Robin" finds "Brave Sir Robin"), then those that look alike; closest first."""
+        wanted = " ".join(name.split()).casefold()
+        if not wanted:
+            return []
+        scored = []
+        for title, cards in self.by_title.items():
+            score = difflib.SequenceMatcher(None, wanted, title).ratio()
+            if wanted in title or title in wanted:
+                score += 1
+            if score >= SUGGEST_FROM:
+                scored.append((-score, cards[0].title))
+        return [title for _, title in sorted(scored)[:most]]
 
 
 def parse(text: str, cards) -> ParseResult:

@@ -5,6 +5,9 @@ Views only translate HTTP into service and selector calls; every write is a serv
 """
 from __future__ import annotations
 
+import base64
+from pathlib import Path
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -15,7 +18,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
 from decks import cardformat, selectors, services, textformat
-from decks.forms import FIELD_TYPES, MAX_TABLE_ROWS, DeckImportForm, DeckRenameForm, WriteYerOwnForm
+from decks.forms import FIELD_TYPES, HELP_EXAMPLE, MAX_PICTURE_BYTES, MAX_TABLE_ROWS, DeckImportForm, DeckRenameForm, WriteYerOwnForm
 from decks.models import Card, Deck, DeckVersion
 from games.rules.ccg import cards as ccg_cards
 from games.rules.ccg import vocabulary
@@ -35,8 +38,10 @@ def card_json(card: Card, owned: int | None = None) -> dict:
     return data
 
 
-def _card_refs():
-    return [textformat.CardRef(c["code"], c["title"], c["type"]) for c in Card.objects.values("code", "title", "type")]
+def _card_refs(user):
+    """The cards a deck list may name: those this user can see."""
+    return [textformat.CardRef(c["code"], c["title"], c["type"])
+            for c in selectors.cards_visible_to(user).values("code", "title", "type")]
 
 
 # -- card search ----------------------------------------------------------------------------
@@ -77,19 +82,46 @@ def card_face(request, code):
     quote_lines = _wrap(card.quote, 42)[:3]
     lines = [(230 + 13 * i, line) for i, line in enumerate(text_lines)]
     quote = [(300 + 12 * i, line) for i, line in enumerate(quote_lines)]
-    response = render(request, "decks/card_face.svg", {"card": card, "lines": lines, "quote": quote},
+    response = render(request, "decks/card_face.svg", {"card": card, "lines": lines, "quote": quote,
+                                                       "picture": _picture_data(card)},
                       content_type="image/svg+xml")
-    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    # The picture is inline (an SVG shown as an image may load nothing from elsewhere).
+    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
     response["Cache-Control"] = "max-age=300"
     return response
 
 
+_PICTURE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
+                  ".webp": "image/webp"}
+
+
+def _picture_data(card: Card) -> str | None:
+    """The card's picture as a data address for its face's picture box (at most 1 MB: the
+    Write Yer Own form bounds uploads and drawings), or None."""
+    if not card.image:
+        return None
+    kind = _PICTURE_TYPES.get(Path(card.image.name).suffix.lower())
+    if kind is None:
+        return None
+    try:
+        with card.image.open("rb") as fh:
+            data = fh.read(MAX_PICTURE_BYTES + 1)
+    except OSError:
+        return None
+    if len(data) > MAX_PICTURE_BYTES:
+        return None
+    return f"data:{kind};base64,{base64.b64encode(data).decode()}"
+
+
 @require_GET
 def card_image(request, code):
-    """A card's picture at an address built from its code alone (the game boards use it):
-    the uploaded image if there is one, otherwise the generated face."""
+    """A card's picture at an address built from its code alone (the game boards use it).
+    A written card's drawing belongs on its face, so it gets the generated face with the
+    drawing in its picture box; another card's uploaded image (a scan of a printed card) is
+    shown as it is; without either, the generated face."""
     card = _visible_card(request, code)
-    response = redirect(card.image.url if card.image else reverse("card_face", args=[card.code]))
+    whole_card_scan = card.image and not card.author_id
+    response = redirect(card.image.url if whole_card_scan else reverse("card_face", args=[card.code]))
     response["Cache-Control"] = "max-age=300"
     return response
 
@@ -137,9 +169,22 @@ def _own_deck(request, pk) -> Deck:
 
 @login_required
 def deck_list(request):
+    return _deck_list_page(request, DeckImportForm())
+
+
+def _deck_list_page(request, form, import_errors=None, status=200):
+    """Every deck marked playable or not, with the first reason, and what a wish list lacks."""
     return render(request, "decks/deck_list.html", {
-        "decks": selectors.decks_for(user=request.user), "import_form": DeckImportForm(),
-    })
+        "decks": selectors.decks_playability(user=request.user), "import_form": form,
+        "import_errors": import_errors, "import_example": HELP_EXAMPLE,
+    }, status=status)
+
+
+def _wish_list_note(request, deck) -> None:
+    missing = selectors.deck_analysis(user=request.user, cards=deck.cards)["missing"]
+    if missing:
+        messages.info(request, "Saved as a wish list: you do not own " + ", ".join(missing)
+                      + " yet. It can be played once you do.")
 
 
 @login_required
@@ -149,17 +194,16 @@ def deck_create(request):
     if not form.is_valid():
         messages.error(request, "; ".join(e for errs in form.errors.values() for e in errs))
         return redirect("deck_list")
-    parsed = textformat.parse(form.cleaned_data["text"], _card_refs())
+    parsed = textformat.parse(form.cleaned_data["text"], _card_refs(request.user))
     if not parsed.ok:
-        return render(request, "decks/deck_list.html", {
-            "decks": selectors.decks_for(user=request.user), "import_form": form, "import_errors": parsed.errors,
-        }, status=400)
+        return _deck_list_page(request, form, parsed.errors, status=400)
     try:
         deck = services.deck_save(user=request.user, name=form.cleaned_data["name"], cards=parsed.cards,
                                   note="Imported" if parsed.cards else "Created")
     except services.ServiceError as exc:
         messages.error(request, str(exc))
         return redirect("deck_list")
+    _wish_list_note(request, deck)
     return redirect("deck_builder", pk=deck.pk)
 
 
@@ -258,7 +302,7 @@ def deck_version_restore(request, pk, number):
 @require_GET
 def deck_export(request, pk):
     deck = _own_deck(request, pk)
-    text = textformat.export(deck.name, deck.cards, _card_refs())
+    text = textformat.export(deck.name, deck.cards, _card_refs(request.user))
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     filename = slugify(deck.name) or "deck"
     response["Content-Disposition"] = f'attachment; filename="{filename}.txt"'
@@ -273,13 +317,14 @@ def deck_import(request, pk):
     form = DeckImportForm(request.POST)
     if not form.is_valid():
         return HttpResponseBadRequest("Bad form.")
-    parsed = textformat.parse(form.cleaned_data["text"], _card_refs())
+    parsed = textformat.parse(form.cleaned_data["text"], _card_refs(request.user))
     error = None
     if parsed.ok:
         try:
-            services.deck_save(user=request.user, deck=deck, name=form.cleaned_data["name"] or deck.name,
-                               cards=parsed.cards, note="Imported")
+            deck = services.deck_save(user=request.user, deck=deck, name=form.cleaned_data["name"] or deck.name,
+                                      cards=parsed.cards, note="Imported")
             messages.success(request, "Deck list imported.")
+            _wish_list_note(request, deck)
             return redirect("deck_builder", pk=deck.pk)
         except services.ServiceError as exc:
             error = str(exc)

@@ -136,9 +136,9 @@ def _current_version(match_id: int) -> int | None:
 
 
 @database_sync_to_async
-def _load_chat(match_id: int, message_id: int) -> list[dict]:
+def _load_chat(match_id: int, message_id: int, seat: int | None) -> list[dict]:
     match = selectors.match_get(match_id)
-    return selectors.chat_for(match, after_id=message_id - 1, limit=1)
+    return selectors.chat_for(match, after_id=message_id - 1, limit=1, player=seat is not None)
 
 
 class MatchConsumer(AsyncJsonWebsocketConsumer):
@@ -208,7 +208,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self._send_frame(version, text)
 
     async def chat_message(self, event):
-        rows = await _load_chat(self.match_id, event["id"])
+        rows = await _load_chat(self.match_id, event["id"], self.seat)
         for row in rows:
             await self.send_json({"type": "chat", "message": row})
 

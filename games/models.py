@@ -28,6 +28,9 @@ class Match(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
     num_seats = models.PositiveSmallIntegerField()
     allow_spectators = models.BooleanField(default=True)
+    # Spectators may chat among themselves, in a channel the players never see; the game's own
+    # chat is the players' alone.
+    spectator_chat = models.BooleanField(default=False)
     seed = models.BigIntegerField()
     # The full options setup() was called with at start (creator's options plus what the
     # kind's hooks added, e.g. decks), so the game replays exactly from seed + moves.
@@ -120,6 +123,8 @@ class ChatMessage(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     text = models.CharField(max_length=500)
+    # True: said in the spectators' own channel (players do not see it).
+    spectators = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -55,6 +55,7 @@ def match_payload(match: Match, user, *, seats: list[Seat] | None = None) -> dic
     payload = state_payload(match, my_seat, game=game)
     if payload["outcome"]:
         payload["outcome"] = {**payload["outcome"], "reason": with_names(payload["outcome"]["reason"], seats)}
+    payload["ending"] = ending_for(match, my_seat, seats)
     payload.update({
         "id": match.pk, "kind": match.kind, "name": game.name, "title": match.title,
         "status": match.status, "my_seat": my_seat, "moves": match.move_count,
@@ -94,6 +95,26 @@ def with_names(text: str, seats: list[Seat]) -> str:
     return _SEAT_WORD.sub(lambda m: names.get(int(m.group(1)), m.group(0)), text)
 
 
+def ending_for(match: Match, seat: int | None, seats: list[Seat]) -> dict | None:
+    """How the game ended, said to this viewer once: a headline ("You won", "You lost",
+    "Draw", or who won for a spectator) and the reason in players' names."""
+    if match.status == Match.Status.ABANDONED:
+        return {"result": "abandoned", "headline": "Called off", "reason": "The game was called off before it got going."}
+    outcome = match.outcome
+    if match.status != Match.Status.FINISHED or not outcome:
+        return None
+    reason = with_names(outcome.get("reason") or "", seats)
+    winners = list(outcome.get("winners") or [])
+    if outcome.get("draw") or not winners:
+        return {"result": "draw", "headline": "Draw", "reason": reason}
+    if seat is not None:
+        won = seat in winners
+        return {"result": "won" if won else "lost", "headline": "You won" if won else "You lost", "reason": reason}
+    names = {s.index: s.user.username if s.user_id else f"Seat {s.index + 1}" for s in seats}
+    who = " and ".join(names.get(w, f"Seat {w + 1}") for w in winners)
+    return {"result": "decided", "headline": f"{who} won", "reason": reason}
+
+
 def log_for(match: Match, seat: int | None, *, limit: int = LOG_TAIL, seats: list[Seat] | None = None) -> list[dict]:
     """The latest events this seat may see, oldest first, with players' names when ``seats``
     (with their users) are given."""
@@ -110,22 +131,35 @@ def log_for(match: Match, seat: int | None, *, limit: int = LOG_TAIL, seats: lis
     return out
 
 
-def chat_for(match: Match, *, after_id: int = 0, limit: int = CHAT_TAIL) -> list[dict]:
-    rows = (ChatMessage.objects.filter(match=match, pk__gt=after_id).select_related("user").order_by("-id")[:limit])
+def chat_for(match: Match, *, after_id: int = 0, limit: int = CHAT_TAIL, player: bool = True) -> list[dict]:
+    """The latest chat lines this viewer may read: the players' channel for everyone, the
+    spectators' own channel for spectators only (``player=False``)."""
+    rows = ChatMessage.objects.filter(match=match, pk__gt=after_id)
+    if player:
+        rows = rows.filter(spectators=False)
+    rows = rows.select_related("user").order_by("-id")[:limit]
     return [chat_public(m) for m in reversed(list(rows))]
 
 
 def chat_public(message: ChatMessage) -> dict:
     return {"id": message.pk, "user": message.user.username, "text": message.text,
-            "at": message.created_at.isoformat()}
+            "at": message.created_at.isoformat(), "spectators": message.spectators}
+
+
+def can_chat(match: Match, user, my_seat: int | None) -> bool:
+    """Whether this viewer may post (the rule chat_post enforces, for the page to show)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return my_seat is not None or (match.allow_spectators and match.spectator_chat)
 
 
 def matches_for_user(user) -> list[Match]:
     """My games: those waiting for me first, then the rest by status and recency."""
     waiting_for_me = Seat.objects.filter(match=OuterRef("pk"), user=user).exclude(waiting_for="")
+    invited = Seat.objects.filter(match=OuterRef("pk"), user=user, accepted=False)
     return list(
         Match.objects.filter(seats__user=user).distinct()
-        .annotate(my_turn=Exists(waiting_for_me))
+        .annotate(my_turn=Exists(waiting_for_me), invited=Exists(invited))
         .order_by("-my_turn", Case(When(status="active", then=Value(0)), When(status="open", then=Value(1)),
                                    default=Value(2), output_field=IntegerField()), "-updated_at")
         .prefetch_related("seats__user")[:200]

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import clock, notify, registry
+from games import clock, notify, registry, selectors
 from games.errors import MoveRejected, NotAllowed, NotFound, ServiceError, StaleVersion
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
 from games.rules.base import IllegalMove
@@ -281,7 +281,7 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None) -
             hook(match, match.outcome)
         for seat in seats:
             if seat.user_id:
-                _notify(seat.user, match, Notification.Kind.GAME_OVER, f"Game over: {result.reason}")
+                _notify(seat.user, match, Notification.Kind.GAME_OVER, _game_over_text(match, seat, seats))
     name = registry.get(match.kind).name
     for seat in newly_due:
         if seat.user_id:
@@ -362,7 +362,7 @@ def deadline_expire(*, match_id: int, seat_index: int, version: int | None = Non
         _apply_auto_moves(match, seats)
         if seat.user_id:
             _notify(seat.user, match, Notification.Kind.TIMEOUT,
-                    f"Your time ran out in {game.name} #{match.pk}: {described}.")
+                    f"Your time ran out in {game.name} #{match.pk}: {selectors.with_names(described, seats)}.")
     return True
 
 
@@ -440,15 +440,30 @@ def chat_post(*, match_id: int, user, text: str) -> ChatMessage:
         raise ServiceError("Say something first.")
     if len(text) > CHAT_MAX:
         raise ServiceError(f"Chat messages are at most {CHAT_MAX} characters.")
-    match = Match.objects.filter(pk=match_id).first()
+    match = Match.objects.filter(pk=match_id).only("id", "allow_spectators", "spectator_chat").first()
     if match is None:
         raise NotFound("No such game.")
     seated = match.seats.filter(user=user, accepted=True).exists()
-    if not seated and not match.allow_spectators:
+    # The game's chat is the players'. Spectators talk only when the table allows it, and then
+    # in a channel of their own that the players never see (no advice from the rail).
+    if not seated and not (match.allow_spectators and match.spectator_chat):
         raise NotAllowed("Only the players can chat in this game.")
-    message = ChatMessage.objects.create(match=match, user=user, text=text)
+    message = ChatMessage.objects.create(match=match, user=user, text=text, spectators=not seated)
     notify.chat_posted_on_commit(message)
     return message
+
+
+def chat_spectators_set(*, match_id: int, user, allowed: bool) -> Match:
+    """The table option: may spectators chat among themselves? The creator decides."""
+    with transaction.atomic():
+        match, _seats = lock_match(match_id)
+        if match.creator_id != user.id:
+            raise NotAllowed("Only the game's creator can change who may chat.")
+        if allowed and not match.allow_spectators:
+            raise ServiceError("This game has no spectators.")
+        match.spectator_chat = bool(allowed)
+        match.save(update_fields=["spectator_chat", "updated_at"])
+    return match
 
 
 def notifications_mark_read(*, user, ids: list[int] | None = None) -> int:
@@ -459,7 +474,24 @@ def notifications_mark_read(*, user, ids: list[int] | None = None) -> int:
 
 
 def _notify(user, match, kind, text) -> None:
-    Notification.objects.create(user=user, match=match, kind=kind, text=text[:300])
+    """One unread notification per game and kind: a newer event of the same kind in the same
+    game replaces the text of the unread one (and brings it to the top) instead of adding
+    another, so seventeen moves make one "Your move", not seventeen. Once read, the next
+    event makes a new one. A refreshed notification may be e-mailed again (the summary is
+    still at most one an hour)."""
+    text = text[:300]
+    refreshed = (Notification.objects.filter(user=user, match=match, kind=kind, read_at__isnull=True)
+                 .update(text=text, created_at=timezone.now(), emailed_at=None))
+    if not refreshed:
+        Notification.objects.create(user=user, match=match, kind=kind, text=text)
+
+
+def _game_over_text(match: Match, seat: Seat, seats: list[Seat]) -> str:
+    """"You won in Grail Duel #5: alice has the higher total." — in names, never "Seat N"."""
+    ending = selectors.ending_for(match, seat.index, seats)
+    name = registry.get(match.kind).name
+    reason = f": {ending['reason']}" if ending and ending["reason"] else "."
+    return f"{ending['headline'] if ending else 'Game over'} in {name} #{match.pk}{reason}"
 
 
 # --- helpers ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from decks import selectors as deck_selectors
 from games import registry, selectors, services
 from games.errors import NotAllowed, ServiceError
 from games.forms import MatchCreateForm
@@ -21,12 +22,27 @@ def home(request):
         return render(request, "games/landing.html", {"games": registry.kinds(),
                                                       "live": selectors.live_matches(limit=10)})
     mine = selectors.matches_for_user(request.user)
+    finished = [m for m in mine if m.status in ("finished", "abandoned")][:30]
+    for m in finished:
+        seats = list(m.seats.all())
+        m.ending = selectors.ending_for(m, selectors.seat_of(m, request.user, seats), seats)
     return render(request, "games/home.html", {
-        "my_turn": [m for m in mine if m.my_turn and m.status == "active"],
+        # An invitation waits for my answer as much as a move does.
+        "my_turn": [m for m in mine if m.status == "open" and m.invited]
+                   + [m for m in mine if m.my_turn and m.status == "active"],
         "active": [m for m in mine if not m.my_turn and m.status == "active"],
-        "open": [m for m in mine if m.status == "open"],
-        "finished": [m for m in mine if m.status in ("finished", "abandoned")][:30],
+        "open": [m for m in mine if m.status == "open" and not m.invited],
+        "finished": finished,
+        "welcome": _welcome(request.user) if not mine else None,
     })
+
+
+def _welcome(user) -> dict:
+    """What a new account has and how to start (issue 11: a new player was told nothing)."""
+    decks = deck_selectors.decks_playability(user=user)
+    return {"cards": deck_selectors.collection_counts(user=user)["total"],
+            "playable": [row["deck"] for row in decks if row["playable"]], "decks": len(decks),
+            "games": registry.kinds()}
 
 
 def lobby(request):
@@ -86,7 +102,8 @@ def match_detail(request, match_id):
         "match": match, "seats": seats, "game": registry.get(match.kind), "my_seat": my_seat,
         "invited": invited, "can_join": (request.user.is_authenticated and match.status == "open" and my_seat is None
                                          and (invited or any(s.user_id is None for s in seats))),
-        "chat": selectors.chat_for(match), **_room_assets(match.kind),
+        "chat": selectors.chat_for(match, player=my_seat is not None),
+        "can_chat": selectors.can_chat(match, request.user, my_seat), **_room_assets(match.kind),
         "seat_form": registry.room(match.kind).seat_form_for(request.user, prefix="seat")
         if request.user.is_authenticated else None})
 
@@ -100,7 +117,9 @@ def match_action(request, match_id, action):
                                                  choice=raw_values(seat_form) if seat_form is not None else None),
              "decline": lambda: services.match_decline(match_id=match.pk, user=request.user),
              "resign": lambda: services.match_resign(match_id=match.pk, user=request.user),
-             "abandon": lambda: services.match_abandon(match_id=match.pk, user=request.user)}
+             "abandon": lambda: services.match_abandon(match_id=match.pk, user=request.user),
+             "spectator-chat": lambda: services.chat_spectators_set(match_id=match.pk, user=request.user,
+                                                                   allowed=request.POST.get("allowed") == "1")}
     if action not in calls:
         raise Http404()
     try:

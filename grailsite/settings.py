@@ -115,6 +115,14 @@ DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int
 # gets it, not by the request's first query.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # Parallel test runs on one server (several developers, CI) each name their own test database.
+# The embedded default (SQLite) takes concurrent writers: a request, a chat line and the timer
+# thread. WAL lets readers run beside the one writer; every transaction takes the write lock
+# when it begins (IMMEDIATE), so two never deadlock upgrading from read to write, and a writer
+# that finds the lock taken waits up to ``timeout`` seconds instead of failing "database is locked".
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "transaction_mode": "IMMEDIATE", "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"})
 if os.environ.get("GRAILSITE_TEST_DB"):
     DATABASES["default"]["TEST"] = {"NAME": os.environ["GRAILSITE_TEST_DB"]}
 # Under ASGI every request's synchronous code runs in a thread of its own, so connections

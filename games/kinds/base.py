@@ -19,6 +19,7 @@ from typing import Callable
 from django import forms
 
 from games.lifecycle import Hooks
+from grailsite.formerrors import first_error
 from games.rules.base import Game
 
 
@@ -61,16 +62,6 @@ def options_form_for(game: Game) -> type[forms.Form]:
             fields[name] = forms.TypedChoiceField(choices=[(c, c) for c in spec["choices"]],
                                                   coerce=type(spec["default"]), **common)
     return type(f"{game.kind.capitalize()}OptionsForm", (SchemaOptionsForm,), fields)
-
-
-def first_error(form: forms.Form) -> str:
-    """One sentence naming what is wrong, in the words of a field the person can see."""
-    for name, errors in form.errors.items():
-        if name == "__all__":
-            return errors[0]
-        label = form.fields[name].label or name
-        return f"{label}: {errors[0]}"
-    return "Something in the form is not right."
 
 
 @dataclass

@@ -1,4 +1,5 @@
-// The deck builder: search the card database, add and remove cards (up to what you own),
+// The deck builder: search the card database, add and remove cards (beyond what you own, the
+// deck is a wish list until you have them),
 // live validation with reasons, statistics, a sample opening, save. DOM is built with
 // createElement/textContent only; card text written by players is never parsed as HTML.
 (function () {
@@ -53,14 +54,12 @@
   function change(code, delta) {
     const card = state.known[code];
     const next = countOf(code) + delta;
-    if (!card || next < 0) return;
-    if (delta > 0 && next > card.owned) {
-      setStatus(`You own only ${card.owned} of ${card.title}.`);
-      return;
-    }
+    if (!card || next < 0 || next > 99) return;
     if (next === 0) delete state.cards[code]; else state.cards[code] = next;
     state.dirty = true;
-    setStatus("Unsaved changes");
+    setStatus(delta > 0 && next > card.owned
+      ? `Unsaved changes. You own ${card.owned} of ${card.title}: the deck becomes a wish list until you have ${next}.`
+      : "Unsaved changes");
     renderDeck();
     renderResults();
     analyse();
@@ -79,7 +78,9 @@
     const seq = ++searchSeq;
     const q = $("search-q").value;
     const offset = more === true ? lastResults.length : 0;
-    const url = `${initial.urls.search}?q=${encodeURIComponent(q)}&offset=${offset}`;
+    // "Only cards I own" is the server's filter, so the count it gives is the true one.
+    const owned = $("only-owned").checked ? "&owned=1" : "";
+    const url = `${initial.urls.search}?q=${encodeURIComponent(q)}&offset=${offset}${owned}`;
     const response = await fetch(url, { credentials: "same-origin" });
     const data = await response.json();
     if (seq !== searchSeq) return; // a newer search is on its way
@@ -94,11 +95,10 @@
 
   function renderResults() {
     const onlyOwned = $("only-owned").checked;
-    const items = lastResults.filter((c) => !onlyOwned || c.owned > 0).map((card) => {
+    const items = lastResults.map((card) => {
       const li = node("li", { class: "result" });
       const add = node("button", { type: "button", class: "add", title: `Add ${card.title}`, "data-code": card.code }, "+");
       add.setAttribute("aria-label", `Add ${card.title}`);
-      add.disabled = countOf(card.code) >= card.owned;
       add.addEventListener("click", () => change(card.code, 1));
       const title = node("a", { href: card.url, target: "_blank", class: "title" }, card.title);
       const meta = node("span", { class: "muted meta" }, `${typeLabel(card.type)} · ${numbers(card)} · ${card.rarity} · own ${card.owned}`);
@@ -135,10 +135,13 @@
       minus.addEventListener("click", () => change(card.code, -1));
       const plus = node("button", { type: "button", class: "add" }, "+");
       plus.setAttribute("aria-label", `Add one ${card.title}`);
-      plus.disabled = n >= card.owned;
       plus.addEventListener("click", () => change(card.code, 1));
       li.append(node("span", { class: "qty" }, n), minus, plus, node("span", { class: "title" }, card.title),
         node("span", { class: "muted meta" }, numbers(card)));
+      if (n > card.owned) {
+        li.classList.add("wished");
+        li.append(node("span", { class: "wish", "data-testid": "wished" }, `own ${card.owned}: wish list`));
+      }
       items.push(li);
     }
     if (!items.length) items.push(node("li", { class: "muted" }, "Empty: add cards from the search."));
@@ -174,7 +177,8 @@
 
   function renderStats(stats) {
     const bars = window.DeckCharts.bars;
-    bars($("chart-types"), Object.entries(stats.by_type).map(([t, n]) => [typeLabel(t).slice(0, 5), n]));
+    // Types by name in full, one row each (short vertical labels were cut).
+    window.DeckCharts.rows($("chart-types"), Object.entries(stats.by_type).map(([t, n]) => [typeLabel(t), n]));
     bars($("chart-grail"), Object.entries(stats.grail), { color: "#c9a227" });
     bars($("chart-combat"), Object.entries(stats.combat), { color: "#b03a2e" });
     bars($("chart-wits"), Object.entries(stats.wits), { color: "#1f618d" });
@@ -207,6 +211,11 @@
     try {
       const result = await post(initial.urls.opening, { cards: state.cards });
       const parts = [];
+      if (result.warnings && result.warnings.length) {
+        parts.push(node("p", { class: "error" }, "This deck breaks the rules, so a game would refuse it:"),
+          node("ul", { class: "errors", "data-testid": "opening-warnings" }));
+        parts[parts.length - 1].append(...result.warnings.map((w) => node("li", {}, w)));
+      }
       if (result.short) parts.push(node("p", { class: "error" }, "The deck is too small to lay out England and Avalon and draw a hand."));
       parts.push(node("h3", {}, "Set aside"), node("div", { class: "mini-row" }));
       parts[parts.length - 1].append(...result.aside.map(miniCard));
@@ -221,7 +230,7 @@
   }
 
   $("search-q").addEventListener("input", debounce(() => search(false), 200));
-  $("only-owned").addEventListener("change", renderResults);
+  $("only-owned").addEventListener("change", () => search(false));
   $("deck-save").addEventListener("click", save);
   $("sample-opening").addEventListener("click", opening);
   $("deck-name").addEventListener("input", () => { state.dirty = true; setStatus("Unsaved changes"); });

@@ -35,5 +35,32 @@
     });
   }
 
-  window.DeckCharts = { bars };
+  // data: array of [label, value]; one horizontal bar a row with its label in full on the
+  // left (room measured from the longest label), the value after the bar.
+  function rows(svg, data, options) {
+    const opts = Object.assign({ width: 300, row: 18, color: "#8b1e1e", font: 11 }, options || {});
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    const height = Math.max(24, data.length * opts.row + 4);
+    svg.setAttribute("viewBox", `0 0 ${opts.width} ${height}`);
+    if (!data.length) {
+      svg.appendChild(el("text", { x: 8, y: 16, "font-size": 12, fill: "#7a6e5f" }, "nothing yet"));
+      return;
+    }
+    const longest = Math.max(...data.map((d) => String(d[0]).length));
+    const labelWidth = Math.min(opts.width * 0.5, Math.ceil(longest * opts.font * 0.6) + 8);
+    const room = opts.width - labelWidth - 28;
+    const max = Math.max(1, ...data.map((d) => d[1]));
+    data.forEach(([label, value], i) => {
+      const y = 2 + i * opts.row;
+      const w = Math.max(1, Math.round((value / max) * room));
+      svg.appendChild(el("text", { x: labelWidth - 6, y: y + opts.row * 0.7, "text-anchor": "end", "font-size": opts.font,
+                                   fill: "#2b2118", class: "chart-label" }, label));
+      const rect = el("rect", { x: labelWidth, y: y + 2, width: w, height: opts.row - 5, fill: opts.color, rx: 2 });
+      rect.appendChild(el("title", {}, `${label}: ${value}`));
+      svg.appendChild(rect);
+      svg.appendChild(el("text", { x: labelWidth + w + 4, y: y + opts.row * 0.7, "font-size": opts.font - 1 }, value));
+    });
+  }
+
+  window.DeckCharts = { bars, rows };
 })();

@@ -243,6 +243,8 @@
       }
     }, 250);
   }
+  // No reasons before the author has typed or chosen anything (a blank form is not wrong
+  // yet); a form sent back by the server with its errors is checked at once.
   form.addEventListener("input", check);
   form.addEventListener("change", check);
 
@@ -285,5 +287,5 @@
     }
     form.elements.picture_drawn.value = drawn ? canvas.toDataURL("image/png") : "";
   });
-  check();
+  if (form.dataset.bound === "1") check();
 })();

@@ -25,6 +25,15 @@
   }
   Grail.el = el;
 
+  /* The rules speak of "Seat 2"; the page names the person in it (as the server does). */
+  function withNames(text, seats) {
+    return String(text || "").replace(/\bseat (\d+)\b/gi, function (all, n) {
+      var s = seats && seats[parseInt(n, 10) - 1];
+      return s && s.username ? s.username : all;
+    });
+  }
+  Grail.withNames = withNames;
+
   function csrfToken() {
     var m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
     if (m) return decodeURIComponent(m[1]);
@@ -100,6 +109,7 @@
         var s = page.data && page.data.seats[seat];
         return s && s.username ? s.username : "Seat " + (seat + 1);
       },
+      withNames: function (text) { return withNames(text, page.data && page.data.seats); },
       el: el,
       showError: function (msg) { page.showError(msg); }
     };
@@ -225,11 +235,21 @@
     });
   };
 
+  /* The one place the end of a game is said: "You won / You lost / Draw" (or who won, to a
+     spectator), why in names, and whatever the kind's renderer adds (the CCG's ante). */
   Page.prototype.drawOutcome = function () {
-    var box = document.getElementById("outcome"), o = this.data.outcome;
+    var box = document.getElementById("outcome"), end = this.data.ending;
     if (!box) return;
-    box.hidden = !o;
-    if (o) box.textContent = "Game over. " + (o.reason || "");
+    box.hidden = !end;
+    box.textContent = "";
+    if (!end) return;
+    box.className = "outcome result-" + end.result;
+    box.appendChild(el("strong", { class: "headline", "data-testid": "headline", text: end.headline + "." }));
+    if (end.reason) box.appendChild(el("span", { class: "why", text: " " + end.reason }));
+    var more = this.renderer().endingDetails;
+    (more ? more(this.data, this.ctx()) : []).forEach(function (line) {
+      box.appendChild(el("p", { class: "ending-detail", text: line }));
+    });
   };
 
   Page.prototype.drawLog = function () {
@@ -237,7 +257,8 @@
     if (!list) return;
     list.textContent = "";
     (this.data.log || []).forEach(function (line) {
-      list.appendChild(el("li", { class: line.timeout ? "timeout" : "", text: line.text }));
+      // Numbered by move, as on the history page (the log shows only the latest moves).
+      list.appendChild(el("li", { class: line.timeout ? "timeout" : "", value: line.seq, text: line.text }));
     });
     list.scrollTop = list.scrollHeight;
   };
@@ -348,7 +369,7 @@
   Page.prototype.addChat = function (m) {
     var list = document.getElementById("chat");
     if (!list || list.querySelector('[data-id="' + m.id + '"]')) return;
-    list.appendChild(el("li", { "data-id": m.id }, el("b", { text: m.user }), " " + m.text));
+    list.appendChild(el("li", { "data-id": m.id, class: m.spectators ? "from-spectator" : "" }, el("b", { text: m.user }), " " + m.text));
     list.scrollTop = list.scrollHeight;
   };
 
@@ -400,7 +421,8 @@
         var data = Object.assign({}, base, { view: frame.view, legal_moves: [], replay: true, my_seat: frame.seat });
         (renderers[base.kind] || fallback).render(board, data, {
           submit: function () { return Promise.reject(new Error("This is a replay.")); },
-          seatName: function (s) { return base.seats[s] && base.seats[s].username || "Seat " + (s + 1); }, el: el
+          seatName: function (s) { return base.seats[s] && base.seats[s].username || "Seat " + (s + 1); }, el: el,
+          withNames: function (text) { return withNames(text, base.seats); }
         });
       }).catch(function (err) { label.textContent = err.message; });
     }

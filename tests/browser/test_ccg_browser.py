@@ -123,8 +123,13 @@ def test_two_players_play_to_the_grail_and_the_ante_changes_hands(live_url, new_
     assert match.status == "finished" and result["status"] == "won"
 
     winner = result["winner"]
-    for page in pages:
-        page.wait_for_selector("[data-testid=prompt]:has-text('Game over')")
+    for seat, page in enumerate(pages):
+        # The end is said once, above the board, in names, with what became of the ante.
+        headline = page.wait_for_selector("#outcome [data-testid=headline]").inner_text()
+        assert headline == ("You won." if seat == winner else "You lost.")
+        outcome = page.inner_text("#outcome")
+        assert f"{users[winner].username} finds the Holy Grail" in outcome and "wins the ante" in outcome
+        assert not re.search(r"\bSeat \d", outcome) and "Game over" not in page.inner_text("[data-testid=board]")
         assert "finds the Holy Grail" in page.inner_text("[data-testid=log]")
     # The loser's ante card is now the finder's: one copy more for one, one fewer for the other.
     taken = [c["code"] for c in result["cards"] if c["owner"] != winner]

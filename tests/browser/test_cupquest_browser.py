@@ -214,9 +214,11 @@ def test_three_players_click_through_a_whole_game(live_url, make_page):
 
     assert match.status == "finished" and match.outcome["winners"] == [2]
     assert {"move", "snipe", "fight", "attack", "decline"} <= set(made)
-    for page in pages.values():
-        assert page.inner_text("[data-testid=status]") == "robin brings the Holy Grail home!"
-        assert "Game over" in page.inner_text("#outcome")
+    for seat, page in pages.items():
+        # Said once, above the board: who won (for this player) and why, in names.
+        assert page.inner_text("[data-testid=status]") == "The game is over."
+        assert page.inner_text("#outcome [data-testid=headline]") == ("You won." if seat == 2 else "You lost.")
+        assert "robin brings the Holy Grail home" in page.inner_text("#outcome")
         log = page.inner_text("[data-testid=log]")
         assert "robin brings the Holy Grail home." in log
         assert "snipes at robin" in log and "a hit" in log and "picks up the Holy Grail" in log

@@ -44,11 +44,14 @@ def test_build_validate_save_export_a_deck(live_url, page, tmp_path):
     # Still too small: the reasons say why, and Arthur and Patsy are no longer among them.
     page.wait_for_function("() => /at least 40 cards/.test(document.getElementById('validation').textContent)"
                            " && !/hold an Arthur/.test(document.getElementById('validation').textContent)")
-    # Owning only so many copies: the + button stops there.
+    # Beyond the copies owned the deck becomes a wish list (issue 11): the card is marked.
     search(page, "t:knight c>=5 -tag:arthur")
     first_add = page.locator("#search-results button.add").first
-    while first_add.is_enabled():
+    owned = int(re.search(r"own (\d+)", page.locator("#search-results li.result .meta").first.inner_text()).group(1))
+    for _ in range(owned + 1):
         first_add.click()
+    page.locator("[data-testid=wished]").wait_for()
+    assert "wish list" in page.inner_text("#save-status")
     assert page.locator("#deck-size").inner_text().endswith("cards")
     shot(page, tmp_path, "builder-small")
 
@@ -121,7 +124,10 @@ def test_write_a_card(live_url, page, tmp_path):
     page.click("[data-testid=wyo-write]")
     page.wait_for_url(re.compile(r"/decks/cards/wyo-scribe-"))
     assert page.locator("h1").inner_text().startswith("Sir <b>Not</b> Appearing")
-    assert page.locator("img.card-image").count() == 1
+    # The drawing is on the card's face (issue 11), not beside it.
+    page.wait_for_function("() => document.querySelector('[data-testid=card-face]').naturalWidth > 0")
+    face = page.request.get(live_url + page.locator("[data-testid=card-face]").get_attribute("src")).text()
+    assert '<image href="data:image/png;base64,' in face
     shot(page, tmp_path, "wyo-written")
     page.click("text=Submit for consideration")
     page.locator(".messages", has_text="Submitted").wait_for()

@@ -86,13 +86,18 @@ def test_save_keeps_versions_and_restore_brings_one_back(client, player):
     assert deck.cards == original and deck.version == 3 and deck.versions.count() == 3
 
 
-def test_save_refuses_more_copies_than_owned(client, player):
+def test_save_keeps_more_copies_than_owned_as_a_wish_list(client, player):
+    # Issue 11: a deck may list cards not owned yet; it is refused only when chosen for a game.
     deck = player.decks.first()
     response = client.post(f"/decks/api/decks/{deck.pk}/save/", {"name": "x", "cards": {"arthur": 50}},
                            content_type="application/json")
-    assert response.status_code == 400 and "do not own enough" in response.json()["error"]["message"]
+    assert response.status_code == 200
     deck.refresh_from_db()
-    assert deck.version == 1
+    assert deck.version == 2 and deck.cards == {"arthur": 50}
+    analysis = client.post("/decks/api/analyse/", {"cards": deck.cards}, content_type="application/json").json()
+    arthur = Card.objects.get(code="arthur")
+    owned = selectors.owned_counts(user=player, card_ids=[arthur.pk]).get(arthur.pk, 0)
+    assert not analysis["valid"] and analysis["missing"] == [f"{50 - owned} {arthur.title}"]
 
 
 def test_rename_clone_delete(client, player):

@@ -72,11 +72,12 @@ def test_export_then_import_through_the_pages(client, starter_user):
     assert DeckVersion.objects.get(deck=clone).note == "Imported"
 
 
-def test_import_refuses_cards_not_owned(client, make_user):
+def test_import_of_cards_not_owned_makes_a_wish_list(client, make_user):
+    # Issue 11: saved, marked, and refused only when chosen for a game.
     user = make_user()
     client.force_login(user)
     arthur = Card.objects.get(code="arthur")
     response = client.post("/decks/new/", {"name": "Greedy", "text": f"1 {arthur.title}\n"})
-    assert response.status_code == 302 and not user.decks.exists()
-    page = client.get("/decks/")
-    assert "do not own enough" in page.content.decode()
+    assert response.status_code == 302 and user.decks.get().cards == {"arthur": 1}
+    page = client.get("/decks/").content.decode()
+    assert "Saved as a wish list" in page and 'data-testid="deck-wish"' in page

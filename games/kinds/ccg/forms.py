@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 from django import forms
+from django.urls import reverse
+from django.utils.html import format_html_join
 
 from decks import selectors as deck_selectors
 from decks.models import Deck, DeckVersion
@@ -77,11 +79,35 @@ class TableOptionsForm(forms.Form):
         return sorted(set(self.cleaned_data["rules_off"]))
 
 
+class DeckSelect(forms.Select):
+    """The player's decks, with those that cannot be played shown disabled and the first reason
+    given, and a line under the list for each saying what to fix."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.unplayable: dict[int, tuple[str, str]] = {}  # deck id -> (name, first reason)
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        if value in self.unplayable:
+            option["attrs"]["disabled"] = True
+            option["label"] = f"{label} — cannot be played: {self.unplayable[value][1]}"
+        return option
+
+    def render(self, name, value, attrs=None, renderer=None):
+        notes = format_html_join(
+            "", '<p class="help deck-unplayable" data-testid="deck-unplayable">{} cannot be played: {} '
+            '<a href="{}">Fix it</a></p>',
+            ((deck_name, reason, reverse("deck_builder", args=[pk]))
+             for pk, (deck_name, reason) in self.unplayable.items()))
+        return super().render(name, value, attrs, renderer) + notes
+
+
 class DeckChoiceForm(SeatForm):
     """One of the player's own playable decks, pinned to a version (the newest, or the one a
     rematch names), and the player's response-window preset."""
 
-    deck = forms.TypedChoiceField(coerce=int, label="Your deck", widget=forms.Select(attrs={"data-testid": "ccg-deck"}),
+    deck = forms.TypedChoiceField(coerce=int, label="Your deck", widget=DeckSelect(attrs={"data-testid": "ccg-deck"}),
                                   error_messages={"invalid_choice": "Choose one of your own decks to play with.",
                                                   "required": "Choose one of your own decks to play with."})
     deck_version = forms.IntegerField(required=False, min_value=1, max_value=1_000_000, widget=forms.HiddenInput)
@@ -90,10 +116,11 @@ class DeckChoiceForm(SeatForm):
 
     def __init__(self, data=None, *, user=None, **kwargs):
         super().__init__(data, user=user, **kwargs)
-        decks = list(Deck.objects.filter(owner=user).order_by("name")) if user is not None and user.is_authenticated \
-            else []
-        self.fields["deck"].choices = [(d.pk, f"{d.name} ({d.size} cards)") for d in decks]
-        if not decks:
+        rows = deck_selectors.decks_playability(user=user) if user is not None and user.is_authenticated else []
+        self.fields["deck"].choices = [(r["deck"].pk, f"{r['deck'].name} ({r['deck'].size} cards)") for r in rows]
+        self.fields["deck"].widget.unplayable = {r["deck"].pk: (r["deck"].name, r["problems"][0])
+                                                 for r in rows if not r["playable"]}
+        if not rows:
             self.fields["deck"].help_text = "You have no deck yet: build one in the deck builder first."
 
     def clean(self):

@@ -193,6 +193,11 @@
     if (a.occupant) box.appendChild(el("div", { class: "ccg-occ" }, el("span", { text: "occupant: " }), chip(v, a.occupant)));
     a.attached.forEach(function (c) { box.appendChild(chip(v, c, "attached")); });
     if (a.searched) box.appendChild(el("div", { class: "ccg-note", text: "searched" }));
+    if (v.last_dispute && v.last_dispute.area === a.ref) {
+      box.classList.add("disputed");
+      box.appendChild(el("div", { class: "ccg-note ccg-disputed", text: "\u2694 last dispute: " +
+        (v.last_dispute.result === "tie" ? "a tie" : (v.last_dispute.result === "lead" ? "the Round Table won" : "the adversary won")) }));
+    }
     tablesAt(v, a.ref).forEach(function (s) {
       box.appendChild(el("div", { class: "ccg-rt seat-" + s, text: "\u25C9 " + ctx.seatName(s) + "\u2019s Round Table" }));
     });
@@ -373,7 +378,8 @@
   function promptText(v, ctx, data) {
     var pend = v.pending;
     // The view's own result, not data.outcome: a replay shows earlier steps of a finished game.
-    if (v.result) return "Game over: " + (v.result.reason || "");
+    // A live page says the end once, in the banner above the board (match.js).
+    if (v.result) return data.replay ? "Game over: " + ctx.withNames(v.result.reason || "") : "";
     if (!pend) return "";
     var who = pend.seat !== undefined ? ctx.seatName(pend.seat) : (pend.waiting || []).map(ctx.seatName).join(", ");
     var text = who + " is asked " + (WAITS[pend.kind] || "to act");
@@ -411,11 +417,63 @@
     return due.length ? el("p", { class: "ccg-deadline", "data-testid": "answer-by", text: due.join("; ") + "." }) : null;
   }
 
+  /* ---- what the last dispute did (7.x): both sides' totals, who won, who died ---------- */
+
+  function disputeResult(d) {
+    if (d.result === "tie") return "A tie: " + (d.lead ? d.lead.total : "?") + " to " + (d.foe ? d.foe.total : "?") + ".";
+    var won = d.result === "lead" ? d.lead : d.foe, lost = d.result === "lead" ? d.foe : d.lead;
+    return (won ? won.name : "?") + " wins, " + (won ? won.total : "?") + " to " + (lost ? lost.total : "?") +
+      (d.result === "lead" ? " (the Round Table wins)." : " (the adversary wins).");
+  }
+
+  function disputeSide(ctx, side, who) {
+    if (!side) return el("span", { class: "muted", text: "?" });
+    return el("span", { class: "ccg-side" }, el("b", { text: side.name }), " (" + who + ") ",
+      el("span", { class: "ccg-total", text: String(side.total) }));
+  }
+
+  function drawDispute(v, ctx) {
+    var d = v.last_dispute;
+    if (!d) return null;
+    var method = d.method === "wits" ? "wits" : "combat";
+    var where = d.area_name || (d.area ? areaName(v, ctx, d.area) : "");
+    var box = el("section", { class: "ccg-dispute result-" + d.result, "data-testid": "last-dispute", "data-area": d.area || "" },
+      el("h3", { text: "Last dispute" + (where ? ": " + where : "") }),
+      el("p", { class: "ccg-dispute-line" }, disputeSide(ctx, d.lead, ctx.seatName(d.seat) + ", " + method), " against ",
+        disputeSide(ctx, d.foe, "adversary")),
+      el("p", { class: "ccg-dispute-result", "data-testid": "dispute-result", text: disputeResult(d) }));
+    if ((d.slain || []).length) box.appendChild(el("p", { class: "ccg-slain", text: "Slain: " + d.slain.join(", ") + "." }));
+    if ((d.outwitted || []).length) box.appendChild(el("p", { class: "ccg-outwitted", text: "Outwitted: " + d.outwitted.join(", ") + "." }));
+    return box;
+  }
+
+  /* ---- the end: what happened to the ante, and why (15.1, 15.3) ----------------------- */
+
+  function anteWords(v, ctx) {
+    var r = v.result;
+    if (!r) return null;
+    var cards = v.ante.map(function (c) { return titleOf(v, c.id) + " (" + ctx.seatName(c.owner) + ")"; }).join(", ");
+    if (!v.ante.length) return "Nothing was in the ante.";
+    if (r.ante === "won") return ctx.seatName(r.finder) + " found the Holy Grail and wins the ante: " + cards + ".";
+    if (r.ante === "carried") return "The game is drawn: the ante (" + cards + ") is carried over to a rematch between " +
+      "the same players, which starts at once, each adding a new card (15.1).";
+    return "The ante goes back to its owners: " + cards + ". Only a player who finds the Holy Grail wins the ante (15.3), " +
+      "and this game ended another way.";
+  }
+
+  function endingDetails(data, ctx) {
+    var words = data.view && anteWords(data.view, ctx);
+    return words ? [words] : [];
+  }
+
   function drawControls(v, ctx, data) {
     var moves = data.legal_moves || [];
-    var box = el("section", { class: "ccg-controls", "data-testid": "controls" });
-    box.appendChild(el("p", { class: "ccg-prompt", "data-testid": "prompt", text: promptText(v, ctx, data) }));
+    // The current decision stays in view wherever the player has scrolled (a sticky bar).
+    var box = el("section", { class: "ccg-controls" + (data.replay ? "" : " sticky"), "data-testid": "controls" });
+    var prompt = promptText(v, ctx, data);
+    box.appendChild(el("p", { class: "ccg-prompt", "data-testid": "prompt", text: prompt }));
     if (data.replay) return box;
+    if (!prompt && !moves.length) box.hidden = true;
     var due = deadlines(v, ctx, data);
     if (due) box.appendChild(due);
     if (data.my_seat !== null && data.my_seat !== undefined && data.status === "active") box.appendChild(presetToggle(data, ctx));
@@ -500,6 +558,8 @@
     root.textContent = "";
     var wrap = el("div", { class: "ccg" });
     wrap.appendChild(drawControls(v, ctx, data));
+    var dispute = drawDispute(v, ctx);
+    if (dispute) wrap.appendChild(dispute);
     if (v.my_hand) wrap.appendChild(drawHand(v, ctx, data));
     var detail = drawDetail(v);
     if (detail) wrap.appendChild(detail);
@@ -512,5 +572,5 @@
     root.appendChild(wrap);
   }
 
-  Grail.registerRenderer("ccg", { render: render });
+  Grail.registerRenderer("ccg", { render: render, endingDetails: endingDetails });
 })();

@@ -160,11 +160,13 @@
   function statusLine(data, ctx) {
     var v = data.view;
     if (v.result) {
+      // A live page says who won and why once, in the banner above the board (match.js).
+      if (!data.replay) return "The game is over.";
       // The rules only know seat numbers; name the winner here.
       if (v.result.winners.length === 1 && v.grail.carrier === v.result.winners[0])
         return ctx.seatName(v.result.winners[0]) + " brings the Holy Grail home!";
-      if (v.result.winners.length === 1) return ctx.seatName(v.result.winners[0]) + " wins: " + v.result.reason;
-      return v.result.reason;
+      if (v.result.winners.length === 1) return ctx.seatName(v.result.winners[0]) + " wins: " + ctx.withNames(v.result.reason);
+      return ctx.withNames(v.result.reason);
     }
     var p = v.pending, who = ctx.seatName(p ? p.seat : v.turn);
     var mine = data.my_seat !== null && data.my_seat === (p ? p.seat : v.turn);

@@ -1,0 +1,38 @@
+"""The spectators' channel is never pushed to a player's socket (a real Channels layer on Redis)."""
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import services
+from games.models import Match
+from tests.platform.wsclient import communicator, next_state, session_cookie
+
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+
+def test_a_spectator_line_reaches_spectators_and_never_a_player(make_match, make_user):
+    match, (alice, bob) = make_match()
+    Match.objects.filter(pk=match.pk).update(spectator_chat=True)
+    watcher, other_watcher = make_user(), make_user()
+    bob_cookie, watcher_cookie = session_cookie(bob), session_cookie(other_watcher)
+
+    async def scenario():
+        bob_ws = communicator(f"/ws/matches/{match.pk}/", bob_cookie)
+        rail_ws = communicator(f"/ws/matches/{match.pk}/", watcher_cookie)
+        assert (await bob_ws.connect())[0] and (await rail_ws.connect())[0]
+        await next_state(bob_ws)
+        await next_state(rail_ws)
+        await database_sync_to_async(services.chat_post)(match_id=match.pk, user=watcher, text="Psst: run away.")
+        heard = json.loads(await rail_ws.receive_from(timeout=5))
+        assert heard["type"] == "chat" and heard["message"]["text"] == "Psst: run away."
+        await database_sync_to_async(services.chat_post)(match_id=match.pk, user=alice, text="Ni!")
+        # Bob's next message is Alice's line: the spectator's line never came.
+        said = json.loads(await bob_ws.receive_from(timeout=5))
+        assert said["type"] == "chat" and said["message"]["text"] == "Ni!"
+        assert await bob_ws.receive_nothing(timeout=0.3)
+        await bob_ws.disconnect()
+        await rail_ws.disconnect()
+
+    asyncio.run(scenario())
