@@ -69,6 +69,7 @@ class AnalysisOut(Schema):
     valid: bool
     problems: list[str]
     stats: dict[str, Any]
+    missing: list[str] = []  # copies a wish list still needs ("2 Brave Sir Robin")
 
 
 class OpeningOut(Schema):
@@ -76,6 +77,7 @@ class OpeningOut(Schema):
     areas: list[CardOut]
     hand: list[CardOut]
     short: bool
+    warnings: list[str] = []  # every rule the deck breaks: its opening is only a sketch
 
 
 class SavedOut(Schema):
@@ -105,8 +107,11 @@ def deck_analyse_api(request, body: CardsIn):
 @router.post("opening/", response={200: OpeningOut, **ERRORS}, url_name="deck_opening_api")
 def deck_opening_api(request, body: CardsIn):
     opening = selectors.sample_opening(cards=body.cards)
-    return {key: [card_json(c) for c in value] if isinstance(value, list) else value
+    return {key: [card_json(c) for c in value] if key in OPENING_PILES else value
             for key, value in opening.items()}
+
+
+OPENING_PILES = ("aside", "areas", "hand")
 
 
 @router.post("decks/{int:pk}/save/", response={200: SavedOut, **ERRORS}, url_name="deck_save_api")

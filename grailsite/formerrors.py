@@ -6,9 +6,10 @@ from __future__ import annotations
 def labelled_errors(form) -> list[str]:
     out = []
     for name, errors in form.errors.items():
+        # A field's label is what the page shows beside it (or beside the editor that fills
+        # it in, for the designer's hidden JSON fields); errors of the whole form have none.
         field = form.fields.get(name)
-        hidden = field is None or field.widget.is_hidden
-        label = "" if hidden else (field.label or name.replace("_", " ").capitalize())
+        label = "" if field is None else (field.label or name.replace("_", " ").capitalize())
         out += [f"{label}: {e}" if label else str(e) for e in errors]
     return out
 
