@@ -35,7 +35,10 @@ def live_url(django_db_setup, tmp_path_factory):
     port = _free_port()
     env = dict(os.environ, DATABASE_URL=_database_url(), DJANGO_SETTINGS_MODULE="grailsite.settings",
                GRAILSITE_CHANNEL_PREFIX=settings.CHANNEL_PREFIX, ALLOWED_HOSTS="127.0.0.1,localhost",
-               EMAIL_BACKEND="django.core.mail.backends.console.EmailBackend")
+               EMAIL_BACKEND="django.core.mail.backends.console.EmailBackend",
+               # Every browser test signs people up from 127.0.0.1: the per-address limits
+               # would hold the suite back, and are tested on their own (tests/hardening).
+               RATE_SIGNUP_IP="100000/h", RATE_LOGIN_IP="100000/m")
     env.pop("GRAILSITE_TEST_DB", None)
     log = open(tmp_path_factory.mktemp("server") / "daphne.log", "w")
     proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
