@@ -221,10 +221,16 @@ def _draw(state, frame, events):
 
 
 def _choose_then(state, frame, events, *, candidates, kind, prompt, public, apply, options=None):
-    """The common shape: nothing to choose from -> nothing happens; else ask, then apply."""
+    """The common shape: nothing to choose from -> nothing happens; else ask, then apply.
+    An answer that is no longer possible (its player or card left the game meanwhile)
+    makes the card do nothing."""
     if "answer" in frame:
         _done(state)
-        apply(frame.pop("answer"))
+        chosen = frame.pop("answer")
+        if chosen in candidates:
+            apply(chosen)
+        else:
+            _say(events, "fizzle", f"{NAME[frame['card']]}: that choice is gone; nothing happens.", card=frame["card"])
         return
     if not candidates:
         _done(state)
@@ -358,6 +364,9 @@ def _exchange_keepers(state, frame, events):
         _done(state)
         take, give = frame.pop("answer"), frame["give"]
         owner = owner_on_table(state, take)
+        if take not in theirs or give not in mine:
+            _say(events, "fizzle", f"{NAME[frame['card']]}: that choice is gone; nothing happens.", card=frame["card"])
+            return
         state["tables"][owner].remove(take)
         state["tables"][seat].remove(give)
         state["tables"][seat].append(take)
@@ -429,18 +438,19 @@ def _everybody_gets_1(state, frame, events):
             events.append(Event("pool", f"You draw {card_list(frame['pool'])} to hand out.", audience=(seat,),
                                 data={"cards": list(frame["pool"])}))
     pool, to = frame["pool"], frame["to"]
+    # One card handed over per step, so the limits are checked before the next hand-over.
     if "answer" in frame:
         _give(state, seat, to.pop(0), frame.pop("answer"), pool, events)
-    while to and len(pool) == 1:
+    elif to and len(pool) == 1:
         _give(state, seat, to.pop(0), pool[0], pool, events)
-    if not to or not pool:
+    elif not to or not pool:
         _done(state)
         state["hands"][seat].extend(pool)
         del pool[:]
-        return
-    _ask(state, frame, seat=seat, kind="give_card", prompt=f"Which card goes to {seat_name(to[0])}?",
-         options=_card_options(pool), default=pool[0],
-         public=f"{seat_name(seat)} chooses a card for {seat_name(to[0])}.")
+    else:
+        _ask(state, frame, seat=seat, kind="give_card", prompt=f"Which card goes to {seat_name(to[0])}?",
+             options=_card_options(pool), default=pool[0],
+             public=f"{seat_name(seat)} chooses a card for {seat_name(to[0])}.")
 
 
 def _give(state, giver, receiver, card, pool, events):
@@ -526,12 +536,14 @@ def _move_creeper(state, frame, events):
     seat = frame["seat"]
     if "answer" in frame and "creeper" not in frame:
         frame["creeper"] = frame.pop("answer")
-    if "answer" in frame:
-        _done(state)
-        _hand_over(state, frame["creeper"], frame.pop("answer"), events)
-        return
     mine = [c for c in state["tables"][seat] if TYPE[c] == "creeper"]
     others = others_in_order(state, seat)
+    if "answer" in frame:
+        _done(state)
+        to = frame.pop("answer")
+        if frame["creeper"] in mine and to in others:
+            _hand_over(state, frame["creeper"], to, events)
+        return
     if not mine or not others:
         _done(state)
         _say(events, "fizzle", f"{NAME[frame['card']]} has nothing to act on.", card=frame["card"])

@@ -5,9 +5,11 @@
 1. check the Goals (a win ends everything at once, on anybody's turn);
 2. wait while a decision is open (answering at once for seats that have left);
 3. hold the other players to the Hand and Keeper limits (one frame of decisions);
-4. run the top effect frame one step (nested Actions);
-5. otherwise move the turn on: draw what is owed, wait for plays, then the turn player's
-   limits, then the next turn.
+4. draw what the Draw rule owes the turn player, at once, even in the middle of an Action
+   (a Draw rule raised mid-turn draws the difference immediately);
+5. run the top effect frame one step (nested Actions);
+6. otherwise move the turn on: wait for plays, then the turn player's limits, then the
+   next turn.
 
 ``route`` sends a finished decision frame to whoever asked it.
 """
@@ -45,6 +47,8 @@ def settle(state: dict, events: list) -> None:
             return
         if limits.ask_others(state, events):
             continue
+        if state["turn"]["phase"] == turn.PLAY and turn.draw_shortfall(state, events):
+            continue
         if state["effects"]:
             effects.step(state, events)
             continue
@@ -58,8 +62,6 @@ def _advance_turn(state: dict, events: list) -> bool:
     t = state["turn"]
     phase = t["phase"]
     if phase == turn.PLAY:
-        if turn.draw_shortfall(state, events):
-            return True
         if not turn.plays_done(state) or free_actions.optional_moves(state, t["seat"]):
             return False
         t["phase"] = turn.HAND_LIMIT
