@@ -3,24 +3,60 @@
 Nothing here is stored in the state: the draw count, play count and limits are computed
 from ``state["rules"]`` (the New Rules on the table, in the order played) each time they
 are asked for, so a rule that arrives or leaves changes the game at that instant, and a
-rule that changes numbers ("One, Two, Five!") composes with every other card. The summary
-of a list of rules is a pure function of that list, so it is memoised by the list.
+rule that changes numbers ("One, Two, Five!") composes with every other card. What a list
+of rules says (``Reading``) is a pure function of that list, so it is memoised by the list.
 """
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 from .cards import EFFECT, NAME, TYPE
 
 ALL = "all"  # the play count of "Play All"
 
 
+class Reading(NamedTuple):
+    """What a set of rules in play says, numbers already read through the number rules."""
+    slots: dict          # slot -> the rule card in it
+    numbers: dict        # printed number -> number read
+    draw: int
+    play: int | str      # a number, or ALL
+    hand_limit: int | None
+    keeper_limit: int | None
+    goal_limit: int
+    poor: int            # extra draws of the Poor Bonus (0 when not in play)
+    rich: int            # extra plays of the Rich Bonus (0 when not in play)
+
+
 @lru_cache(maxsize=4096)
-def _summary(rules: tuple) -> tuple[dict, dict]:
-    """(slot -> rule card, printed number -> number read) for a tuple of rules in play."""
+def _reading(rules: tuple) -> Reading:
     slots = {EFFECT[r]["slot"]: r for r in rules}
     numbers = next(({int(k): v for k, v in EFFECT[r]["map"].items()} for r in rules if "map" in EFFECT[r]), {})
-    return slots, numbers
+
+    def value(slot, default):
+        rule = slots.get(slot)
+        if rule is None:
+            return default
+        printed = EFFECT[rule]["value"]
+        return printed if printed == ALL or slot == "goal_limit" else numbers.get(printed, printed)
+
+    def bonus(rule, key):
+        return numbers.get(EFFECT[rule][key], EFFECT[rule][key]) if rule in rules else 0
+
+    return Reading(slots, numbers, value("draw", 1), value("play", 1), value("hand_limit", None),
+                   value("keeper_limit", None), value("goal_limit", 1),
+                   bonus("poor-bonus", "draw"), bonus("rich-bonus", "play"))
+
+
+def reading(state: dict) -> Reading:
+    """The rules in play, read now."""
+    return _reading(tuple(state["rules"]))
+
+
+def _summary(rules: tuple) -> tuple[dict, dict]:
+    r = _reading(rules)
+    return r.slots, r.numbers
 
 
 def rule_in(state: dict, slot: str) -> str | None:
@@ -71,43 +107,44 @@ def keeper_count(state: dict, seat: int) -> int:
 
 
 def poor_bonus(state: dict, seat: int) -> int:
-    rule = "poor-bonus"
-    return number(state, EFFECT[rule]["draw"]) if _bonus_holder(state, rule, fewest=True) == seat else 0
+    extra = reading(state).poor
+    return extra if extra and _bonus_holder(state, "poor-bonus", fewest=True) == seat else 0
 
 
 def rich_bonus(state: dict, seat: int) -> int:
-    rule = "rich-bonus"
-    return number(state, EFFECT[rule]["play"]) if _bonus_holder(state, rule, fewest=False) == seat else 0
+    extra = reading(state).rich
+    return extra if extra and _bonus_holder(state, "rich-bonus", fewest=False) == seat else 0
 
 
 def draw_count(state: dict, seat: int) -> int:
-    rule = rule_in(state, "draw")
-    base = number(state, EFFECT[rule]["value"]) if rule else 1
-    return base + poor_bonus(state, seat)
+    r = reading(state)
+    return r.draw + (poor_bonus(state, seat) if r.poor else 0)
 
 
 def play_target(state: dict, seat: int) -> int | str:
     """How many cards ``seat`` must play this turn: a number, or ALL."""
-    rule = rule_in(state, "play")
-    value = EFFECT[rule]["value"] if rule else 1
-    if value == ALL:
+    r = reading(state)
+    if r.play == ALL:
         return ALL
-    return number(state, value) + rich_bonus(state, seat)
+    return r.play + (rich_bonus(state, seat) if r.rich else 0)
+
+
+def limits(state: dict) -> tuple[int | None, int | None]:
+    """(hand limit, keeper limit), None where no such rule is in play."""
+    r = reading(state)
+    return r.hand_limit, r.keeper_limit
 
 
 def hand_limit(state: dict) -> int | None:
-    rule = rule_in(state, "hand_limit")
-    return number(state, EFFECT[rule]["value"]) if rule else None
+    return reading(state).hand_limit
 
 
 def keeper_limit(state: dict) -> int | None:
-    rule = rule_in(state, "keeper_limit")
-    return number(state, EFFECT[rule]["value"]) if rule else None
+    return reading(state).keeper_limit
 
 
 def goal_limit(state: dict) -> int:
-    rule = rule_in(state, "goal_limit")
-    return EFFECT[rule]["value"] if rule else 1
+    return reading(state).goal_limit
 
 
 def explain(state: dict, seat: int | None) -> dict:

@@ -33,9 +33,14 @@ SING, ACCENT, QUOTE = "sing-bonus", "accent-bonus", "what-is-your-quote"
 
 # --- keeper powers -----------------------------------------------------------------
 
+_POWERED = frozenset(c for c, e in EFFECT.items() if "power" in e)
+
+
 def power_moves(state: dict, seat: int) -> list[dict]:
-    out = []
     table = state["tables"][seat]
+    if _POWERED.isdisjoint(table):
+        return []
+    out = []
     used = state["turn"]["used"]
     everywhere = [c for s in active_seats(state) for c in state["tables"][s]]
     for keeper in table:

@@ -118,16 +118,18 @@ class MontyPythonFluxx(Game):
         if seat != state["turn"]["seat"]:
             return []
         moves = []
-        if not turn.plays_done(state):
+        done = turn.plays_done(state)
+        if not done:
             quote = free_actions.QUOTE in state["rules"] and not state["turn"]["quoted"]
             for card in state["hands"][seat]:
                 moves.append({"type": "play", "card": card})
                 if quote:
                     moves.append({"type": "play", "card": card, "quote": NAME[card]})
         moves += free_actions.power_moves(state, seat)
-        moves += free_actions.rule_moves(state, seat)
+        if not done:
+            moves += free_actions.rule_moves(state, seat)
         moves += free_actions.claim_moves(state, seat)
-        if turn.plays_done(state):
+        if done:
             moves.append({"type": "end_turn"})
         return moves
 

@@ -23,6 +23,7 @@ def _compile(goal: str) -> tuple:
 
 _GOALS = {c: _compile(c) for c, t in TYPE.items() if t == "goal"}
 _CREEPERS = frozenset(c for c, t in TYPE.items() if t == "creeper")
+_FIRST_NAMED = {g: next(iter(EFFECT[g].get("have", ())), None) for g in _GOALS}
 
 
 def meets(state: dict, seat: int, goal: str) -> bool:
@@ -33,9 +34,23 @@ def meets(state: dict, seat: int, goal: str) -> bool:
 def meeting(state: dict) -> list[int]:
     """The players who meet at least one Goal in play right now."""
     goals = state["goals"]
-    if not goals:
+    if not _may_be_met(state, goals):
         return []
     return list(_meeting(_position(state), tuple(goals)))
+
+
+def _may_be_met(state: dict, goals: list) -> bool:
+    """A cheap first look, run after every step: is the first card some Goal names on
+    anyone's table at all?"""
+    tables = state["tables"]
+    for goal in goals:
+        first = _FIRST_NAMED[goal]
+        if first is None:
+            return True
+        for table in tables:
+            if first in table:
+                return True
+    return False
 
 
 def _position(state: dict) -> tuple:
@@ -78,6 +93,10 @@ def _meets(tables: tuple, rules: tuple, seat: int, goal: str) -> bool:
 
 def check(state: dict, events: list) -> None:
     """Declare a winner when exactly one player meets a Goal; report a tie once."""
+    if not _may_be_met(state, state["goals"]):
+        if state["tie"]:
+            state["tie"] = []
+        return
     seats = meeting(state)
     if len(seats) == 1:
         (winner,) = seats

@@ -14,7 +14,7 @@ from __future__ import annotations
 from .. import decisions
 from ..base import Event
 from .cards import NAME, TYPE
-from .current_rules import active_seats, hand_limit, keeper_limit
+from .current_rules import active_seats, hand_limit, keeper_limit, limits
 from .zones import card_list, seat_name
 
 LIMIT_HANDLER = "limit"
@@ -67,7 +67,7 @@ def _ask_or_apply(state: dict, wanted: list[tuple[int, str]], events: list) -> b
 
 def ask_others(state: dict, events: list) -> bool:
     """Hold everyone but the player whose turn it is to the limits, now."""
-    hands, keepers = hand_limit(state), keeper_limit(state)
+    hands, keepers = limits(state)
     if hands is None and keepers is None:
         return False
     turn_seat = state["turn"]["seat"]

@@ -18,6 +18,11 @@ def uniform(game, state, seat, moves, rng):
 CREEPER_CLEARERS = {"creeper-sweeper": 7, "move-a-creeper": 5, "trash-something": 3}
 
 
+def _wanted(state):
+    """Cards the Goals in play name."""
+    return {c for g in state["goals"] for c in EFFECT[g].get("have", ())}
+
+
 def _goal_score(state, seat, goal):
     have = EFFECT[goal].get("have", ())
     table, hand = state["tables"][seat], state["hands"][seat]
@@ -32,19 +37,24 @@ def _score(state, seat, move):
     if kind == "power":
         return 8 if move["target"] in my_creepers else 0
     if kind == "decide":
-        return 2 if move["choice"] in my_creepers else 0
+        choice = move["choice"]
+        if choice in my_creepers:
+            return 2
+        return 1 if isinstance(choice, str) and choice in _wanted(state) else 0
     if kind != "play":
         return 0
     card = move["card"]
     if TYPE[card] == "goal":
         return 2 + _goal_score(state, seat, card)
     if TYPE[card] == "keeper":
-        return 6 if any(card in EFFECT[g].get("have", ()) for g in state["goals"]) else 1
+        return 6 if card in _wanted(state) else 1
+    if card == "steal-a-keeper" and any(c in _wanted(state) for t in state["tables"] for c in t if c not in mine):
+        return 5
     return CREEPER_CLEARERS.get(card, 0) if my_creepers else 0
 
 
 def goal_seeking(game, state, seat, moves, rng, greed=8):
-    """``greed`` in tenths: how often the best-scoring play is chosen over a random move."""
+    """``greed`` in tenths: how often the best-scoring move is chosen over a random one."""
     if rng.below(10) < greed:
         scored = [(_score(state, seat, m), i) for i, m in enumerate(moves)]
         best = max(scored)[0]
