@@ -314,3 +314,31 @@ def test_note_starting_hands_hold_three_non_creepers():
             size = len(cards) - (state["turn"]["drawn"] if seat == state["turn"]["seat"] else 0)
             assert size == 3 and not any(c in cards for c in ("death", "black-beast", "killer-rabbit",
                                                                 "spanish-inquisition", "black-knight"))
+
+
+def test_note_with_both_piles_empty_a_draw_simply_does_not_happen():
+    state = table_for()
+    rules(state, "play-2")
+    give(state, 0, "draw-5", "jackpot")
+    state["tables"][2].extend(state["draw"] + state["discard"])  # every other card out of reach
+    state["draw"], state["discard"] = [], []
+    state, events = play(state, 0, "draw-5")
+    assert state["turn"]["drawn"] == 5 and state["hands"][0] == ["jackpot"]  # counted, not retried
+    assert any(e.kind == "empty" for e in events)
+    state, events = play(state, 0, "jackpot")
+    assert state["turn"]["seat"] == 1
+
+
+def test_note_creepers_dealt_at_the_start_go_down_and_are_replaced():
+    found = 0
+    for seed in range(60):
+        state = new_game(5, seed)
+        for seat in range(5):
+            creepers = list(state["tables"][seat])
+            if not creepers:
+                continue
+            found += 1
+            assert GAME.view_for(state, None)["creepers"][seat] == creepers
+            dealt = len(state["hands"][seat]) - (state["turn"]["drawn"] if seat == state["turn"]["seat"] else 0)
+            assert dealt == 3 and not set(creepers) & set(state["hands"][seat])
+    assert found >= 5  # the deal does meet Creepers, and puts them on the table
