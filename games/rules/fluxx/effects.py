@@ -438,6 +438,9 @@ def _everybody_gets_1(state, frame, events):
             events.append(Event("pool", f"You draw {card_list(frame['pool'])} to hand out.", audience=(seat,),
                                 data={"cards": list(frame["pool"])}))
     pool, to = frame["pool"], frame["to"]
+    if "answer" in frame and not state["active"][to[0]]:
+        frame.pop("answer")  # the player it was meant for left meanwhile: the card stays
+    to[:] = [s for s in to if state["active"][s]]
     # One card handed over per step, so the limits are checked before the next hand-over.
     if "answer" in frame:
         _give(state, seat, to.pop(0), frame.pop("answer"), pool, events)

@@ -84,3 +84,18 @@ def test_turns_skip_players_who_left():
     state, _ = act(state, 1, {"type": "resign"})
     state, _ = play(state, 0, "cow")
     assert state["turn"]["seat"] == 2
+
+
+def test_a_player_who_leaves_during_everybody_gets_1_is_given_nothing():
+    state = table_for(players=4)
+    rules(state, "hand-limit-1")
+    give(state, 1, "shrubbery")
+    give(state, 0, "everybody-gets-1")
+    stack(state, "coconuts", "swallow", "catapult", "cow")
+    state, _ = play(state, 0, "everybody-gets-1")
+    state, _ = decide(state, 0, "coconuts")  # seat 2 must now discard one of two cards...
+    state, _ = act(state, 2, {"type": "resign"})  # ...while seat 3, next in line, leaves
+    state, _ = decide(state, 1, "shrubbery")
+    state, _ = decide(state, 0, "swallow")  # the next card goes to seat 4
+    assert state["hands"][2] == [] and state["hands"][3] == ["swallow"]
+    assert sorted(c for c in ("catapult", "cow") if c in state["hands"][0]) == ["catapult", "cow"]
