@@ -58,21 +58,23 @@ def settle(state: dict, events: list) -> None:
 
 
 def _advance_turn(state: dict, events: list) -> bool:
-    """One step of the turn's own sequence; False when the turn player must act."""
+    """Move the turn's own sequence on, through every phase that has nothing to ask;
+    False when the turn player must act. Returns True as soon as anything changed, so the
+    Goals and limits are looked at again before going further."""
     t = state["turn"]
-    phase = t["phase"]
-    if phase == turn.PLAY:
+    if t["phase"] == turn.PLAY:
         if not turn.plays_done(state) or free_actions.optional_moves(state, t["seat"]):
             return False
         t["phase"] = turn.HAND_LIMIT
-    elif phase == turn.HAND_LIMIT:
+    if t["phase"] == turn.HAND_LIMIT:
         t["phase"] = turn.KEEPER_LIMIT
-        limits.ask_turn_player(state, "hand", events)
-    elif phase == turn.KEEPER_LIMIT:
+        if limits.ask_turn_player(state, "hand", events):
+            return True
+    if t["phase"] == turn.KEEPER_LIMIT:
         t["phase"] = turn.OVER
-        limits.ask_turn_player(state, "keepers", events)
-    else:
-        turn.advance(state, events)
+        if limits.ask_turn_player(state, "keepers", events):
+            return True
+    turn.advance(state, events)
     return True
 
 

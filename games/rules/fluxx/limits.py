@@ -82,9 +82,10 @@ def ask_others(state: dict, events: list) -> bool:
     return bool(wanted) and _ask_or_apply(state, wanted, events)
 
 
-def ask_turn_player(state: dict, zone: str, events: list) -> None:
-    """At the end of a turn the player whose turn it was complies with one limit."""
-    _ask_or_apply(state, [(state["turn"]["seat"], zone)], events)
+def ask_turn_player(state: dict, zone: str, events: list) -> bool:
+    """At the end of a turn the player whose turn it was complies with one limit.
+    True when a discard was asked for or made."""
+    return _ask_or_apply(state, [(state["turn"]["seat"], zone)], events)
 
 
 def discard(state: dict, seat: int, zone: str, cards: list[str], events: list) -> None:
