@@ -25,6 +25,7 @@ def start(state: dict, seat: int, number_: int, events: list) -> None:
     # No-Hand Bonus looks only at the very start of a turn (rules FAQ): whoever plays it waits.
     if in_play(state, "no-hand-bonus") and not state["hands"][seat]:
         draw_to_hand(state, seat, number(state, EFFECT["no-hand-bonus"]["draw"]), events, "No-Hand Bonus")
+    draw_shortfall(state, events)  # the turn's draw
 
 
 def draw_shortfall(state: dict, events: list) -> bool:
