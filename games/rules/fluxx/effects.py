@@ -128,24 +128,24 @@ def _place_goal(state, frame, events):
     card, seat = frame["card"], frame["seat"]
     goals = state["goals"]
     if "answer" in frame:
-        replaced = frame.pop("answer")
+        replaced = [frame.pop("answer")]
     elif len(goals) < goal_limit(state):
-        replaced = None
+        replaced = []
     elif goal_limit(state) == 1 or len(goals) == 1:
-        replaced = goals[0]
+        replaced = list(goals)
     else:
         _ask(state, frame, seat=seat, kind="replace_goal", prompt=f"{NAME[card]} replaces which Goal?",
              options=_card_options(goals), default=goals[0],
              public=f"{seat_name(seat)} chooses which Goal {NAME[card]} replaces.")
         return
     _done(state)
-    if replaced is not None:
-        goals.remove(replaced)
-        state["discard"].append(replaced)
+    for old in replaced:
+        goals.remove(old)
+        state["discard"].append(old)
     state["limbo"].remove(card)
     goals.append(card)
-    tail = f", replacing {NAME[replaced]}" if replaced else ""
-    _say(events, "goal", f"The Goal is now {NAME[card]}{tail}.", card=card, replaced=replaced)
+    tail = f", replacing {card_list(replaced)}" if replaced else ""
+    _say(events, "goal", f"{NAME[card]} is now a Goal{tail}.", card=card, replaced=replaced)
 
 
 def _discard_limbo(state, frame, events):
