@@ -200,7 +200,7 @@ def test_faq_no_hand_bonus_only_counts_at_the_start_of_a_turn():
     give(state, 0, "no-hand-bonus")
     state, _ = play(state, 0, "no-hand-bonus")
     assert state["hands"][0] == []  # the player who laid it down waits
-    # seat 1 now starts a turn with an empty hand: 3 bonus cards, then the normal draw of 1
+    # Seat 2 now starts a turn with an empty hand: 3 bonus cards, then the normal draw of 1
     assert len(state["hands"][1]) == 4
 
 
@@ -266,7 +266,7 @@ def test_example_draw_2_and_use_em_with_draw_3_play_2_inside_is_one_play():
     state, _ = play(state, 0, "draw-2-and-use-em")
     state, _ = decide(state, 0, "draw-3-play-2")
     state, _ = decide(state, 0, "swallow")
-    state, _ = decide(state, 0, "catapult")  # the third of the three is thrown away
+    state, _ = decide(state, 0, "catapult")  # and the third, The Shrubbery, is thrown away
     assert state["turn"]["played"] == 1 and state["turn"]["seat"] == 0
     assert {"swallow", "catapult", "coconuts"} <= set(state["tables"][0])
     assert "shrubbery" in state["discard"]

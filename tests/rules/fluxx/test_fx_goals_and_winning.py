@@ -54,10 +54,10 @@ def test_simultaneous_winners_keep_playing_and_the_first_to_stand_alone_wins():
     put(state, 1, "king-arthur", "holy-grail")
     put(state, 2, "sir-robin", "robins-minstrels")
     goals(state, "the-quest")
-    put(state, 1, "death")  # seat 2 meets The Quest but Death blocks it...
+    put(state, 1, "death")  # Seat 2 has The Quest's cards but Death blocks it...
     give(state, 0, "brave-sir-robin", "creeper-sweeper", "cow")
     state, events = play(state, 0, "brave-sir-robin")
-    assert GAME.outcome(state).winners == (2,)  # ...so seat 3 alone meets a goal: a win
+    assert GAME.outcome(state).winners == (2,)  # ...so Seat 3 alone meets a Goal: a win
 
     state = table_for()
     rules(state, "double-agenda", "play-3")
