@@ -9,7 +9,7 @@ from games.rules.base import IllegalMove
 from games.rules.fluxx import MontyPythonFluxx
 from games.rules.fluxx.state_copy import copy_state
 
-from .helpers import GAME, act, decide, give, new_game, play, put, rules, table_for
+from .helpers import GAME, decide, give, new_game, play, put, rules, table_for
 from .playout import play as play_game
 
 

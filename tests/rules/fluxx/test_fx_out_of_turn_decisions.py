@@ -6,6 +6,7 @@ from games.rules import decisions
 from games.rules.base import IllegalMove, Pending
 
 from .helpers import GAME, act, decide, give, open_decision, play, put, rules, table_for
+from .playout import play as play_game
 
 
 def _limit_frame(players=4):
@@ -119,7 +120,6 @@ def test_timeout_of_a_turn_plays_the_first_card_and_ends_a_finished_turn():
 
 
 def test_every_pending_kind_has_a_timeout_move_that_applies():
-    from .playout import play as play_game
     kinds = set()
 
     def step(before, state, seat, move, moves, events):

@@ -2,7 +2,7 @@
 and stop acting the moment they leave."""
 from games.rules.fluxx.current_rules import draw_count, explain, hand_limit, number, play_target
 
-from .helpers import GAME, act, decide, give, open_decision, play, put, rules, stack, table_for
+from .helpers import GAME, decide, give, open_decision, play, put, rules, stack, table_for
 
 
 def test_rules_of_different_slots_coexist_and_a_same_slot_rule_replaces():
