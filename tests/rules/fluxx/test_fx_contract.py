@@ -87,8 +87,8 @@ def test_every_listed_move_applies_and_every_refusal_gives_a_reason():
                 else:
                     assert bad in GAME.legal_moves(before, s), (bad, s)
 
-    for seed in range(4):
-        play_game(GAME, seed, players=3, on_step=step)
+    for seed in range(5):
+        play_game(GAME, seed, players=2 + seed, on_step=step)
 
 
 def test_moves_out_of_turn_or_by_strangers_are_refused():

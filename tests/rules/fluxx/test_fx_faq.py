@@ -342,3 +342,38 @@ def test_note_creepers_dealt_at_the_start_go_down_and_are_replaced():
             dealt = len(state["hands"][seat]) - (state["turn"]["drawn"] if seat == state["turn"]["seat"] else 0)
             assert dealt == 3 and not set(creepers) & set(state["hands"][seat])
     assert found >= 5  # the deal does meet Creepers, and puts them on the table
+
+
+# --- the publisher's Monty Python Fluxx FAQ (looney-faq in docs/rules/fluxx.md) -------------
+
+def test_mp_faq_the_animator_and_the_finger_of_god_each_smite_once_in_the_same_turn():
+    state = table_for()
+    rules(state, "play-2")
+    put(state, 0, "animator", "death")
+    put(state, 1, "black-knight")
+    give(state, 0, "finger-of-god", "cow")
+    state, _ = act(state, 0, {"type": "power", "card": "animator", "target": "death"})
+    state, _ = play(state, 0, "finger-of-god")
+    assert not any(m.get("card") == "animator" for m in GAME.legal_moves(state, 0))  # once, and the Finger is in play
+    state, _ = act(state, 0, {"type": "power", "card": "finger-of-god", "target": "black-knight"})
+    assert {"death", "black-knight"} <= set(state["discard"])
+
+
+def test_mp_faq_the_animator_does_not_smite_while_the_finger_of_god_is_in_play():
+    state = table_for()
+    put(state, 0, "animator")
+    put(state, 2, "finger-of-god", "death")
+    give(state, 0, "cow")
+    with pytest.raises(IllegalMove, match="only while The Finger of God is not in play"):
+        GAME.apply(state, 0, {"type": "power", "card": "animator", "target": "death"})
+
+
+def test_mp_faq_get_on_with_it_ends_the_turn_at_once_and_creepers_drawn_stay_put():
+    state = table_for()
+    rules(state, "get-on-with-it")
+    put(state, 0, "finger-of-god")
+    give(state, 0, "cow", "coconuts")
+    stack(state, "death", "swallow", "catapult", "shrubbery")
+    state, _ = act(state, 0, {"type": "get_on_with_it"})
+    assert state["turn"]["seat"] == 1 and "death" in state["tables"][0]  # no chance to smite it now
+    assert sorted(state["hands"][0]) == ["catapult", "shrubbery", "swallow"]
