@@ -49,3 +49,15 @@ def test_the_vocabulary_check_names_what_the_engine_could_not_run(broken, reason
 def test_card_ids_are_unique():
     with pytest.raises(ValueError, match="unique"):
         validate([RECORDS[1], RECORDS[1]])
+
+
+def test_the_docs_count_the_cards_and_the_confirmed_ones_as_the_data_does():
+    rows = {"Basic Rules": "basic", "New Rules": "rule", "Goals": "goal", "Keepers": "keeper",
+            "Creepers": "creeper", "Actions": "action"}
+    text = DOC.read_text()
+    for label, kind in rows.items():
+        line = next(l for l in text.splitlines() if l.startswith(f"| {label} |"))
+        total, confirmed = (int(cell.split()[0]) for cell in line.split("|")[2:4])
+        records = [r for r in RECORDS if r["type"] == kind]
+        assert total == len(records), label
+        assert confirmed == sum(1 for r in records if r["certainty"] != "reconstructed"), label
