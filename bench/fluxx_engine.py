@@ -102,7 +102,8 @@ def main():
     live = [s for s in sample if GAME.pending(s)]
     print(f"  view_for (a seat)      : {per_call(lambda s: GAME.view_for(s, 0), sample):8.1f} us")
     print(f"  view_for (spectator)   : {per_call(lambda s: GAME.view_for(s, None), sample):8.1f} us")
-    print(f"  legal_moves            : {per_call(lambda s: GAME.legal_moves(s, GAME.pending(s)[0].seat), live):8.1f} us")
+    legal = per_call(lambda s: GAME.legal_moves(s, GAME.pending(s)[0].seat), live)
+    print(f"  legal_moves            : {legal:8.1f} us")
     print(f"  JSON round trip        : {per_call(lambda s: json.loads(json.dumps(s)), sample):8.1f} us")
     size = sum(len(json.dumps(s)) for s in sample) / len(sample)
     print(f"  state size (JSON)      : {size:8.0f} bytes on average over {len(sample)} sampled states")

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from .. import decisions
 from . import effects, free_actions, goals, limits, turn
+from .frames import EFFECT_HANDLER
 from .zones import pools
 
 HANDLERS = {
-    effects.EFFECT_HANDLER: lambda state, frame, events: effects.receive_answer(state, frame),
+    EFFECT_HANDLER: lambda state, frame, events: effects.receive_answer(state, frame),
     limits.LIMIT_HANDLER: limits.on_answered,
     free_actions.CLAIM_HANDLER: free_actions.on_judged,
 }

@@ -22,8 +22,9 @@ from __future__ import annotations
 from .. import decisions
 from ..base import Event, Game, IllegalMove, Outcome, Pending
 from ..rng import Rng, new_rng_state
-from . import effects, engine, free_actions, turn
+from . import engine, free_actions, turn
 from .cards import NAME, PLAYABLE, TYPE, is_card
+from .frames import play_card, push
 from .state_copy import copy_state
 from .view import build_view
 from .zones import draw_for, seat_name
@@ -87,7 +88,8 @@ class MontyPythonFluxx(Game):
             new[key].append(empty)
         new["hands"].append([])
         new["tables"].append([])
-        events = [Event("join", f"{seat_name(seat)} joins the game and is dealt {HAND_SIZE} cards.", data={"seat": seat})]
+        events = [Event("join", f"{seat_name(seat)} joins the game and is dealt {HAND_SIZE} cards.",
+                        data={"seat": seat})]
         for _ in range(HAND_SIZE):
             card = draw_for(new, seat, events)
             if card is not None:
@@ -190,8 +192,8 @@ class MontyPythonFluxx(Game):
                             data={"seat": seat, "card": card, "quote": quote if bonus else None}))
         if bonus:
             state["turn"]["quoted"] = True
-            effects.push(state, {"op": "bonus_draw", "seat": seat, "count": 1, "why": NAME[free_actions.QUOTE]})
-        effects.play_card(state, seat, card)
+            push(state, {"op": "bonus_draw", "seat": seat, "count": 1, "why": NAME[free_actions.QUOTE]})
+        play_card(state, seat, card)
 
     def _power(self, state, seat, move, events):
         free_actions.use_power(state, seat, move, events)

@@ -255,7 +255,8 @@ def _my_hovercraft(state):
     sizes = [len(state["hands"][0]) - 1, 2, 1]
     state, _ = play(state, 0, "my-hovercraft")
     assert [len(h) for h in state["hands"]] == sizes
-    assert sorted(state["hands"][0] + state["hands"][1] + state["hands"][2]) == [c for c in cards if c != "my-hovercraft"]
+    after = sorted(state["hands"][0] + state["hands"][1] + state["hands"][2])
+    assert after == [c for c in cards if c != "my-hovercraft"]
 
 
 def _jackpot(state):
