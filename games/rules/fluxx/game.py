@@ -13,9 +13,10 @@ Moves (``legal_moves`` lists every one that may be made now):
 - ``{"type": "resign"}`` leaves the game.
 
 The engine's parts: ``cards`` (the deck and its vocabulary), ``current_rules`` (numbers
-read from the rules in play), ``zones`` (drawing), ``effects`` (resolving cards, nested
-Actions), ``limits``, ``turn``, ``free_actions``, ``goals``, ``engine`` (the loop that
-carries the game forward), ``view``. Every digital choice is in docs/rules/fluxx.md.
+read from the rules in play), ``zones`` (drawing), ``effects`` (resolving a played card)
+with ``frames`` (the effect stack's helpers) and ``actions`` (one function per Action),
+``limits``, ``turn``, ``free_actions``, ``goals``, ``engine`` (the loop that carries the game
+forward), ``view``, ``state_copy``. Every digital choice is in docs/rules/fluxx.md.
 """
 from __future__ import annotations
 
