@@ -1,0 +1,179 @@
+"""The rules in play, read afresh every time a number is needed.
+
+Nothing here is stored in the state: the draw count, play count and limits are computed
+from ``state["rules"]`` (the New Rules on the table, in the order played) each time they
+are asked for, so a rule that arrives or leaves changes the game at that instant, and a
+rule that changes numbers ("One, Two, Five!") composes with every other card. What a list
+of rules says (``Reading``) is a pure function of that list, so it is memoised by the list.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+from .cards import EFFECT, NAME, TYPE
+
+ALL = "all"  # the play count of "Play All"
+
+
+class Reading(NamedTuple):
+    """What a set of rules in play says, numbers already read through the number rules."""
+    slots: dict          # slot -> the rule card in it
+    numbers: dict        # printed number -> number read
+    draw: int
+    play: int | str      # a number, or ALL
+    hand_limit: int | None
+    keeper_limit: int | None
+    goal_limit: int
+    poor: int            # extra draws of the Poor Bonus (0 when not in play)
+    rich: int            # extra plays of the Rich Bonus (0 when not in play)
+
+
+@lru_cache(maxsize=4096)
+def _reading(rules: tuple) -> Reading:
+    slots = {EFFECT[r]["slot"]: r for r in rules}
+    numbers = next(({int(k): v for k, v in EFFECT[r]["map"].items()} for r in rules if "map" in EFFECT[r]), {})
+
+    def value(slot, default):
+        rule = slots.get(slot)
+        if rule is None:
+            return default
+        printed = EFFECT[rule]["value"]
+        return printed if printed == ALL or slot == "goal_limit" else numbers.get(printed, printed)
+
+    def bonus(rule, key):
+        return numbers.get(EFFECT[rule][key], EFFECT[rule][key]) if rule in rules else 0
+
+    return Reading(slots, numbers, value("draw", 1), value("play", 1), value("hand_limit", None),
+                   value("keeper_limit", None), value("goal_limit", 1),
+                   bonus("poor-bonus", "draw"), bonus("rich-bonus", "play"))
+
+
+def reading(state: dict) -> Reading:
+    """The rules in play, read now."""
+    return _reading(tuple(state["rules"]))
+
+
+def _summary(rules: tuple) -> tuple[dict, dict]:
+    r = _reading(rules)
+    return r.slots, r.numbers
+
+
+def rule_in(state: dict, slot: str) -> str | None:
+    """The New Rule occupying ``slot``, or None (the Basic Rules then apply)."""
+    return _summary(tuple(state["rules"]))[0].get(slot)
+
+
+def in_play(state: dict, rule: str) -> bool:
+    return rule in state["rules"]
+
+
+def number(state: dict, printed: int) -> int:
+    """The number a card's printed ``printed`` counts as under the rules in play."""
+    return _summary(tuple(state["rules"]))[1].get(printed, printed)
+
+
+def number_under(rules: tuple, printed: int) -> int:
+    """``number`` for a tuple of rules in play rather than a state."""
+    return _summary(rules)[1].get(printed, printed)
+
+
+def _numbers_note(state: dict, printed: int) -> str:
+    read = number(state, printed)
+    if read == printed:
+        return ""
+    changer = next(r for r in state["rules"] if EFFECT[r].get("map"))
+    return f" ({NAME[changer]} makes it {read})"
+
+
+def _bonus_holder(state: dict, rule: str, fewest: bool) -> int | None:
+    """The one seat with strictly the fewest (or most) Keepers, when ``rule`` is in play."""
+    if rule not in state["rules"]:
+        return None
+    counts = {s: keeper_count(state, s) for s in active_seats(state)}
+    if len(counts) < 2:
+        return None
+    best = (min if fewest else max)(counts.values())
+    holders = [s for s, n in counts.items() if n == best]
+    return holders[0] if len(holders) == 1 else None
+
+
+def active_seats(state: dict) -> list[int]:
+    return [s for s, on in enumerate(state["active"]) if on]
+
+
+def keeper_count(state: dict, seat: int) -> int:
+    return sum(1 for c in state["tables"][seat] if TYPE[c] == "keeper")
+
+
+def poor_bonus(state: dict, seat: int) -> int:
+    extra = reading(state).poor
+    return extra if extra and _bonus_holder(state, "poor-bonus", fewest=True) == seat else 0
+
+
+def rich_bonus(state: dict, seat: int) -> int:
+    extra = reading(state).rich
+    return extra if extra and _bonus_holder(state, "rich-bonus", fewest=False) == seat else 0
+
+
+def draw_count(state: dict, seat: int) -> int:
+    r = reading(state)
+    return r.draw + (poor_bonus(state, seat) if r.poor else 0)
+
+
+def play_target(state: dict, seat: int) -> int | str:
+    """How many cards ``seat`` must play this turn: a number, or ALL."""
+    r = reading(state)
+    if r.play == ALL:
+        return ALL
+    return r.play + (rich_bonus(state, seat) if r.rich else 0)
+
+
+def limits(state: dict) -> tuple[int | None, int | None]:
+    """(hand limit, keeper limit), None where no such rule is in play."""
+    r = reading(state)
+    return r.hand_limit, r.keeper_limit
+
+
+def hand_limit(state: dict) -> int | None:
+    return reading(state).hand_limit
+
+
+def keeper_limit(state: dict) -> int | None:
+    return reading(state).keeper_limit
+
+
+def goal_limit(state: dict) -> int:
+    return reading(state).goal_limit
+
+
+def explain(state: dict, seat: int | None) -> dict:
+    """Each effective number with the words that justify it, for the table display.
+    ``seat`` is whose bonuses to include (the player whose turn it is)."""
+    out = {}
+    rule = rule_in(state, "draw")
+    printed = EFFECT[rule]["value"] if rule else 1
+    draw = {"value": number(state, printed), "text": f"{NAME[rule] if rule else 'Basic Rules: draw 1'}"
+                                                      f"{_numbers_note(state, printed)}"}
+    if seat is not None and poor_bonus(state, seat):
+        draw["value"] += poor_bonus(state, seat)
+        draw["text"] += f", +{poor_bonus(state, seat)} from the Poor Bonus"
+    out["draw"] = draw
+    rule = rule_in(state, "play")
+    printed = EFFECT[rule]["value"] if rule else 1
+    if printed == ALL:
+        out["play"] = {"value": ALL, "text": "Play All: every card in hand"}
+    else:
+        play = {"value": number(state, printed), "text": f"{NAME[rule] if rule else 'Basic Rules: play 1'}"
+                                                         f"{_numbers_note(state, printed)}"}
+        if seat is not None and rich_bonus(state, seat):
+            play["value"] += rich_bonus(state, seat)
+            play["text"] += f", +{rich_bonus(state, seat)} from the Rich Bonus"
+        out["play"] = play
+    for slot, reader in (("hand_limit", hand_limit), ("keeper_limit", keeper_limit)):
+        rule = rule_in(state, slot)
+        out[slot] = None if rule is None else {
+            "value": reader(state), "text": NAME[rule] + _numbers_note(state, EFFECT[rule]["value"])}
+    rule = rule_in(state, "goal_limit")
+    out["goal_limit"] = {"value": goal_limit(state), "text": NAME[rule] if rule else "One Goal at a time"}
+    return out

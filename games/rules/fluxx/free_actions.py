@@ -1,0 +1,208 @@
+"""Things a player may do on their turn that are not plays.
+
+- **Keeper powers** (``{"type": "power", "card": ..., "target": ..., ["to": seat]}``):
+  Excalibur hands one of your Creepers to another player; The Finger of God and The
+  Animator (only while The Finger of God is on no table) send any Creeper to the discard
+  pile, each once per turn; The Holy Hand Grenade is thrown away to take one other Keeper
+  or Creeper with it.
+- **Free-action rules**: ``get_on_with_it`` (before your last play, swap your hand for 3
+  new cards; the turn ends) and ``swap_plays`` (draw one card per play still owed; the
+  turn ends).
+- **Claims for the rules that reward a physical act** (docs/rules/fluxx.md): ``sing`` and
+  ``accent`` carry the words typed; every other player judges them at once (a decision
+  each, defaulting to "it counts"); a strict majority of "no" refuses the bonus. The
+  quote rule needs no judges: the quote must mention the card played (see ``quote_ok``).
+
+Every move here is checked by building the list of those allowed and looking it up, so
+the legal list and the check cannot disagree.
+"""
+from __future__ import annotations
+
+from .. import decisions
+from ..base import Event, IllegalMove
+from .cards import EFFECT, NAME, TYPE, keyword_in
+from .current_rules import ALL, active_seats, in_play, number, play_target
+from .turn import HAND_LIMIT, plays_done
+from .zones import draw_to_hand, in_play_anywhere, owner_on_table, seat_name
+
+CLAIM_HANDLER = "claim"
+MAX_WORDS = 200  # characters of a typed song, accent or quote
+
+SING, ACCENT, QUOTE = "sing-bonus", "accent-bonus", "what-is-your-quote"
+
+
+# --- keeper powers -----------------------------------------------------------------
+
+_POWERED = frozenset(c for c, e in EFFECT.items() if "power" in e)
+
+
+def power_moves(state: dict, seat: int) -> list[dict]:
+    table = state["tables"][seat]
+    if _POWERED.isdisjoint(table):
+        return []
+    out = []
+    used = state["turn"]["used"]
+    everywhere = [c for s in active_seats(state) for c in state["tables"][s]]
+    for keeper in table:
+        e = EFFECT[keeper]
+        power = e.get("power")
+        if power is None or (e.get("per_turn") and keeper in used):
+            continue
+        if e.get("unless_in_play") and in_play_anywhere(state, e["unless_in_play"]):
+            continue
+        if power == "move_creeper":
+            others = [s for s in active_seats(state) if s != seat]
+            out += [{"type": "power", "card": keeper, "target": c, "to": s}
+                    for c in table if TYPE[c] == "creeper" for s in others]
+        elif power == "smite":
+            out += [{"type": "power", "card": keeper, "target": c} for c in everywhere if TYPE[c] == "creeper"]
+        elif power == "sacrifice":
+            out += [{"type": "power", "card": keeper, "target": c} for c in everywhere if c != keeper]
+    return out
+
+
+def use_power(state: dict, seat: int, move: dict, events: list) -> None:
+    keeper = move.get("card")
+    if keeper not in state["tables"][seat] or "power" not in EFFECT.get(keeper, {}):
+        raise IllegalMove("Use the power of a Keeper that is in front of you and has one.")
+    if EFFECT[keeper].get("per_turn") and keeper in state["turn"]["used"]:
+        raise IllegalMove(f"{NAME[keeper]} has already been used this turn.")
+    if EFFECT[keeper].get("unless_in_play") and in_play_anywhere(state, EFFECT[keeper]["unless_in_play"]):
+        raise IllegalMove(f"{NAME[keeper]} works only while {NAME[EFFECT[keeper]['unless_in_play']]} is not in play.")
+    if move not in power_moves(state, seat):
+        raise IllegalMove(f"{NAME[keeper]} cannot be used on that.")
+    if EFFECT[keeper].get("per_turn"):
+        state["turn"]["used"].append(keeper)
+    target = move["target"]
+    owner = owner_on_table(state, target)
+    state["tables"][owner].remove(target)
+    power = EFFECT[keeper]["power"]
+    if power == "move_creeper":
+        state["tables"][move["to"]].append(target)
+        text = f"{seat_name(seat)} uses {NAME[keeper]} to hand {NAME[target]} to {seat_name(move['to'])}."
+    elif power == "smite":
+        state["discard"].append(target)
+        text = f"{seat_name(seat)} uses {NAME[keeper]}: {NAME[target]} is smitten and discarded."
+    else:
+        state["tables"][seat].remove(keeper)
+        state["discard"] += [keeper, target]
+        text = f"{seat_name(seat)} throws {NAME[keeper]}, and {NAME[target]} ({seat_name(owner)}) is gone with it."
+    events.append(Event("power", text, data={"seat": seat, "card": keeper, "target": target, "owner": owner}))
+
+
+# --- free-action rules -------------------------------------------------------------
+
+def rule_moves(state: dict, seat: int) -> list[dict]:
+    out = []
+    if plays_done(state):
+        return out
+    if in_play(state, "get-on-with-it") and state["hands"][seat]:
+        out.append({"type": "get_on_with_it"})
+    if in_play(state, "swap-plays-for-draws"):
+        out.append({"type": "swap_plays"})
+    return out
+
+
+def get_on_with_it(state: dict, seat: int, events: list) -> None:
+    if {"type": "get_on_with_it"} not in rule_moves(state, seat):
+        raise IllegalMove("Get On With It! needs the rule in play, cards in your hand and a play still to make.")
+    hand = state["hands"][seat]
+    state["discard"].extend(hand)
+    events.append(Event("free", f"{seat_name(seat)} gets on with it: discards {len(hand)} cards.",
+                        data={"seat": seat, "count": len(hand)}))
+    state["hands"][seat] = []
+    draw_to_hand(state, seat, number(state, EFFECT["get-on-with-it"]["draw"]), events, NAME["get-on-with-it"])
+    state["turn"]["phase"] = HAND_LIMIT
+
+
+def swap_plays(state: dict, seat: int, events: list) -> None:
+    if {"type": "swap_plays"} not in rule_moves(state, seat):
+        raise IllegalMove("Swap Plays for Draws needs the rule in play and a play still to make.")
+    # Plays still owed by the rule, not capped by the cards in hand (that is the point).
+    target = play_target(state, seat)
+    owed = len(state["hands"][seat]) if target == ALL else target - state["turn"]["played"]
+    events.append(Event("free", f"{seat_name(seat)} swaps {owed} plays for draws.", data={"seat": seat, "count": owed}))
+    draw_to_hand(state, seat, owed, events, NAME["swap-plays-for-draws"])
+    state["turn"]["phase"] = HAND_LIMIT
+
+
+# --- claims ------------------------------------------------------------------------
+
+def claim_moves(state: dict, seat: int) -> list[dict]:
+    """The claims open now, with empty words as placeholders (the page asks for the words)."""
+    out = []
+    turn = state["turn"]
+    if in_play(state, SING) and not turn["sang"] and turn["played"] == 0:
+        out.append({"type": "sing", "song": "", "words": ""})
+    if in_play(state, ACCENT) and not turn["accent"]:
+        out.append({"type": "accent", "accent": "", "words": ""})
+    return out
+
+
+def normalize(text: str) -> str:
+    return " ".join("".join(ch if ch.isalnum() else " " for ch in text.lower()).split())
+
+
+def _text(move: dict, key: str) -> str:
+    value = move.get(key, "")
+    if not isinstance(value, str) or len(value) > MAX_WORDS:
+        raise IllegalMove(f"'{key}' must be text of at most {MAX_WORDS} characters.")
+    return value
+
+
+def claim(state: dict, seat: int, move: dict, events: list) -> None:
+    """Start a sing or accent claim: every other player is asked to judge it."""
+    kind = move["type"]
+    open_kinds = {m["type"] for m in claim_moves(state, seat)}
+    if kind not in open_kinds:
+        rule = NAME[SING if kind == "sing" else ACCENT]
+        raise IllegalMove(f"You cannot claim the {rule} now (it must be in play, once a turn"
+                          f"{', before your first play' if kind == 'sing' else ''}).")
+    label, words = _text(move, "song" if kind == "sing" else "accent"), _text(move, "words")
+    state["turn"]["sang" if kind == "sing" else "accent"] = True
+    what = f"sings from “{label or 'a Python song'}”" if kind == "sing" else f"speaks in a {label or 'silly'} accent"
+    said = f"{seat_name(seat)} {what}: “{words}”"
+    events.append(Event("claim", said, data={"seat": seat, "claim": kind, "label": label, "words": words}))
+    judges = [s for s in active_seats(state) if s != seat]
+    decisions.push(state, [dict(seat=j, kind="judge", prompt=f"{said}. Does it count?",
+                                public=f"{seat_name(j)} is judging {seat_name(seat)}'s {kind}.",
+                                options=[{"value": "yes", "label": "It counts"},
+                                         {"value": "no", "label": "It does not count"}], default="yes",
+                                data={"handler": CLAIM_HANDLER, "claim": kind, "seat": seat,
+                                      "label": normalize(label)}) for j in judges])
+
+
+def on_judged(state: dict, frame: list[dict], events: list) -> None:
+    data = frame[0]["data"]
+    seat, kind, label = data["seat"], data["claim"], data["label"]
+    refusals = sum(1 for d in frame if d["answer"] == "no")
+    if refusals * 2 > len(frame):
+        events.append(Event("claim", f"The table refuses {seat_name(seat)}'s {kind}: no bonus.",
+                            data={"seat": seat, "accepted": False}))
+        return
+    if kind == "sing":
+        count = number(state, EFFECT[SING]["draw"])
+        if label and label not in state["songs"]:
+            count += number(state, EFFECT[SING]["new_song_draw"])
+            state["songs"].append(label)
+        why = NAME[SING]
+    else:
+        count = number(state, EFFECT[ACCENT]["draw"])
+        taken = state["turns_taken"][seat]
+        previous = state["accents"][seat]
+        if previous and previous["turn"] == taken - 1 and previous["accent"] == label:
+            count += number(state, EFFECT[ACCENT]["kept_up_draw"])
+        state["accents"][seat] = {"turn": taken, "accent": label}
+        why = NAME[ACCENT]
+    if state["active"][seat]:
+        draw_to_hand(state, seat, count, events, why)
+
+
+def quote_ok(state: dict, card: str, quote: str) -> bool:
+    return in_play(state, QUOTE) and not state["turn"]["quoted"] and keyword_in(card, quote)
+
+
+# --- what is still optional ----------------------------------------------------------
+
+def optional_moves(state: dict, seat: int) -> list[dict]:
+    return power_moves(state, seat) + claim_moves(state, seat)

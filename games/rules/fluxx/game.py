@@ -1,0 +1,318 @@
+"""Monty Python Fluxx: the card game whose rules are cards.
+
+Moves (``legal_moves`` lists every one that may be made now):
+
+- ``{"type": "play", "card": id}`` plays a card from your hand; with the "What Is Your
+  Quote?" rule in play add ``"quote": "..."`` naming the card for a bonus card;
+- ``{"type": "power", "card": keeper, "target": card, ["to": seat]}`` uses a Keeper's power;
+- ``{"type": "get_on_with_it"}``, ``{"type": "swap_plays"}`` free actions of those rules;
+- ``{"type": "sing", "song": ..., "words": ...}``, ``{"type": "accent", "accent": ...,
+  "words": ...}`` claims judged by the other players;
+- ``{"type": "end_turn"}`` once the plays are done, while optional actions remain;
+- ``{"type": "decide", "id": ..., "choice": ...}`` answers a decision (games/rules/decisions.py);
+- ``{"type": "resign"}`` leaves the game.
+
+The engine's parts: ``cards`` (the deck and its vocabulary), ``current_rules`` (numbers
+read from the rules in play), ``zones`` (drawing), ``effects`` (resolving a played card)
+with ``frames`` (the effect stack's helpers) and ``actions`` (one function per Action),
+``limits``, ``turn``, ``free_actions``, ``goals``, ``engine`` (the loop that carries the game
+forward), ``view``, ``state_copy``. Every digital choice is in docs/rules/fluxx.md.
+"""
+from __future__ import annotations
+
+from .. import decisions
+from ..base import Event, Game, IllegalMove, Outcome, Pending
+from ..rng import Rng, new_rng_state
+from . import engine, free_actions, turn
+from .cards import NAME, PLAYABLE, TYPE, is_card
+from .frames import play_card, push
+from .state_copy import copy_state
+from .view import build_view
+from .zones import draw_for, seat_name
+
+HAND_SIZE = 3  # dealt at the start and to a player who joins later (the rulebook's number)
+
+
+class MontyPythonFluxx(Game):
+    kind = "fluxx"
+    name = "Monty Python Fluxx"
+    min_players = 2
+    max_players = 6
+    strict_versions = False  # several players discard at once (see base.Game.strict_versions)
+    option_schema = {
+        # A safety net, not a tactic: a game nobody has won after this many turns is a draw.
+        "turn_cap": {"type": "int", "default": 300, "min": 20, "max": 5000, "label": "Turn limit",
+                     "help": "If nobody has won after this many turns, the game is a draw."},
+        "late_joiners": {"type": "bool", "default": True, "label": "Players may join a running game",
+                         "help": "A newcomer is dealt three cards and sits last in the turn order."},
+    }
+
+    # --- setting up ---------------------------------------------------------------
+
+    def setup(self, players, options, seed):
+        options = self.options_with_defaults(options)
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError("Monty Python Fluxx is for two to six players.")
+        state = {
+            "options": options, "rng": new_rng_state(seed),
+            "active": [True] * players, "hands": [[] for _ in range(players)],
+            "tables": [[] for _ in range(players)], "turns_taken": [0] * players, "accents": [None] * players,
+            "draw": list(PLAYABLE), "discard": [], "rules": [], "goals": [], "limbo": [], "effects": [],
+            "extra_turns": 0, "songs": [], "tie": [], "result": None,
+        }
+        rng = Rng(state["rng"])
+        rng.shuffle(state["draw"])
+        events: list = []
+        for _ in range(HAND_SIZE):  # one at a time round the table
+            for seat in range(players):
+                state["hands"][seat].append(state["draw"].pop())
+        for seat in range(players):
+            _replace_creepers(state, seat, events)
+        # "There is no rule for who gets to go first": the generator picks, for all to see.
+        state["first"] = rng.below(players)
+        turn.start(state, state["first"], 1, events)
+        engine.settle(state, events)
+        return state
+
+    def add_seat(self, state):
+        """A newcomer joins a running game: dealt three cards (Creepers replaced), seated
+        last in the turn order. Pure: returns ``(new_state, events)``."""
+        if state["result"] is not None:
+            raise IllegalMove("The game is over.")
+        if not state["options"]["late_joiners"]:
+            raise IllegalMove("This table does not take players once the game has begun.")
+        if sum(state["active"]) >= self.max_players or len(state["active"]) >= self.max_players:
+            raise IllegalMove("The table is full.")
+        new = copy_state(state)
+        seat = len(new["active"])
+        for key, empty in (("active", True), ("turns_taken", 0), ("accents", None)):
+            new[key].append(empty)
+        new["hands"].append([])
+        new["tables"].append([])
+        events = [Event("join", f"{seat_name(seat)} joins the game and is dealt {HAND_SIZE} cards.",
+                        data={"seat": seat})]
+        for _ in range(HAND_SIZE):
+            card = draw_for(new, seat, events)
+            if card is not None:
+                new["hands"][seat].append(card)
+        engine.settle(new, events)
+        return new, events
+
+    # --- who acts -----------------------------------------------------------------
+
+    def pending(self, state):
+        if state["result"] is not None:
+            return []
+        if decisions.waiting(state):
+            return decisions.pending(state)
+        return [Pending(state["turn"]["seat"], "turn", str(state["turn"]["number"]))]
+
+    def outcome(self, state):
+        r = state["result"]
+        return None if r is None else Outcome(winners=tuple(r["winners"]), draw=r["draw"], reason=r["reason"])
+
+    # --- legal moves --------------------------------------------------------------
+
+    def legal_moves(self, state, seat):
+        if state["result"] is not None or not _is_player(state, seat):
+            return []
+        if decisions.waiting(state):
+            return decisions.moves(state, seat)
+        if seat != state["turn"]["seat"]:
+            return []
+        moves = []
+        done = turn.plays_done(state)
+        if not done:
+            quote = free_actions.QUOTE in state["rules"] and not state["turn"]["quoted"]
+            for card in state["hands"][seat]:
+                moves.append({"type": "play", "card": card})
+                if quote:
+                    moves.append({"type": "play", "card": card, "quote": NAME[card]})
+        moves += free_actions.power_moves(state, seat)
+        if not done:
+            moves += free_actions.rule_moves(state, seat)
+        moves += free_actions.claim_moves(state, seat)
+        if done:
+            moves.append({"type": "end_turn"})
+        return moves
+
+    # --- applying -----------------------------------------------------------------
+
+    def apply(self, state, seat, move):
+        """As ``Game.apply``, with a faster private copy (see state_copy.py)."""
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            raise IllegalMove("A move must be an object with a 'type'.")
+        if self.outcome(state) is not None:
+            raise IllegalMove("The game is over.")
+        new = copy_state(state)
+        if move["type"] == "resign":
+            return new, self._resign(new, seat)
+        return new, self._apply(new, seat, move)
+
+    def _apply(self, state, seat, move):
+        if not _is_player(state, seat):
+            raise IllegalMove("You are not playing in this game.")
+        kind = move["type"]
+        events: list = []
+        if decisions.waiting(state):
+            if kind != decisions.DECIDE:
+                raise IllegalMove(_waiting_reason(state, seat))
+            engine.answer(state, seat, move, events)
+        elif kind == decisions.DECIDE:
+            raise IllegalMove("There is no choice waiting for you.")
+        elif seat != state["turn"]["seat"]:
+            raise IllegalMove(f"It is {seat_name(state['turn']['seat'])}'s turn.")
+        else:
+            handler = self._TURN_MOVES.get(kind)
+            if handler is None:
+                raise IllegalMove(f"Unknown move '{kind}'.")
+            handler(self, state, seat, move, events)
+        engine.settle(state, events)
+        return events
+
+    def _play(self, state, seat, move, events):
+        card = move.get("card")
+        if not is_card(card) or card not in state["hands"][seat]:
+            raise IllegalMove("You do not hold that card.")
+        if turn.plays_done(state):
+            raise IllegalMove("You have made all your plays this turn.")
+        quote = move.get("quote")
+        bonus = False
+        if quote not in (None, ""):
+            if not isinstance(quote, str) or len(quote) > free_actions.MAX_WORDS:
+                raise IllegalMove(f"A quote is text of at most {free_actions.MAX_WORDS} characters.")
+            if not free_actions.quote_ok(state, card, quote):
+                raise IllegalMove(f"A quote earns a card only with {NAME[free_actions.QUOTE]} in play, once a turn, "
+                                  f"and it must mention {NAME[card]}.")
+            bonus = True
+        state["hands"][seat].remove(card)
+        state["turn"]["played"] += 1
+        state["limbo"].append(card)
+        said = f", quoting “{quote}”" if bonus else ""
+        events.append(Event("play", f"{seat_name(seat)} plays {NAME[card]}{said}.",
+                            data={"seat": seat, "card": card, "quote": quote if bonus else None}))
+        if bonus:
+            state["turn"]["quoted"] = True
+            push(state, {"op": "bonus_draw", "seat": seat, "count": 1, "why": NAME[free_actions.QUOTE]})
+        play_card(state, seat, card)
+
+    def _power(self, state, seat, move, events):
+        free_actions.use_power(state, seat, move, events)
+
+    def _get_on_with_it(self, state, seat, move, events):
+        free_actions.get_on_with_it(state, seat, events)
+
+    def _swap_plays(self, state, seat, move, events):
+        free_actions.swap_plays(state, seat, events)
+
+    def _claim(self, state, seat, move, events):
+        free_actions.claim(state, seat, move, events)
+
+    def _end_turn(self, state, seat, move, events):
+        if not turn.plays_done(state):
+            raise IllegalMove(f"You still have {turn.plays_left(state)} card(s) to play.")
+        state["turn"]["phase"] = turn.HAND_LIMIT
+        events.append(Event("end_turn", f"{seat_name(seat)} ends their turn.", data={"seat": seat}))
+
+    _TURN_MOVES = {"play": _play, "power": _power, "get_on_with_it": _get_on_with_it, "swap_plays": _swap_plays,
+                   "sing": _claim, "accent": _claim, "end_turn": _end_turn}
+
+    def _resign(self, state, seat):
+        """The leaver's hand and table go to the discard pile; their open choices are
+        answered with the defaults; if it was their turn, the next player's begins."""
+        if not _is_player(state, seat):
+            raise IllegalMove("You are not playing in this game.")
+        events = [Event("resign", f"{seat_name(seat)} leaves the game.", data={"seat": seat})]
+        state["active"][seat] = False
+        state["discard"] += state["hands"][seat] + state["tables"][seat]
+        state["hands"][seat], state["tables"][seat] = [], []
+        left = [s for s, on in enumerate(state["active"]) if on]
+        if len(left) == 1:
+            reason = f"{seat_name(left[0])} is the last one playing."
+            state["result"] = {"winners": left, "draw": False, "reason": reason}
+            events.append(Event("end", reason))
+            engine.settle(state, events)
+            return events
+        if state["turn"]["seat"] == seat:
+            # Whatever the leaver was resolving is dropped; limits are asked afresh.
+            state["discard"] += state["limbo"] + [c for f in state["effects"] for c in f.get("pool", ())]
+            state["limbo"], state["effects"] = [], []
+            state.pop("decisions", None)
+            state["turn"]["phase"] = turn.OVER
+        engine.settle(state, events)
+        return events
+
+    def timeout_move(self, state, seat):
+        # An open decision takes its default. A turn that times out plays the first card
+        # in hand (playing is compulsory), or ends the turn when the plays are done.
+        default = decisions.default_move(state, seat)
+        if default is not None:
+            return default
+        if state["result"] is None and not decisions.waiting(state) and seat == state["turn"]["seat"]:
+            if not turn.plays_done(state):
+                return {"type": "play", "card": state["hands"][seat][0]}
+        return {"type": "end_turn"}
+
+    # --- views and words ------------------------------------------------------------
+
+    def view_for(self, state, seat):
+        return build_view(state, seat)
+
+    def describe_move(self, move, state=None):
+        kind = move.get("type")
+        card = move.get("card")
+        named = NAME[card] if is_card(card) else "a card"
+        if kind == "play":
+            return f"plays {named}"
+        if kind == "power":
+            return f"uses {named}"
+        if kind == "decide":
+            return _describe_decision(move, state)
+        return {"get_on_with_it": "gets on with it", "swap_plays": "swaps plays for draws", "sing": "sings",
+                "accent": "puts on an accent", "end_turn": "ends the turn", "resign": "resigns"}.get(kind, kind or "?")
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+# Decisions whose answer may be named to everyone: the cards or seats involved are public.
+_PUBLIC_ANSWERS = {"discard", "discard_keepers", "replace_goal", "keep_goal", "choose_card", "choose_rule",
+                   "choose_rules", "choose_player", "choose_direction", "judge", "use_card"}
+
+
+def _describe_decision(move: dict, state: dict | None) -> str:
+    found = None
+    if state is not None:
+        found = next((d for frame in state.get("decisions", []) for d in frame if d["id"] == move.get("id")), None)
+    if found is None or found["kind"] not in _PUBLIC_ANSWERS:
+        return "makes a choice"
+    labels = {repr(o["value"]): o["label"] for o in found["options"]}
+    choice = move.get("choice")
+    chosen = choice if isinstance(choice, list) else [choice]
+    words = ", ".join(labels.get(repr(c), "?") for c in chosen) or "nothing"
+    return f"chooses {words}"
+
+
+def _replace_creepers(state: dict, seat: int, events: list) -> None:
+    """Creepers in a starting hand go on the table and are replaced, until the hand holds
+    three cards that are not Creepers."""
+    hand = state["hands"][seat]
+    for card in [c for c in hand if TYPE[c] == "creeper"]:
+        hand.remove(card)
+        state["tables"][seat].append(card)
+        events.append(Event("creeper", f"{seat_name(seat)} was dealt {NAME[card]} and puts it on the table.",
+                            data={"seat": seat, "card": card}))
+        new = draw_for(state, seat, events)
+        if new is not None:
+            hand.append(new)
+
+
+def _is_player(state: dict, seat) -> bool:
+    return (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(state["active"])
+            and state["active"][seat])
+
+
+def _waiting_reason(state: dict, seat: int) -> str:
+    if decisions.open_for(state, seat):
+        return "First answer the choice waiting for you."
+    waiting = sorted({d["seat"] for d in decisions.top(state) if d["answer"] is None})
+    return "Waiting for " + ", ".join(seat_name(s) for s in waiting) + " to choose."

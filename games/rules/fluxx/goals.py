@@ -1,0 +1,112 @@
+"""Who meets a Goal, and winning.
+
+A Goal is checked after every step of the game (each card placed, each card moved), so a
+Goal counts however briefly it is in play, and a player can win on someone else's turn.
+Creepers block a win unless the Goal being met names them. When two or more players meet
+the Goals at once nobody wins; play goes on until exactly one does.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..base import Event
+from .cards import EFFECT, NAME, TAGS, TYPE
+from .current_rules import number_under
+from .zones import seat_name
+
+
+def _compile(goal: str) -> tuple:
+    e = EFFECT[goal]
+    tagged = e.get("tagged") or {}
+    return frozenset(e.get("have", ())), tuple(e.get("others_have", ())), tagged.get("tag"), tagged.get("count", 0)
+
+
+_GOALS = {c: _compile(c) for c, t in TYPE.items() if t == "goal"}
+_CREEPERS = frozenset(c for c, t in TYPE.items() if t == "creeper")
+_FIRST_NAMED = {g: next(iter(EFFECT[g].get("have", ())), None) for g in _GOALS}
+
+
+def meets(state: dict, seat: int, goal: str) -> bool:
+    """Does ``seat`` (still in the game) meet ``goal`` right now?"""
+    return seat in _meeting(_position(state), (goal,))
+
+
+def meeting(state: dict) -> list[int]:
+    """The players who meet at least one Goal in play right now."""
+    goals = state["goals"]
+    if not _may_be_met(state, goals):
+        return []
+    return list(_meeting(_position(state), tuple(goals)))
+
+
+def _may_be_met(state: dict, goals: list) -> bool:
+    """A cheap first look, run after every step: is the first card some Goal names on
+    anyone's table at all?"""
+    tables = state["tables"]
+    for goal in goals:
+        first = _FIRST_NAMED[goal]
+        if first is None:
+            return True
+        for table in tables:
+            if first in table:
+                return True
+    return False
+
+
+def _position(state: dict) -> tuple:
+    """Everything a Goal looks at, as a hashable value: who is in, their tables, and the
+    number a printed count reads as (for "any N knights")."""
+    tables = tuple(tuple(t) if on else () for t, on in zip(state["tables"], state["active"]))
+    return tables, tuple(state["rules"])
+
+
+@lru_cache(maxsize=8192)
+def _meeting(position: tuple, goals: tuple) -> tuple:
+    # Memoised: the loop re-checks the Goals after every step, and most steps change
+    # nothing a Goal looks at. A pure function of its arguments, so safe to cache.
+    tables, rules = position
+    out = []
+    for seat, table in enumerate(tables):
+        if table and any(_meets(tables, rules, seat, g) for g in goals):
+            out.append(seat)
+    return tuple(out)
+
+
+def _meets(tables: tuple, rules: tuple, seat: int, goal: str) -> bool:
+    have, others_have, tag, count = _GOALS[goal]
+    table = tables[seat]
+    for card in have:
+        if card not in table:
+            return False
+    for card in others_have:
+        if not any(card in t for s, t in enumerate(tables) if s != seat):
+            return False
+    if tag is not None:
+        found = sum(1 for c in table if tag in TAGS[c] and c not in have)
+        if found < number_under(rules, count):
+            return False
+    for card in table:
+        if card in _CREEPERS and card not in have:
+            return False
+    return True
+
+
+def check(state: dict, events: list) -> None:
+    """Declare a winner when exactly one player meets a Goal; report a tie once."""
+    if not _may_be_met(state, state["goals"]):
+        if state["tie"]:
+            state["tie"] = []
+        return
+    seats = meeting(state)
+    if len(seats) == 1:
+        (winner,) = seats
+        goal = next(g for g in state["goals"] if meets(state, winner, g))
+        reason = f"{seat_name(winner)} meets the Goal {NAME[goal]} and wins!"
+        state["result"] = {"winners": [winner], "draw": False, "reason": reason, "goal": goal}
+        events.append(Event("win", reason, data={"seat": winner, "goal": goal}))
+        return
+    if len(seats) > 1 and seats != state["tie"]:
+        who = ", ".join(seat_name(s) for s in seats)
+        events.append(Event("tie", f"{who} meet the Goal at the same moment: nobody wins yet, play goes on.",
+                            data={"seats": seats}))
+    state["tie"] = seats if len(seats) > 1 else []

@@ -1,0 +1,105 @@
+"""Hand and Keeper limits: who must discard, and the decisions that ask them.
+
+Outside their own turn, players are held to the limits at every moment: when a limit
+arrives (or cards arrive in their hands) everyone over it is asked at once, one decision
+each in a single frame, answered in any order; the turn goes on when the last answers.
+The player whose turn it is complies only when the turn ends (hand first, then Keepers).
+
+Each decision's default, used when its time runs out, keeps the *first* cards (the oldest
+in the hand, the first Keepers put down) and discards the rest. A discard with no choice
+(down to zero) happens without asking.
+"""
+from __future__ import annotations
+
+from .. import decisions
+from ..base import Event
+from .cards import NAME, TYPE
+from .current_rules import active_seats, hand_limit, keeper_limit, limits
+from .zones import card_list, seat_name
+
+LIMIT_HANDLER = "limit"
+
+
+def _excess(state: dict, seat: int, zone: str) -> tuple[list[str], int]:
+    """The cards a limit applies to, and how many must go."""
+    if zone == "hand":
+        limit, cards = hand_limit(state), state["hands"][seat]
+    else:
+        limit, cards = keeper_limit(state), [c for c in state["tables"][seat] if TYPE[c] == "keeper"]
+    if limit is None or len(cards) <= limit:
+        return cards, 0
+    return cards, len(cards) - limit
+
+
+def _spec(seat: int, zone: str, cards: list[str], excess: int) -> dict:
+    what = "cards from your hand" if zone == "hand" else "of your Keepers"
+    return dict(seat=seat, kind="discard" if zone == "hand" else "discard_keepers",
+                prompt=f"Over the limit: discard {excess} {what}.",
+                public=f"{seat_name(seat)} chooses {excess} {'card' if zone == 'hand' else 'Keeper'}"
+                       f"{'s' if excess != 1 else ''} to discard.",
+                options=[{"value": c, "label": NAME[c]} for c in cards], pick=(excess, excess),
+                default=_as_answer(cards[len(cards) - excess:]), data={"handler": LIMIT_HANDLER, "zone": zone})
+
+
+def _as_answer(cards: list[str]):
+    """A one-card discard is answered with the card, a longer one with a list (decisions.py)."""
+    return cards[0] if len(cards) == 1 else list(cards)
+
+
+def _ask_or_apply(state: dict, wanted: list[tuple[int, str]], events: list) -> bool:
+    """Push one frame for every (seat, zone) over its limit; forced discards happen now.
+    Returns True when anything was asked or discarded."""
+    specs = []
+    acted = False
+    for seat, zone in wanted:
+        cards, excess = _excess(state, seat, zone)
+        if not excess:
+            continue
+        if excess == len(cards):
+            discard(state, seat, zone, list(cards), events)
+            acted = True
+        else:
+            specs.append(_spec(seat, zone, cards, excess))
+    if specs:
+        decisions.push(state, specs)
+    return acted or bool(specs)
+
+
+def ask_others(state: dict, events: list) -> bool:
+    """Hold everyone but the player whose turn it is to the limits, now."""
+    hands, keepers = limits(state)
+    if hands is None and keepers is None:
+        return False
+    turn_seat = state["turn"]["seat"]
+    wanted = []
+    for s in active_seats(state):
+        if s == turn_seat:
+            continue
+        if hands is not None and len(state["hands"][s]) > hands:
+            wanted.append((s, "hand"))
+        if keepers is not None and sum(1 for c in state["tables"][s] if TYPE[c] == "keeper") > keepers:
+            wanted.append((s, "keepers"))
+    return bool(wanted) and _ask_or_apply(state, wanted, events)
+
+
+def ask_turn_player(state: dict, zone: str, events: list) -> bool:
+    """At the end of a turn the player whose turn it was complies with one limit.
+    True when a discard was asked for or made."""
+    return _ask_or_apply(state, [(state["turn"]["seat"], zone)], events)
+
+
+def discard(state: dict, seat: int, zone: str, cards: list[str], events: list) -> None:
+    source = state["hands"][seat] if zone == "hand" else state["tables"][seat]
+    gone = [c for c in cards if c in source]  # a player who left has nothing left to discard
+    for card in gone:
+        source.remove(card)
+    state["discard"].extend(gone)
+    if gone:
+        events.append(Event("discard", f"{seat_name(seat)} discards {card_list(gone)} to meet the limit.",
+                            data={"seat": seat, "cards": gone, "zone": zone}))
+
+
+def on_answered(state: dict, frame: list[dict], events: list) -> None:
+    for d in frame:
+        chosen = d["answer"] if isinstance(d["answer"], list) else [d["answer"]]
+        discard(state, d["seat"], d["data"]["zone"], chosen, events)

@@ -1,0 +1,74 @@
+"""The turn: draw what the rules ask, play what they ask, then limits, then the next player.
+
+``state["turn"]`` holds what this turn has done so far (``drawn``, ``played``, powers
+``used``, bonuses claimed) and its ``phase``: ``play`` -> ``hand_limit`` ->
+``keeper_limit`` -> ``over``. The numbers it is compared with are read from the rules in
+play every time, so a Draw rule raised mid-turn draws the difference at once, a Play rule
+changed mid-turn recounts, Play All counts cards picked up while playing, and a hand that
+runs out ends the plays.
+"""
+from __future__ import annotations
+
+from ..base import Event
+from .cards import EFFECT
+from .current_rules import ALL, draw_count, in_play, number, play_target
+from .zones import draw_to_hand, seat_name
+
+PLAY, HAND_LIMIT, KEEPER_LIMIT, OVER = "play", "hand_limit", "keeper_limit", "over"
+
+
+def start(state: dict, seat: int, number_: int, events: list) -> None:
+    state["turn"] = {"seat": seat, "number": number_, "phase": PLAY, "drawn": 0, "played": 0, "used": [],
+                     "quoted": False, "sang": False, "accent": False}
+    state["turns_taken"][seat] += 1
+    events.append(Event("turn", f"Turn {number_}: {seat_name(seat)} to play.", data={"seat": seat, "turn": number_}))
+    # No-Hand Bonus looks only at the very start of a turn (rules FAQ): whoever plays it waits.
+    if in_play(state, "no-hand-bonus") and not state["hands"][seat]:
+        draw_to_hand(state, seat, number(state, EFFECT["no-hand-bonus"]["draw"]), events, "No-Hand Bonus")
+    draw_shortfall(state, events)  # the turn's draw
+
+
+def draw_shortfall(state: dict, events: list) -> bool:
+    """Draw whatever the Draw rule asks beyond what was drawn this turn. A draw the empty
+    piles cannot supply is counted as taken, so it is not retried. True if it drew."""
+    turn = state["turn"]
+    need = draw_count(state, turn["seat"]) - turn["drawn"]
+    if need <= 0:
+        return False
+    turn["drawn"] += need
+    draw_to_hand(state, turn["seat"], need, events)
+    return True
+
+
+def plays_left(state: dict) -> int:
+    turn = state["turn"]
+    hand = state["hands"][turn["seat"]]
+    target = play_target(state, turn["seat"])
+    if target == ALL:
+        return len(hand)
+    return min(len(hand), max(0, target - turn["played"]))
+
+
+def plays_done(state: dict) -> bool:
+    return plays_left(state) == 0
+
+
+def next_seat(state: dict) -> int:
+    seat = state["turn"]["seat"]
+    if state["extra_turns"] and state["active"][seat]:
+        state["extra_turns"] -= 1
+        return seat
+    state["extra_turns"] = 0  # an extra turn owed to a player who left is lost
+    n = len(state["active"])
+    return next((seat + i) % n for i in range(1, n + 1) if state["active"][(seat + i) % n])
+
+
+def advance(state: dict, events: list) -> None:
+    """Hand the game to the next player, or end it at the turn cap (a draw)."""
+    number_ = state["turn"]["number"] + 1
+    if number_ > state["options"]["turn_cap"]:
+        reason = f"Nobody won within {state['options']['turn_cap']} turns: the game is a draw."
+        state["result"] = {"winners": [], "draw": True, "reason": reason}
+        events.append(Event("end", reason))
+        return
+    start(state, next_seat(state), number_, events)

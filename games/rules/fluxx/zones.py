@@ -1,0 +1,105 @@
+"""Where cards are, and the one way cards come off the draw pile.
+
+Zones: ``draw`` (face down, top is the end of the list), ``discard`` (face up, top is the
+end), ``hands[seat]``, ``tables[seat]`` (Keepers and Creepers in front of a player),
+``rules`` (New Rules in play), ``goals``, ``limbo`` (an Action or a card being resolved)
+and the ``pool`` of an effect frame (cards drawn by "Draw 2 and Use 'Em" and the like, not
+yet played). Every card of the deck but the Basic Rules is in exactly one of them.
+"""
+from __future__ import annotations
+
+from ..base import Event
+from ..rng import Rng
+from .cards import NAME, PLAYABLE, TYPE
+
+
+def seat_name(seat: int) -> str:
+    return f"Seat {seat + 1}"
+
+
+def take_top(state: dict, events: list) -> str | None:
+    """The top card of the draw pile, refilled from the shuffled discards when empty.
+    None when both piles are empty: that draw simply does not happen (docs/rules/fluxx.md)."""
+    if not state["draw"]:
+        if not state["discard"]:
+            return None
+        state["draw"], state["discard"] = state["discard"], []
+        Rng(state["rng"]).shuffle(state["draw"])
+        events.append(Event("reshuffle", "The discard pile is shuffled into a new draw pile.",
+                            data={"count": len(state["draw"])}))
+    return state["draw"].pop()
+
+
+def draw_for(state: dict, seat: int, events: list) -> str | None:
+    """Draw one card that is not a Creeper for ``seat``: every Creeper met on the way goes
+    straight onto ``seat``'s table and the draw goes on (this is not a play)."""
+    while True:
+        card = take_top(state, events)
+        if card is None or TYPE[card] != "creeper":
+            return card
+        state["tables"][seat].append(card)
+        events.append(Event("creeper", f"{seat_name(seat)} draws {NAME[card]} and must put it on the table.",
+                            data={"seat": seat, "card": card}))
+
+
+def draw_cards(state: dict, seat: int, count: int, events: list) -> list[str]:
+    """Draw ``count`` non-Creepers for ``seat`` (fewer if both piles run dry) and return them."""
+    got = []
+    for _ in range(count):
+        card = draw_for(state, seat, events)
+        if card is None:
+            events.append(Event("empty", "Both the draw pile and the discard pile are empty: nothing to draw."))
+            break
+        got.append(card)
+    return got
+
+
+def draw_to_hand(state: dict, seat: int, count: int, events: list, why: str = "") -> int:
+    """Draw into ``seat``'s hand; the drawer is told the cards, everyone else the count."""
+    got = draw_cards(state, seat, count, events)
+    if got:
+        state["hands"][seat].extend(got)
+        note = f" ({why})" if why else ""
+        events.append(Event("draw", f"You draw {_list(got)}{note}.", audience=(seat,),
+                            data={"seat": seat, "cards": got}))
+        events.append(Event("draw", f"{seat_name(seat)} draws {len(got)} card{'s' if len(got) != 1 else ''}{note}.",
+                            hidden_from=(seat,), data={"seat": seat, "count": len(got)}))
+    return len(got)
+
+
+def _list(cards: list[str]) -> str:
+    names = [NAME[c] for c in cards]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def card_list(cards: list[str]) -> str:
+    return _list(cards) if cards else "nothing"
+
+
+def owner_on_table(state: dict, card: str) -> int | None:
+    for seat, table in enumerate(state["tables"]):
+        if card in table:
+            return seat
+    return None
+
+
+def in_play_anywhere(state: dict, card: str) -> bool:
+    return owner_on_table(state, card) is not None
+
+
+def pools(state: dict) -> list[str]:
+    return [c for frame in state["effects"] for c in frame.get("pool", ())]
+
+
+def every_card(state: dict) -> list[str]:
+    """All cards in every zone (the conservation check compares this with the deck)."""
+    out = state["draw"] + state["discard"] + state["rules"] + state["goals"] + state["limbo"] + pools(state)
+    for hand in state["hands"]:
+        out += hand
+    for table in state["tables"]:
+        out += table
+    return out
+
+
+def deck_cards() -> list[str]:
+    return list(PLAYABLE)

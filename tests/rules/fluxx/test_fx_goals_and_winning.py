@@ -1,0 +1,140 @@
+"""Goals: checked at every step, won on anybody's turn, a single winner only."""
+from games.rules.fluxx.goals import meeting
+
+from .helpers import GAME, act, decide, give, goals, open_decision, play, put, rules, table_for
+
+
+def test_no_goal_no_winner():
+    state = table_for()
+    put(state, 0, "king-arthur", "holy-grail")
+    give(state, 0, "cow")
+    state, _ = play(state, 0, "cow")
+    assert GAME.outcome(state) is None and meeting(state) == []
+
+
+def test_a_player_wins_on_another_players_turn_when_their_creeper_is_smitten():
+    state = table_for()
+    goals(state, "the-quest")
+    put(state, 2, "king-arthur", "holy-grail", "death")
+    put(state, 0, "finger-of-god")
+    give(state, 0, "cow")
+    assert GAME.outcome(state) is None
+    state, events = act(state, 0, {"type": "power", "card": "finger-of-god", "target": "death"})
+    assert GAME.outcome(state).winners == (2,) and state["turn"]["seat"] == 0
+
+
+def test_the_goal_player_can_hand_another_player_the_win():
+    state = table_for()
+    put(state, 2, "king-arthur")
+    put(state, 0, "holy-grail")
+    goals(state, "the-quest")
+    give(state, 0, "exchange-keepers")
+    put(state, 2, "cow")
+    state, _ = play(state, 0, "exchange-keepers")
+    state, _ = decide(state, 0, "holy-grail")
+    state, events = decide(state, 0, "cow")
+    assert GAME.outcome(state).winners == (2,)
+    assert any(e.kind == "win" and "Seat 3" in e.text for e in events)
+
+
+def test_a_win_during_another_players_out_of_turn_decision_ends_the_game_at_once():
+    state = table_for()
+    put(state, 2, "sir-robin", "robins-minstrels")
+    goals(state, "brave-sir-robin")
+    put(state, 2, "death")  # blocked by Death for now
+    give(state, 0, "trash-something")
+    state, _ = play(state, 0, "trash-something")
+    state, _ = decide(state, 0, "death")
+    assert GAME.outcome(state).winners == (2,) and GAME.pending(state) == []
+
+
+def test_simultaneous_winners_keep_playing_and_the_first_to_stand_alone_wins():
+    state = table_for()
+    rules(state, "double-agenda", "play-3")
+    put(state, 1, "king-arthur", "holy-grail")
+    put(state, 2, "sir-robin", "robins-minstrels")
+    goals(state, "the-quest")
+    put(state, 1, "death")  # Seat 2 has The Quest's cards but Death blocks it...
+    give(state, 0, "brave-sir-robin", "creeper-sweeper", "cow")
+    state, events = play(state, 0, "brave-sir-robin")
+    assert GAME.outcome(state).winners == (2,)  # ...so Seat 3 alone meets a Goal: a win
+
+    state = table_for()
+    rules(state, "double-agenda", "play-3")
+    put(state, 1, "king-arthur", "holy-grail")
+    put(state, 2, "sir-robin", "robins-minstrels", "death")
+    goals(state, "the-quest")
+    put(state, 1, "black-knight")
+    give(state, 0, "brave-sir-robin", "creeper-sweeper", "trash-a-keeper")
+    state, _ = play(state, 0, "brave-sir-robin")
+    assert GAME.outcome(state) is None
+    state, events = play(state, 0, "creeper-sweeper")  # both freed at the same instant: a tie
+    assert GAME.outcome(state) is None and state["tie"] == [1, 2]
+    assert any(e.kind == "tie" for e in events)
+    state, _ = play(state, 0, "trash-a-keeper")
+    state, events = decide(state, 0, "holy-grail")
+    assert GAME.outcome(state).winners == (2,)
+
+
+def test_the_goal_names_the_creeper_it_needs():
+    state = table_for()
+    put(state, 0, "sir-robin", "black-beast")
+    give(state, 0, "run-away")
+    state, _ = play(state, 0, "run-away")
+    assert GAME.outcome(state).winners == (0,)
+
+
+def test_grail_shaped_beacon_needs_someone_else_to_hold_the_grail():
+    state = table_for()
+    put(state, 0, "sir-galahad", "holy-grail")
+    give(state, 0, "grail-shaped-beacon")
+    state, _ = play(state, 0, "grail-shaped-beacon")
+    assert GAME.outcome(state) is None  # holding both is not the goal
+    state = table_for()
+    put(state, 0, "sir-galahad")
+    put(state, 2, "holy-grail")
+    give(state, 0, "grail-shaped-beacon")
+    state, _ = play(state, 0, "grail-shaped-beacon")
+    assert GAME.outcome(state).winners == (0,)
+
+
+def test_much_rejoicing_needs_the_minstrels_and_two_knights():
+    state = table_for()
+    put(state, 0, "robins-minstrels", "sir-robin")
+    give(state, 0, "much-rejoicing")
+    state, _ = play(state, 0, "much-rejoicing")
+    assert GAME.outcome(state) is None
+    state = table_for()
+    put(state, 0, "robins-minstrels", "sir-robin", "king-arthur")
+    give(state, 0, "much-rejoicing")
+    state, _ = play(state, 0, "much-rejoicing")
+    assert GAME.outcome(state).winners == (0,)
+
+
+def test_double_agenda_a_third_goal_replaces_the_one_the_player_picks():
+    state = table_for()
+    rules(state, "double-agenda")
+    goals(state, "the-quest", "brave-sir-robin")
+    give(state, 0, "run-away")
+    state, _ = play(state, 0, "run-away")
+    d = open_decision(state, 0)
+    assert d["kind"] == "replace_goal" and [o["value"] for o in d["options"]] == ["the-quest", "brave-sir-robin"]
+    state, _ = decide(state, 0, "the-quest")
+    assert state["goals"] == ["brave-sir-robin", "run-away"] and "the-quest" in state["discard"]
+
+
+def test_without_double_agenda_a_new_goal_discards_the_old():
+    state = table_for()
+    goals(state, "the-quest")
+    give(state, 0, "run-away")
+    state, _ = play(state, 0, "run-away")
+    assert state["goals"] == ["run-away"] and "the-quest" in state["discard"]
+
+
+def test_a_winner_is_declared_with_the_goal_in_words():
+    state = table_for()
+    put(state, 0, "cow", "catapult")
+    give(state, 0, "fetchez-la-vache")
+    state, events = play(state, 0, "fetchez-la-vache")
+    assert GAME.outcome(state).reason == "Seat 1 meets the Goal Fetchez la Vache! and wins!"
+    assert GAME.legal_moves(state, 0) == [] and GAME.pending(state) == []
