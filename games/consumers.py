@@ -1,13 +1,21 @@
-"""Websockets. One consumer per open game page: it joins the match's group, and on every
-``{match, version}`` message loads the view for its own viewer's seat and sends that, so
-hidden information never crosses a shared channel. Moves are submitted over HTTP.
+"""Websockets. One consumer per open game page. Once it knows the viewer's seat it joins that
+seat's own frame group (or the watchers' group) and the match's chat group; the process that
+makes a change publishes one ready frame per seat (games/frames.py), which the consumer
+forwards as it is, so hidden information never crosses a channel its socket hears and a
+change costs the receivers no database read.
 
-What a client may send is small and bounded: text frames of at most ``MAX_FRAME`` bytes
-holding ``{"type": "sync", "version": N}`` (catch up: the state is sent if N is not the
-latest) or ``{"type": "ping", "version": N}`` (the page's heartbeat: the same, then always a
+Moves may come over the same socket (``{"type": "move", "move": {...}, "version": N,
+"key": "..."}``, answered with ``{"type": "ack", "key", "version", "seq", "repeated"}`` or
+``{"type": "refused", "key", "status", "error": {"code", "message"}}``), through the same
+service, idempotency keys and checks as the HTTP endpoint, which stays for API clients.
+
+What a client may send is small and bounded: text frames holding JSON, a move of at most
+``MAX_MOVE_FRAME`` characters, anything else at most ``MAX_FRAME``:
+``{"type": "sync", "version": N}`` (catch up: the state is sent if N is not the latest) or
+``{"type": "ping", "version": N}`` (the page's heartbeat: the same, then always a
 ``{"type": "pong", "version"}``), at most ``WS_MESSAGE_BURST`` at once and
-``WS_MESSAGES_PER_SECOND`` after that. Anything else closes the socket with a code from
-``CLOSE`` and a reason, never a traceback."""
+``WS_MESSAGES_PER_SECOND`` after that (moves have their own, larger allowance). Anything
+else closes the socket with a code from ``CLOSE`` and a reason, never a traceback."""
 from __future__ import annotations
 
 import asyncio
@@ -21,14 +29,17 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from games import selectors
+from games import services, selectors
+from games.api_auth import check_bounds
 from games.errors import ServiceError
+from games.frames import group_for
 from games.models import Match
 from games.notify import match_group, user_group
 
 log = logging.getLogger(__name__)
 
 MAX_FRAME = 1024
+MAX_MOVE_FRAME = 8192
 # Close codes (4000-4999 are the application's own; 1013 is the standard "try again later").
 CLOSE = {
     "unauthenticated": 4401, "forbidden": 4403, "not_found": 4404,
@@ -59,18 +70,42 @@ def parse_frame(text_data, bytes_data) -> dict | str:
     """The client's message as a dict, or the reason it is refused."""
     if bytes_data is not None or text_data is None:
         return "Send text frames holding JSON."
-    if len(text_data) > MAX_FRAME:
-        return f"A message is at most {MAX_FRAME} characters."
+    if len(text_data) > MAX_MOVE_FRAME:
+        return f"A message is at most {MAX_MOVE_FRAME} characters."
     try:
         content = json.loads(text_data)
     except (ValueError, RecursionError):
         return "A message must be a JSON object."
-    if not isinstance(content, dict) or content.get("type") not in ("sync", "ping"):
-        return 'Send {"type": "sync" or "ping", "version": N}.'
+    if not isinstance(content, dict) or content.get("type") not in ("sync", "ping", "move"):
+        return 'Send {"type": "sync", "ping" or "move", ...}.'
+    if content["type"] != "move" and len(text_data) > MAX_FRAME:
+        return f"A message is at most {MAX_FRAME} characters."
     version = content.get("version")
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
         return "'version' must be a whole number."
     return content
+
+
+def move_problem(content: dict) -> str | None:
+    """Why a move message cannot be submitted as it is (the socket stays open), or None."""
+    key = content.get("key")
+    if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= 64):
+        return "'key' must be a string of 1 to 64 characters."
+    if not isinstance(content.get("move"), dict):
+        return "Send the move as {\"type\": \"move\", \"move\": {...}, \"version\": N, \"key\": \"...\"}."
+    try:
+        check_bounds(content["move"])
+    except ServiceError as exc:
+        return exc.message
+    return None
+
+
+def _submit(match_id: int, user, move: dict, version: int | None, key: str | None) -> dict:
+    return services.move_submit(match_id=match_id, user=user, move=move, version=version, key=key)
+
+
+# Moves run in the thread pool like frame loads: the service is synchronous (one transaction).
+_submit_move = database_sync_to_async(_submit, thread_sensitive=False)
 
 
 def _frame(match_id: int, user) -> tuple[int, int | None, str]:
@@ -147,10 +182,14 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.user = self.scope.get("user")
         self.sent_version, self.sent_text = -1, None
         self.bucket = TokenBucket(settings.WS_MESSAGE_BURST, settings.WS_MESSAGES_PER_SECOND)
+        self.move_bucket = TokenBucket(settings.WS_MOVE_BURST, settings.WS_MOVES_PER_SECOND)
         try:
             version, self.seat, text = await _load_frame(self.match_id, self.user)
         except ServiceError as exc:
             await self.close(code=CLOSE["not_found"] if exc.status == 404 else CLOSE["forbidden"])
+            return
+        # The viewer's own frames (its seat's, or the watchers'), then the game's chat.
+        if not await _joined(self, group_for(self.match_id, self.seat)):
             return
         if not await _joined(self, match_group(self.match_id)):
             return
@@ -158,23 +197,54 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self._send_frame(version, text)
 
     async def disconnect(self, code):
-        if getattr(self, "group", None):
+        for group in getattr(self, "groups_joined", ()):
             try:
-                await self.channel_layer.group_discard(self.group, self.channel_name)
+                await self.channel_layer.group_discard(group, self.channel_name)
             except LAYER_DOWN:
                 pass  # the subscription went with Redis
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        if not self.bucket.take():
-            await self.close(code=CLOSE["too_many"], reason="Too many messages.")
-            return
         content = parse_frame(text_data, bytes_data)
         if isinstance(content, str):
             await self.close(code=CLOSE["bad_frame"], reason=content)
             return
+        if content["type"] == "move":
+            await self._move(content)
+            return
+        if not self.bucket.take():
+            await self.close(code=CLOSE["too_many"], reason="Too many messages.")
+            return
         current = await self._catch_up(content.get("version"))
         if content["type"] == "ping" and current is not None:
             await self.send_json({"type": "pong", "version": current})
+
+    async def _move(self, content: dict) -> None:
+        """Submit a move through the service and answer on this socket; the new frames come
+        through the groups like anyone else's."""
+        key = content.get("key") if isinstance(content.get("key"), str) else None
+        refusal = self._move_refusal(content)
+        if refusal is None:
+            try:
+                result = await _submit_move(self.match_id, self.user, content["move"], content.get("version"), key)
+            except ServiceError as exc:
+                refusal = (exc.status, exc.code, exc.message)
+            else:
+                await self.send_json({"type": "ack", "key": key, **result})
+                return
+        status, code, message = refusal
+        await self.send_json({"type": "refused", "key": key, "status": status,
+                              "error": {"code": code, "message": message}})
+
+    def _move_refusal(self, content: dict) -> tuple[int, str, str] | None:
+        """(status, code, message) when the move cannot even be submitted, else None."""
+        problem = move_problem(content)
+        if problem is not None:
+            return 400, "bad_request", problem
+        if not (self.user and self.user.is_authenticated):
+            return 401, "unauthenticated", "Log in to play."
+        if not self.move_bucket.take():
+            return 429, "too_many_requests", "Too many moves: wait a little and try again."
+        return None
 
     async def _catch_up(self, known: int | None) -> int | None:
         """Send the current state if ``known`` is not it (after a reconnect, a gap, or as the
@@ -193,15 +263,30 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
                 await self.close(code=CLOSE["forbidden"])
                 return None
             await self._send_frame(version, text, force=True)
-        elif known != self.sent_version and self.sent_text is not None:
+        elif known != self.sent_version:
+            # The page is behind what this socket sent: the whole state again (the last
+            # thing sent may have been a change, which only follows the version before it).
+            if self.sent_text is None:
+                try:
+                    _, self.sent_text = await _frames.get(self.match_id, current, self.seat, self.user)
+                except ServiceError:
+                    await self.close(code=CLOSE["forbidden"])
+                    return None
             await self.send(text_data=self.sent_text)
         return current
 
-    async def match_update(self, event):
-        if event["version"] <= self.sent_version:
+    async def match_frame(self, event):
+        """A change published by the process that made it (games/frames.py): forwarded as it
+        is when it follows what this socket last sent; after a gap, the whole state."""
+        version = event["version"]
+        if version <= self.sent_version:
+            return
+        if event["prev"] == self.sent_version:
+            self.sent_version, self.sent_text = version, None
+            await self.send(text_data=event["text"])
             return
         try:
-            version, text = await _frames.get(self.match_id, event["version"], self.seat, self.user)
+            version, text = await _frames.get(self.match_id, version, self.seat, self.user)
         except ServiceError:
             await self.close(code=CLOSE["not_found"])
             return
@@ -229,7 +314,7 @@ async def _joined(consumer, group: str) -> bool:
         await consumer.accept()
         await consumer.close(code=CLOSE["try_later"], reason="Live updates are down for a moment.")
         return False
-    consumer.group = group
+    consumer.groups_joined = [*getattr(consumer, "groups_joined", ()), group]
     return True
 
 
@@ -246,9 +331,9 @@ class UserConsumer(AsyncJsonWebsocketConsumer):
             await self.accept()
 
     async def disconnect(self, code):
-        if getattr(self, "group", None):
+        for group in getattr(self, "groups_joined", ()):
             try:
-                await self.channel_layer.group_discard(self.group, self.channel_name)
+                await self.channel_layer.group_discard(group, self.channel_name)
             except LAYER_DOWN:
                 pass
 

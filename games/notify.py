@@ -29,8 +29,9 @@ def user_group(user_id: int) -> str:
 
 
 def match_changed_on_commit(match, seats_to_nudge, *, timers=()) -> None:
-    """After commit: push the new version, nudge the pages of the seats that owe a move,
-    and set a timer for each seat whose deadline was (re)set by this change (``timers``)."""
+    """After commit: nudge the pages of the seats that owe a move, and set a timer for each
+    seat whose deadline was (re)set by this change (``timers``). The game pages' frames are
+    published by games/frames.py."""
     deadlines = [(s.index, s.deadline) for s in timers]
     user_ids = [s.user_id for s in seats_to_nudge if s.user_id]
     transaction.on_commit(partial(_match_changed, match.pk, match.version, deadlines, user_ids))
@@ -42,7 +43,6 @@ def chat_posted_on_commit(message) -> None:
 
 
 def _match_changed(match_id: int, version: int, deadlines, user_ids) -> None:
-    _group_send(match_group(match_id), {"type": "match.update", "match": match_id, "version": version})
     for user_id in user_ids:
         _group_send(user_group(user_id), {"type": "user.update", "match": match_id})
     if settings.TIMERS_USE_CELERY:

@@ -43,3 +43,20 @@ def group_send(group: str, message: dict) -> None:
         _redis().publish(group_channel(group), layer.serialize(message))
     else:
         async_to_sync(layer.group_send)(group, message)
+
+
+def group_send_many(messages: list[tuple[str, dict]]) -> None:
+    """Several group messages at once: one pipelined round trip to Redis for all of them."""
+    if not messages:
+        return
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    if _uses_pubsub():
+        pipe = _redis().pipeline(transaction=False)
+        for group, message in messages:
+            pipe.publish(group_channel(group), layer.serialize(message))
+        pipe.execute()
+    else:
+        for group, message in messages:
+            async_to_sync(layer.group_send)(group, message)

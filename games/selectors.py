@@ -69,6 +69,29 @@ def match_payload(match: Match, user, *, seats: list[Seat] | None = None) -> dic
     return payload
 
 
+def change_payload(match: Match, seats: list[Seat], seat: int | None, *, game, prev: int, records) -> dict:
+    """What a page that shows version ``prev`` needs to show the current one (games/frames.py):
+    the version-bound part, the seats, the ending, and the new log lines this seat may see."""
+    payload = state_payload(match, seat, game=game)
+    if payload["outcome"]:
+        payload["outcome"] = {**payload["outcome"], "reason": with_names(payload["outcome"]["reason"], seats)}
+    payload.update({"prev": prev, "status": match.status, "moves": match.move_count, "my_seat": seat,
+                    "seats": [seat_public(s) for s in seats], "ending": ending_for(match, seat, seats),
+                    "events": [line for record in records
+                               for line in _log_lines(record.seq, record.events, record.by_timeout, seat, seats)]})
+    return payload
+
+
+def _log_lines(seq: int, events: list[dict], by_timeout: bool, seat: int | None, seats) -> list[dict]:
+    out = []
+    for raw in events:
+        event = Event.from_dict(raw)
+        if event.visible_to(seat):
+            text = with_names(event.text, seats) if seats is not None else event.text
+            out.append({"seq": seq, "kind": event.kind, "text": text, "timeout": by_timeout})
+    return out
+
+
 def state_payload(match: Match, my_seat: int | None, *, game=None) -> dict:
     """The version-bound part: the rules' view for this seat, its legal moves, the outcome."""
     game = game or registry.get(match.kind)
@@ -120,15 +143,8 @@ def log_for(match: Match, seat: int | None, *, limit: int = LOG_TAIL, seats: lis
     (with their users) are given."""
     records = list(MoveRecord.objects.filter(match=match).order_by("-seq")
                    .values("seq", "events", "by_timeout")[:limit])
-    out = []
-    for record in reversed(records):
-        for raw in record["events"]:
-            event = Event.from_dict(raw)
-            if event.visible_to(seat):
-                text = with_names(event.text, seats) if seats is not None else event.text
-                out.append({"seq": record["seq"], "kind": event.kind, "text": text,
-                            "timeout": record["by_timeout"]})
-    return out
+    return [line for record in reversed(records)
+            for line in _log_lines(record["seq"], record["events"], record["by_timeout"], seat, seats)]
 
 
 def chat_for(match: Match, *, after_id: int = 0, limit: int = CHAT_TAIL, player: bool = True) -> list[dict]:

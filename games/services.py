@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import clock, notify, registry, selectors
+from games import clock, frames, notify, registry, selectors
 from games.errors import MoveRejected, NotAllowed, NotFound, ServiceError, StaleVersion
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
 from games.rules.base import IllegalMove
@@ -106,7 +106,7 @@ def match_join(*, match_id: int, user, choice: dict | None = None) -> Match:
         if all(s.accepted for s in seats):
             _start(match, seats)
         else:
-            _bump(match)
+            _bump(match, seats)
     return match
 
 
@@ -118,7 +118,7 @@ def match_decline(*, match_id: int, user) -> Match:
             raise ServiceError("There is no invitation of yours to decline here.")
         seat.user = None
         seat.save(update_fields=["user"])
-        _bump(match)
+        _bump(match, seats)
     return match
 
 
@@ -203,7 +203,7 @@ def _apply(match: Match, seats: list[Seat], seat_index: int, move: dict, *, user
     hooks = registry.room(match.kind).hooks
     if hooks.after_move:
         hooks.after_move(match, previous_state)
-    _after_change(match, seats, game, mover=seat_index)
+    _after_change(match, seats, game, mover=seat_index, record=record)
     record.save()
     return record
 
@@ -235,12 +235,13 @@ def _apply_auto_moves(match: Match, seats: list[Seat]) -> None:
             return
 
 
-def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None) -> None:
+def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, record: MoveRecord | None = None) -> None:
     """Outcome, deadlines and notifications after the state changed; saves match and seats.
 
     Each seat's stored ``(waiting_for, waiting_key)`` is what the rules waited for from it
     before this change. A seat's clock restarts when that changes (a new decision, a new
     turn), or on each of its own moves when the rules give no key (a clock per move)."""
+    frames.note_change(match, seats, record)
     now = timezone.now()
     result = game.outcome(match.state)
     pending = {} if result is not None else {p.seat: (p.kind, p.key) for p in game.pending(match.state)}
@@ -314,7 +315,9 @@ def match_abandon(*, match_id: int, user) -> Match:
             match.status = Match.Status.ABANDONED
             match.finished_at = timezone.now()
             match.seats.update(deadline=None, waiting_for="", waiting_key="")
-            _bump(match)
+            for seat in seats:
+                seat.deadline, seat.waiting_for, seat.waiting_key = None, "", ""
+            _bump(match, seats)
             hook = registry.room(match.kind).hooks.on_abandon
             if hook and was_active:
                 hook(match)
@@ -420,7 +423,7 @@ def vacation_start(*, user, days: int) -> int:
             if seat.deadline:
                 seat.deadline += pause
             seat.save(update_fields=["vacation_year", "vacation_days_used", "paused_until", "deadline"])
-            _bump(match, timers=[seat] if seat.deadline else [])
+            _bump(match, seats, timers=[seat] if seat.deadline else [])
             stopped += 1
         profile = user.profile
         profile.vacation_until = now + timedelta(days=days)
@@ -523,8 +526,9 @@ def _allowance(match: Match, pending_kind: str) -> tuple[str, int]:
     return override or (match.clock, match.clock_amount)
 
 
-def _bump(match: Match, *, timers: list[Seat] = ()) -> None:
+def _bump(match: Match, seats: list[Seat], *, timers: list[Seat] = ()) -> None:
     """A change clients must see that is not a move (a seat taken, a clock stopped)."""
+    frames.note_change(match, seats)
     match.version += 1
     match.save(update_fields=_CHANGING_FIELDS)
     notify.match_changed_on_commit(match, [], timers=list(timers))

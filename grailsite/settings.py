@@ -175,6 +175,9 @@ RATE_LIMITS = {
 # Websocket messages a socket may send: a burst, then this many a second.
 WS_MESSAGE_BURST = env_int("WS_MESSAGE_BURST", 10)
 WS_MESSAGES_PER_SECOND = float(os.environ.get("WS_MESSAGES_PER_SECOND", "2"))
+# Moves over a game's socket: their own allowance (the HTTP move limit is 600 a minute).
+WS_MOVE_BURST = env_int("WS_MOVE_BURST", 20)
+WS_MOVES_PER_SECOND = float(os.environ.get("WS_MOVES_PER_SECOND", "10"))
 
 # Celery: Redis broker in production and tests; in the embedded default no broker is needed,
 # because the in-process sweep thread (games.embedded_worker) fires every timer.

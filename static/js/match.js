@@ -270,19 +270,65 @@
     box.hidden = !msg;
   };
 
+  /* A move goes over the game's socket when it is up (answered there with "ack" or
+     "refused"), else over HTTP; either way the new view arrives as a frame. */
+  var ANSWER_WAIT_MS = 10000, FRAME_WAIT_MS = 1500;
+
   Page.prototype.submit = function (move) {
     var page = this;
     page.showError("");
     var body = { move: move, version: this.data.version, key: newKey() };
-    return api("POST", "/api/matches/" + this.id + "/moves/", body).then(function (res) {
-      // The websocket brings the new view; fetch too in case it is down.
-      if (!page.data || res.version > page.data.version) return page.load();
+    var sent = (this.ws && this.ws.readyState === WebSocket.OPEN) ? this.submitLive(body) :
+      api("POST", "/api/matches/" + this.id + "/moves/", body);
+    return sent.then(function (res) {
+      // The frame normally comes first; if it went missing, fetch the game.
+      setTimeout(function () {
+        if (page.data && res.version > page.data.version) page.load().catch(function () {});
+      }, page.ws && page.ws.readyState === WebSocket.OPEN ? FRAME_WAIT_MS : 0);
+      return res;
     }).catch(function (err) {
       page.showError(err.message);
-      page.load();
+      page.load().catch(function () {});
       throw err;
     });
   };
+
+  Page.prototype.submitLive = function (body) {
+    var page = this, ws = this.ws;
+    this.answers = this.answers || {};
+    return new Promise(function (resolve, reject) {
+      var timer = setTimeout(function () {
+        delete page.answers[body.key];
+        reject(new Error("No answer from the server: the game has been refreshed, please check your move."));
+      }, ANSWER_WAIT_MS);
+      page.answers[body.key] = function (msg) {
+        clearTimeout(timer);
+        delete page.answers[body.key];
+        if (msg.type === "ack") { resolve(msg); return; }
+        var err = new Error(msg.error.message);
+        err.code = msg.error.code; err.status = msg.status;
+        reject(err);
+      };
+      ws.send(JSON.stringify({ type: "move", move: body.move, version: body.version, key: body.key }));
+    });
+  };
+
+  /* A change frame follows one version: applied to the page if it follows what the page
+     shows, otherwise the page asks the socket for the whole state. */
+  Page.prototype.applyChange = function (change, ws) {
+    if (!this.data || change.prev !== this.data.version) {
+      if (change.version > (this.data ? this.data.version : -1) && ws.readyState === WebSocket.OPEN) {
+        ws.send(JSON.stringify({ type: "sync", version: this.data ? this.data.version : null }));
+      }
+      return;
+    }
+    var next = Object.assign({}, this.data);
+    ["version", "view", "legal_moves", "outcome", "status", "moves", "my_seat", "seats", "ending"].forEach(
+      function (k) { next[k] = change[k]; });
+    next.log = (this.data.log || []).concat(change.events || []).slice(-LOG_KEPT);
+    this.update(next);
+  };
+  var LOG_KEPT = 300;
 
   /* Live updates. The socket can die quietly (its server lost Redis, a proxy dropped it):
      every HEARTBEAT_MS the page sends a ping with its version; the server answers with the
@@ -317,7 +363,10 @@
     ws.onmessage = function (ev) {
       var msg = JSON.parse(ev.data);
       page.alive();
-      if (msg.type === "state") {
+      if (msg.type === "change") page.applyChange(msg.data, ws);
+      else if (msg.type === "ack" || msg.type === "refused") {
+        if (page.answers && page.answers[msg.key]) page.answers[msg.key](msg);
+      } else if (msg.type === "state") {
         var behind = page.data && msg.data.version > page.data.version + 1;
         if (behind) page.showConn("catching");
         page.update(msg.data);
@@ -330,6 +379,10 @@
     };
     ws.onclose = function (ev) {
       clearInterval(page.heartbeat);
+      Object.keys(page.answers || {}).forEach(function (key) {
+        page.answers[key]({ type: "refused", status: 0, error: { code: "disconnected",
+          message: "The connection dropped before the server answered: check the game before you move again." } });
+      });
       page.alive();
       if (page.ws !== ws) return;
       if (FINAL_CODES[ev.code]) { page.showConn("off"); return; }

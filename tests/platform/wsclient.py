@@ -23,10 +23,11 @@ def communicator(path: str, cookie: str | None = None, origin: str = "http://tes
     return WebsocketCommunicator(application, path, headers=headers)
 
 
-async def next_state(comm, timeout: float = 5) -> tuple[dict, str]:
-    """The next 'state' frame's data and its raw text (for leak searches)."""
+async def next_state(comm, timeout: float = 5, *, whole: bool = False) -> tuple[dict, str]:
+    """The next frame's data and its raw text (for leak searches): a whole 'state', or a
+    'change' (games/frames.py) unless ``whole`` is asked for."""
     while True:
         raw = await comm.receive_from(timeout=timeout)
         msg = json.loads(raw)
-        if msg["type"] == "state":
+        if msg["type"] == "state" or (msg["type"] == "change" and not whole):
             return msg["data"], raw

@@ -1,0 +1,68 @@
+"""What each open game page receives after a change, built once by the process that made
+the change, from the state it holds, and published to that viewer's own group.
+
+Each seated player's sockets listen on ``match-<id>-seat-<n>`` and everyone else's (spectators,
+invited players, staff) on ``match-<id>-watch``; a socket joins its group only after the
+viewer's seat is known, so another seat's hand never crosses a channel its sockets hear. A
+frame is a *change*: the new version, the view and legal moves for that seat, the seats, the
+outcome, and the log lines of the moves since ``prev`` that this viewer may see. Receivers
+forward the text without touching the database; a page that missed ``prev`` asks for the
+whole state (``sync``). One frame per seat and one for the watchers, however many sockets.
+"""
+from __future__ import annotations
+
+import json
+import logging
+
+from django.db import transaction
+
+from games import publisher, registry, selectors
+
+log = logging.getLogger(__name__)
+
+
+def seat_group(match_id: int, seat: int) -> str:
+    return f"match-{match_id}-seat-{seat}"
+
+
+def watch_group(match_id: int) -> str:
+    return f"match-{match_id}-watch"
+
+
+def group_for(match_id: int, seat: int | None) -> str:
+    return watch_group(match_id) if seat is None else seat_group(match_id, seat)
+
+
+def note_change(match, seats, record=None) -> None:
+    """Called inside the transaction before each change bumps the version: the first call
+    registers one publication for when the transaction commits (a submission that makes
+    preset moves after the player's publishes once, with every move's log lines)."""
+    pending = match.__dict__.get("_frame_change")
+    if pending is None:
+        pending = match.__dict__["_frame_change"] = {"prev": match.version, "records": []}
+        transaction.on_commit(lambda: _publish(match, seats))
+    if record is not None:
+        pending["records"].append(record)
+
+
+def _publish(match, seats) -> None:
+    change = match.__dict__.pop("_frame_change", None)
+    if change is None:
+        return
+    try:
+        publisher.group_send_many(frames_for(match, seats, prev=change["prev"], records=change["records"]))
+    except Exception:  # a dropped push is caught up by the page's heartbeat and sync
+        log.warning("could not publish the frames of match %s", match.pk, exc_info=True)
+
+
+def frames_for(match, seats, *, prev: int, records) -> list[tuple[str, dict]]:
+    """(group, channel message) for every seated player and for the watchers."""
+    game = registry.get(match.kind)
+    viewers = [s.index for s in seats if s.user_id and s.accepted] + [None]
+    out = []
+    for seat in viewers:
+        data = selectors.change_payload(match, seats, seat, game=game, prev=prev, records=records)
+        text = json.dumps({"type": "change", "data": data}, separators=(",", ":"))
+        out.append((group_for(match.pk, seat),
+                    {"type": "match.frame", "version": match.version, "prev": prev, "text": text}))
+    return out
