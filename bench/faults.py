@@ -10,7 +10,7 @@ Scenarios (each on resources of its own: the machine's PostgreSQL and Redis are 
                 seconds later, as compose's `restart` would: timer lateness
   burst         500 requests at once against 2 web processes (uvicorn, production pool of 10
                 connections each): requests failed, most connections PostgreSQL saw
-  db_kill       moves under load while every backend of the bench database is terminated
+  db_kill       moves under load (40 players) while every backend of the bench database is terminated
                 twice (pg_terminate_backend filtered by datname): requests failed, moves
                 acknowledged = moves stored
   soak          moves and reads for SOAK seconds: RSS of the web processes before and after
@@ -156,10 +156,12 @@ def backends() -> int:
     return int(psql(f"SELECT count(*) FROM pg_stat_activity WHERE datname = '{DB_NAME}'").strip())
 
 
-def prepare_database() -> None:
+def prepare_database(redis_url: str) -> None:
+    """A fresh bench database, and Django set up in this process on it and on the private
+    Redis (so what this process schedules reaches the bench's worker)."""
     psql(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
     psql(f"CREATE DATABASE {DB_NAME}")
-    env = site_env("redis://127.0.0.1:1/0", GRAILSITE_PRODUCTION="0")
+    env = site_env(redis_url, GRAILSITE_PRODUCTION="0")
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     os.environ.update(env)
     import django
@@ -194,26 +196,30 @@ def make_games(n: int, *, clock=("days", 3)) -> list[dict]:
 
 # -- load -----------------------------------------------------------------------------------
 
-async def player_loop(client, base_urls, game, until, stats):
-    """Plays one game as both seats, flat out: GET, pick a legal move, POST it."""
+async def player_loop(client, base_urls, games, until, stats):
+    """Plays games as both seats, flat out (GET, pick a legal move, POST it), taking the next
+    unplayed game from ``games`` whenever one ends."""
     import httpx
 
     i = 0
-    while time.monotonic() < until:
+    game = games.pop() if games else None
+    while game is not None and time.monotonic() < until:
         base = base_urls[i % len(base_urls)]
         i += 1
         try:
             headers = {"Authorization": f"Token {game['tokens'][0]}"}
             data = (await client.get(f"{base}/api/matches/{game['match']}/", headers=headers)).json()
+            stats["requests"] += 1
             if data.get("status") != "active":
-                return
+                game = games.pop() if games else None
+                continue
             seat = next(s["seat"] for s in data["seats"] if s["to_act"])
             headers = {"Authorization": f"Token {game['tokens'][seat]}"}
             mine = (await client.get(f"{base}/api/matches/{game['match']}/", headers=headers)).json()
             key = f"{game['match']}-{mine['version']}"
             r = await client.post(f"{base}/api/matches/{game['match']}/moves/", headers=headers,
                                   json={"move": mine["legal_moves"][0], "version": mine["version"], "key": key})
-            stats["requests"] += 3
+            stats["requests"] += 2
             if r.status_code == 200 and not r.json()["repeated"]:
                 stats["acknowledged"] += 1
             elif r.status_code >= 500:
@@ -224,17 +230,20 @@ async def player_loop(client, base_urls, game, until, stats):
             await asyncio.sleep(0.05)
 
 
-async def load(base_urls, games, seconds, during=None):
+async def load(base_urls, games, seconds, during=None, players=40):
+    """``players`` concurrent loops over ``games`` for ``seconds``; ``during`` runs alongside."""
     import httpx
 
     stats = {"requests": 0, "acknowledged": 0, "failed": 0}
     until = time.monotonic() + seconds
+    queue = list(games)
     limits = httpx.Limits(max_connections=200)
     async with httpx.AsyncClient(timeout=30, limits=limits) as client:
-        tasks = [asyncio.create_task(player_loop(client, base_urls, g, until, stats)) for g in games]
+        tasks = [asyncio.create_task(player_loop(client, base_urls, queue, until, stats)) for _ in range(players)]
         if during:
             await during()
         await asyncio.gather(*tasks)
+    stats["unplayed"] = len(queue)
     return stats
 
 
@@ -257,20 +266,9 @@ def timer_lateness(redis: PrivateRedis, workdir: Path, fault) -> tuple[float, bo
     log = workdir / "celery.log"
     worker, beat = celery("worker", env, log, workdir), celery("beat", env, log, workdir)
     time.sleep(6)
+    # The fast-path timer task is queued on commit by the site itself, as in production.
     game = make_games(1, clock=("minutes", 1))[0]
-    # The fast-path task is queued on commit by the site's notify hook, with this process's
-    # settings: point them at the private Redis for this step.
-    from django.conf import settings
-    from games import publisher
-    from grailsite.celery import app
-
-    settings.REDIS_URL = redis.url
-    app.conf.broker_url = redis.url
-    publisher._redis.cache_clear()
-    from games import notify
-
     seat = Seat.objects.filter(match_id=game["match"]).exclude(deadline=None).first()
-    notify._schedule(game["match"], seat.match.version, [(seat.index, seat.deadline)])
     procs = {"worker": worker, "beat": beat}
     fault(seat.deadline, procs, env, log, workdir)
     end = time.time() + 240
@@ -360,7 +358,7 @@ def scenario_burst(redis, workdir):
 
 def scenario_db_kill(redis, workdir):
     procs, urls = start_web(redis, workdir)
-    games = make_games(40)
+    games = make_games(120)
     killed = []
 
     async def during():
@@ -382,14 +380,14 @@ def scenario_db_kill(redis, workdir):
 
 def scenario_soak(redis, workdir):
     procs, urls = start_web(redis, workdir)
-    games = make_games(20)
-    warm = asyncio.run(load(urls, games, 10))
+    warm = asyncio.run(load(urls, make_games(60), 10, players=20))
     before = [rss_kib(p.pid) for p in procs]
-    stats = asyncio.run(load(urls, make_games(20), SOAK))
+    stats = asyncio.run(load(urls, make_games(SOAK * 6), SOAK, players=20))
     after = [rss_kib(p.pid) for p in procs]
     for p in procs:
         stop(p)
-    return {"seconds": SOAK, "requests": stats["requests"] + warm["requests"], "failed": stats["failed"],
+    return {"seconds": SOAK, "requests": stats["requests"], "moves": stats["acknowledged"],
+            "failed": stats["failed"] + warm["failed"], "games left unplayed": stats["unplayed"],
             "RSS before (MiB)": "/".join(f"{b / 1024:.0f}" for b in before),
             "RSS after (MiB)": "/".join(f"{a / 1024:.0f}" for a in after),
             "RSS growth (%)": "/".join(f"{(a - b) / b * 100:+.1f}" for a, b in zip(after, before))}
@@ -406,8 +404,8 @@ def main():
     if not shutil.which("redis-server"):
         sys.exit("redis-server is needed (apt-get install redis-server)")
     print(f"floor (1M-step pure-Python loop): {floor_ms():.0f} ms")
-    prepare_database()
     redis = PrivateRedis()
+    prepare_database(redis.url)
     workdir = Path(tempfile.mkdtemp(prefix="grail-faults-"))
     try:
         for name in args.only.split(","):
