@@ -14,6 +14,7 @@ Scenarios (each on resources of its own: the machine's PostgreSQL and Redis are 
                 twice (pg_terminate_backend filtered by datname): requests failed, moves
                 acknowledged = moves stored
   soak          moves and reads for SOAK seconds: RSS of the web processes before and after
+  edge          CPU of a move POST and a match GET through the typed edge, against a floor
 
 It creates and drops its own database (grailsite_faults) on the PostgreSQL of DATABASE_URL.
 A floor (a fixed pure-Python workload) is printed so figures compare across machines.
@@ -92,7 +93,7 @@ def site_env(redis_url: str, **extra) -> dict:
     """The production settings (pooled connections), on the bench's database and Redis."""
     env = dict(os.environ, DATABASE_URL=DB_URL, REDIS_URL=redis_url, GRAILSITE_CHANNEL_PREFIX=PREFIX,
                GRAILSITE_PRODUCTION="1", SECRET_KEY="faults-bench-" + "k" * 50, GRAILSITE_HTTPS="false",
-               ALLOWED_HOSTS="127.0.0.1,localhost", LOG_LEVEL="ERROR", RATELIMIT_ENABLE="false",
+               ALLOWED_HOSTS="127.0.0.1,localhost,testserver", LOG_LEVEL="ERROR", RATELIMIT_ENABLE="false",
                DJANGO_SETTINGS_MODULE="grailsite.settings", PYTHONPATH=str(ROOT))
     env.pop("GRAILSITE_TEST_DB", None)
     return {**env, **extra}
@@ -393,7 +394,53 @@ def scenario_soak(redis, workdir):
             "RSS growth (%)": "/".join(f"{(a - b) / b * 100:+.1f}" for a, b in zip(after, before))}
 
 
-SCENARIOS = {"timer_redis": scenario_timer_redis, "timer_worker": scenario_timer_worker, "burst": scenario_burst,
+def scenario_edge(redis, workdir, n=300):
+    """CPU of one move POST and one match GET through the whole edge (middleware, token,
+    schemas, rate limits, output schema) in this process, as a ratio to the floor."""
+    import statistics
+
+    from django.conf import settings
+    from django.test import Client
+
+    from games import registry
+    from games.models import Match
+
+    settings.RATELIMIT_ENABLE = True
+    game = registry.get("duel")
+    posts, gets, games = [], [], make_games(n // 10 + 1)
+    client = Client()
+    for i in range(n):
+        g = games[i // 10]
+        match = Match.objects.get(pk=g["match"])
+        if match.status != "active":
+            continue
+        seat = game.pending(match.state)[0].seat
+        auth = {"HTTP_AUTHORIZATION": f"Token {g['tokens'][seat]}"}
+        move = game.legal_moves(match.state, seat)[0]
+        t = time.thread_time()
+        r = client.post(f"/api/matches/{match.pk}/moves/", {"move": move, "version": match.version},
+                        content_type="application/json", **auth)
+        posts.append(time.thread_time() - t)
+        assert r.status_code == 200, r.content[:200]
+        t = time.thread_time()
+        client.get(f"/api/matches/{match.pk}/", **auth)
+        gets.append(time.thread_time() - t)
+    floor = statistics.median(_thread_floor() for _ in range(5))
+    post, get = statistics.median(posts), statistics.median(gets)
+    return {"move POST CPU (ms)": f"{post * 1000:.2f}", "match GET CPU (ms)": f"{get * 1000:.2f}",
+            "floor CPU (ms)": f"{floor * 1000:.1f}", "POST/floor": f"{post / floor:.3f}",
+            "GET/floor": f"{get / floor:.3f}", "requests timed": len(posts) * 2}
+
+
+def _thread_floor() -> float:
+    t = time.thread_time()
+    x = 0
+    for i in range(300_000):
+        x += i * i % 7
+    return time.thread_time() - t
+
+
+SCENARIOS = {"edge": scenario_edge, "timer_redis": scenario_timer_redis, "timer_worker": scenario_timer_worker, "burst": scenario_burst,
              "db_kill": scenario_db_kill, "soak": scenario_soak}
 
 
