@@ -42,6 +42,7 @@ DB_NAME = "grailsite_faults"
 DB_URL = f"{PG}/{DB_NAME}"
 PREFIX = "faults"
 SOAK = int(os.environ.get("SOAK", "60"))
+RUNNING: list[subprocess.Popen] = []   # servers and workers started here; main() stops them all
 
 
 # -- processes of our own -------------------------------------------------------------------
@@ -117,7 +118,9 @@ def stop(proc: subprocess.Popen, sig=signal.SIGTERM) -> None:
 def celery(kind: str, env: dict, log: Path, workdir: Path) -> subprocess.Popen:
     args = ["worker", "--pool", "solo", "--loglevel", "info"] if kind == "worker" else \
         ["beat", "--loglevel", "info", "--schedule", str(workdir / "beat-schedule")]
-    return start([sys.executable, "-m", "celery", "-A", "grailsite", *args], env, log)
+    proc = start([sys.executable, "-m", "celery", "-A", "grailsite", *args], env, log)
+    RUNNING.append(proc)
+    return proc
 
 
 def web(port: int, env: dict, log: Path) -> subprocess.Popen:
@@ -311,6 +314,7 @@ def scenario_timer_worker(redis, workdir):
 def start_web(redis, workdir, n=2):
     ports = [free_port() for _ in range(n)]
     procs = [web(p, site_env(redis.url, DB_POOL_MAX="10"), workdir / f"web{p}.log") for p in ports]
+    RUNNING.extend(procs)
     for p in ports:
         wait_port(p)
     return procs, [f"http://127.0.0.1:{p}" for p in ports]
@@ -461,6 +465,8 @@ def main():
             print(f"{name} ({time.monotonic() - t:.0f} s): " + ", ".join(f"{k}: {v}" for k, v in figures.items()),
                   flush=True)
     finally:
+        for proc in RUNNING:
+            stop(proc)
         redis.stop()
         from django.db import connections
 
