@@ -15,10 +15,10 @@ from decks.forms import WriteYerOwnForm
 from decks.models import Deck
 from decks.views import card_json
 from games.api import ERRORS, Id, In, JsonObject
-from games.api_auth import Viewer
+from games.api_auth import MaybeViewer, Viewer
 from grailsite.formerrors import labelled_errors
 
-router = Router(auth=Viewer(required=True), tags=["decks"])
+router = Router(auth=Viewer(), tags=["decks"])
 
 CardCode = Annotated[str, Field(min_length=1, max_length=100, pattern=r"^[-a-zA-Z0-9_]+$")]
 Quantity = Annotated[int, Field(ge=0, le=services.MAX_DECK_COPIES)]
@@ -91,7 +91,7 @@ class DesignCheckOut(Schema):
     budget: Any = None
 
 
-@router.get("cards/", response={200: SearchOut, **ERRORS}, auth=Viewer(required=False), url_name="card_search_api")
+@router.get("cards/", response={200: SearchOut, **ERRORS}, auth=MaybeViewer(), url_name="card_search_api")
 def card_search_api(request, query: Query[SearchQuery]):
     cards, total, errors = selectors.card_search(text=query.q, user=request.user, offset=query.offset,
                                                  owned_only=query.owned)

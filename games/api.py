@@ -11,13 +11,13 @@ from ninja import Field, Path, Query, Router, Schema, Status
 from pydantic import ConfigDict
 
 from games import registry, selectors, services
-from games.api_auth import Viewer
+from games.api_auth import MaybeViewer, Viewer
 from games.errors import NotAllowed
 from games.models import Notification
 from grailsite import ratelimits
 
-router = Router(auth=Viewer(required=True), tags=["games"])
-PUBLIC = Viewer(required=False)
+router = Router(auth=Viewer(), tags=["games"])
+PUBLIC = MaybeViewer()
 
 # Bounds shared by several operations. Ids stay inside PostgreSQL's bigint; counts and
 # versions inside a 32-bit integer, far beyond any real game.

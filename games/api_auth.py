@@ -83,10 +83,11 @@ def json_body(request) -> dict:
 
 
 class BoundedParser(Parser):
-    """Ninja's body parser, with the bounds above."""
+    """Ninja's body parser, with the bounds above. Every body of this API is a JSON object
+    (ninja's schemas read attributes too, so an array would otherwise pass as all defaults)."""
 
     def parse_body(self, request):
-        return parse_json(request.body)
+        return json_body(request)
 
 
 def token_user(request):
@@ -119,22 +120,28 @@ def resolve_user(request, *, required: bool):
 
 
 class Viewer(APIKeyHeader):
-    """Ninja authentication for every operation. ``required=False`` lets anonymous viewers
-    through (public games); either way ``request.user`` is the token's user if one is sent.
-    Declared as an API-key header so the generated document tells clients about tokens."""
+    """Ninja authentication for operations that need a signed-in user: the token's user, or
+    the session's (CSRF-checked on writes); 401 otherwise. Declared as an API-key header, so
+    the generated document tells clients about tokens."""
 
     param_name = "Authorization"
 
-    def __init__(self, *, required: bool = True):
-        super().__init__()
-        self.required = required
-
     def __call__(self, request):
-        resolve_user(request, required=self.required)
+        resolve_user(request, required=True)
         return True  # truthy: ninja's sign that authentication passed
 
     def authenticate(self, request, key):  # pragma: no cover - __call__ above does the work
         return token_user(request)
+
+
+class MaybeViewer:
+    """For operations anyone may call (public games): the token's or session's user when
+    there is one, anonymous otherwise. A plain callable, so the document marks no security
+    as required for them."""
+
+    def __call__(self, request):
+        resolve_user(request, required=False)
+        return True
 
 
 def api_view(methods: tuple[str, ...], *, login: bool = True):

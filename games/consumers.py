@@ -176,7 +176,32 @@ def _load_chat(match_id: int, message_id: int, seat: int | None) -> list[dict]:
     return selectors.chat_for(match, after_id=message_id - 1, limit=1, player=seat is not None)
 
 
-class MatchConsumer(AsyncJsonWebsocketConsumer):
+class LiveConsumer(AsyncJsonWebsocketConsumer):
+    """A consumer that, when Redis is down, refuses the socket with 1013 (try again later)
+    instead of failing with a 500: the layer is needed to open the consumer's own channel
+    (before ``connect``) and to join its group (in it)."""
+
+    async def __call__(self, scope, receive, send):
+        self._accepted = False
+        try:
+            return await super().__call__(scope, receive, send)
+        except LAYER_DOWN as exc:
+            log.warning("websocket refused, the channel layer is down: %r", exc)
+            if not self._accepted:
+                message = await receive()
+                if message["type"] != "websocket.connect":
+                    return None
+                await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": CLOSE["try_later"],
+                        "reason": "Live updates are down for a moment."})
+            return None
+
+    async def accept(self, *args, **kwargs):
+        await super().accept(*args, **kwargs)
+        self._accepted = True
+
+
+class MatchConsumer(LiveConsumer):
     async def connect(self):
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.user = self.scope.get("user")
@@ -318,7 +343,7 @@ async def _joined(consumer, group: str) -> bool:
     return True
 
 
-class UserConsumer(AsyncJsonWebsocketConsumer):
+class UserConsumer(LiveConsumer):
     """A signed-in person's own channel: tells open pages that one of their games changed.
     It takes no messages: anything sent closes it."""
 

@@ -362,15 +362,18 @@
     };
     ws.onmessage = function (ev) {
       var msg = JSON.parse(ev.data);
+      var answering = !!page.pongTimer;  // a ping waits for its answer
       page.alive();
       if (msg.type === "change") page.applyChange(msg.data, ws);
       else if (msg.type === "ack" || msg.type === "refused") {
         if (page.answers && page.answers[msg.key]) page.answers[msg.key](msg);
       } else if (msg.type === "state") {
-        var behind = page.data && msg.data.version > page.data.version + 1;
-        if (behind) page.showConn("catching");
+        // A newer state that answers a ping, or that skips versions, brings what a push missed.
+        var missed = page.data && msg.data.version > page.data.version &&
+          (answering || msg.data.version > page.data.version + 1);
+        if (missed) page.showConn("catching");
         page.update(msg.data);
-        if (behind) setTimeout(function () { if (page.ws === ws) page.showConn("up"); }, 600);
+        if (missed) setTimeout(function () { if (page.ws === ws) page.showConn("up"); }, 600);
       } else if (msg.type === "chat") page.addChat(msg.message);
       else if (msg.type === "pong" && page.data && msg.version > page.data.version) {
         page.showConn("catching");  // the frame was missed: fetch it

@@ -52,12 +52,14 @@ def test_the_decision_stays_in_view_and_a_dispute_shows_on_the_board(live_url, n
 
     # The dispute's result, drawn from the view's last_dispute (the engine's shape).
     for page, who in ((alice, "desktop"), (bob, "phone")):
+        # Every later draw (a push, a redraw) gets the same dispute, as the engine's view will give it.
         page.evaluate("""() => {
-          const d = Grail.page.data, area = d.view.avalon[0].ref;
-          const view = Object.assign({}, d.view, {last_dispute: {seq: 9, seat: 0, area: area, area_name: "Avalon 1",
-            method: "combat", lead: {card: 1, name: "Sir Robin", total: 5}, foe: {card: 2, name: "The Black Knight", total: 7},
-            result: "foe", slain: ["Sir Robin"], outwitted: []}});
-          Grail.renderers.ccg.render(document.getElementById("board"), Object.assign({}, d, {view: view}), Grail.page.ctx());
+          const draw = Grail.renderers.ccg.render;
+          Grail.renderers.ccg.render = (root, d, ctx) => draw(root, Object.assign({}, d, {view: Object.assign({}, d.view, {
+            last_dispute: {seq: 9, seat: 0, area: d.view.avalon[0].ref, area_name: "Avalon 1", method: "combat",
+              lead: {card: 1, name: "Sir Robin", total: 5}, foe: {card: 2, name: "The Black Knight", total: 7},
+              result: "foe", slain: ["Sir Robin"], outwitted: []}})}), ctx);
+          Grail.renderers.ccg.render(document.getElementById("board"), Grail.page.data, Grail.page.ctx());
         }""")
         panel = page.inner_text("[data-testid=last-dispute]")
         assert "Avalon 1" in panel and "Sir Robin" in panel and "The Black Knight" in panel

@@ -64,3 +64,30 @@ def test_the_type_chart_labels_are_whole(live_url, page):
     names = [text for text, _ in labels]
     assert "Adversary" in names or "Knight" in names, names
     _shot(page, "builder-charts.png")
+
+
+def test_log_lines_keep_every_digit_of_their_move_number(live_url, page):
+    """Issue 11: from move 100 on the log's numbers lost their first digit."""
+    from django.contrib.auth import get_user_model
+
+    from games import services
+    from games.models import MoveRecord
+    sign_up(page, live_url, "counter")
+    alice = get_user_model().objects.get(username="counter")
+    bob = get_user_model().objects.create_user("counted", password="a-long-test-password-42")
+    match = services.match_create(creator=alice, kind="duel", num_seats=2, invite=["counted"], seed=5)
+    services.match_join(match_id=match.pk, user=bob)
+    match.refresh_from_db()
+    services.move_submit(match_id=match.pk, user=alice, move={"type": "play", "card": match.state["hands"][0][0]},
+                         version=match.version)
+    MoveRecord.objects.filter(match=match).update(seq=1234)   # as if this were move 1234
+    page.goto(f"{live_url}/games/{match.pk}/")
+    page.wait_for_selector("[data-testid=log] li")
+    assert page.eval_on_selector_all("[data-testid=log] li", "ns => ns.map(n => n.value)")[0] == 1234
+    # The marker "1234." fits inside the list's padding.
+    room = page.evaluate("""() => { const ol = document.querySelector('[data-testid=log]');
+        const probe = document.createElement('span'); probe.textContent = '1234. ';
+        probe.style.font = getComputedStyle(ol).font; document.body.appendChild(probe);
+        const need = probe.getBoundingClientRect().width; probe.remove();
+        return [parseFloat(getComputedStyle(ol).paddingLeft), need]; }""")
+    assert room[0] >= room[1], room

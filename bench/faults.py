@@ -1,0 +1,479 @@
+"""Fault scenarios too slow for the test suite; prints the figures docs/reliability.md records.
+
+    make faults                       # every scenario (about six minutes)
+    .venv/bin/python bench/faults.py --only burst,db_kill
+
+Scenarios (each on resources of its own: the machine's PostgreSQL and Redis are shared):
+  timer_redis   a turn deadline with the worker holding its timer task; Redis (a private
+                redis-server on a free port) is restarted empty before it: timer lateness
+  timer_worker  the worker is killed (SIGKILL) just before a deadline and started again two
+                seconds later, as compose's `restart` would: timer lateness
+  burst         500 requests at once against 2 web processes (uvicorn, production pool of 10
+                connections each): requests failed, most connections PostgreSQL saw
+  db_kill       moves under load (40 players) while every backend of the bench database is terminated
+                twice (pg_terminate_backend filtered by datname): requests failed, moves
+                acknowledged = moves stored
+  soak          moves and reads for SOAK seconds: RSS of the web processes before and after
+  edge          CPU of a move POST and a match GET through the typed edge, against a floor
+
+It creates and drops its own database (grailsite_faults) on the PostgreSQL of DATABASE_URL.
+A floor (a fixed pure-Python workload) is printed so figures compare across machines.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+BASE = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/grailsite")
+PG = BASE.rsplit("/", 1)[0]
+DB_NAME = "grailsite_faults"
+DB_URL = f"{PG}/{DB_NAME}"
+PREFIX = "faults"
+SOAK = int(os.environ.get("SOAK", "60"))
+RUNNING: list[subprocess.Popen] = []   # servers and workers started here; main() stops them all
+
+
+# -- processes of our own -------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, timeout: float = 30) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on {port}")
+
+
+class PrivateRedis:
+    """A redis-server of this bench's own; restart() empties it (no persistence)."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.proc = None
+        self.start()
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self):
+        self.proc = subprocess.Popen(["redis-server", "--port", str(self.port), "--save", "", "--appendonly", "no"],
+                                     stdout=subprocess.DEVNULL)
+        wait_port(self.port)
+
+    def stop(self):
+        self.proc.kill()
+        self.proc.wait()
+
+    def restart(self, down_for: float = 2.0):
+        self.stop()
+        time.sleep(down_for)
+        self.start()
+
+
+def site_env(redis_url: str, **extra) -> dict:
+    """The production settings (pooled connections), on the bench's database and Redis."""
+    env = dict(os.environ, DATABASE_URL=DB_URL, REDIS_URL=redis_url, GRAILSITE_CHANNEL_PREFIX=PREFIX,
+               GRAILSITE_PRODUCTION="1", SECRET_KEY="faults-bench-" + "k" * 50, GRAILSITE_HTTPS="false",
+               ALLOWED_HOSTS="127.0.0.1,localhost,testserver", LOG_LEVEL="ERROR", RATELIMIT_ENABLE="false",
+               DJANGO_SETTINGS_MODULE="grailsite.settings", PYTHONPATH=str(ROOT))
+    env.pop("GRAILSITE_TEST_DB", None)
+    return {**env, **extra}
+
+
+def start(cmd: list[str], env: dict, log: Path) -> subprocess.Popen:
+    return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT,
+                            start_new_session=True)
+
+
+def stop(proc: subprocess.Popen, sig=signal.SIGTERM) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, sig)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def celery(kind: str, env: dict, log: Path, workdir: Path) -> subprocess.Popen:
+    args = ["worker", "--pool", "solo", "--loglevel", "info"] if kind == "worker" else \
+        ["beat", "--loglevel", "info", "--schedule", str(workdir / "beat-schedule")]
+    proc = start([sys.executable, "-m", "celery", "-A", "grailsite", *args], env, log)
+    RUNNING.append(proc)
+    return proc
+
+
+def web(port: int, env: dict, log: Path) -> subprocess.Popen:
+    return start([sys.executable, "-m", "uvicorn", "grailsite.asgi:application", "--port", str(port),
+                  "--ws-per-message-deflate", "false", "--log-level", "warning"], env, log)
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def floor_ms() -> float:
+    t = time.perf_counter()
+    x = 0
+    for i in range(1_000_000):
+        x += i * i % 7
+    return (time.perf_counter() - t) * 1000
+
+
+# -- the bench database ---------------------------------------------------------------------
+
+def psql(sql: str, db: str = "postgres") -> str:
+    return subprocess.run(["psql", f"{PG}/{db}", "-Atqc", sql], check=True, capture_output=True, text=True).stdout
+
+
+def kill_backends() -> int:
+    """Terminate every backend of the bench database (and only of it)."""
+    out = psql(f"SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '{DB_NAME}' "
+               "AND pid <> pg_backend_pid()")
+    return int(out.strip() or 0)
+
+
+def backends() -> int:
+    return int(psql(f"SELECT count(*) FROM pg_stat_activity WHERE datname = '{DB_NAME}'").strip())
+
+
+def prepare_database(redis_url: str) -> None:
+    """A fresh bench database, and Django set up in this process on it and on the private
+    Redis (so what this process schedules reaches the bench's worker)."""
+    psql(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+    psql(f"CREATE DATABASE {DB_NAME}")
+    env = site_env(redis_url, GRAILSITE_PRODUCTION="0")
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    os.environ.update(env)
+    import django
+
+    django.setup()
+
+
+def make_games(n: int, *, clock=("days", 3)) -> list[dict]:
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.db.models.signals import post_save
+
+    from games import services
+    from grailsite.accounts.models import Profile
+
+    post_save.disconnect(sender=settings.AUTH_USER_MODEL, dispatch_uid="decks_starter_grant")
+    User = get_user_model()
+    tag = f"{time.time_ns() % 10**9}"
+    games = []
+    for g in range(n):
+        players = []
+        for s in range(2):
+            user = User.objects.create(username=f"f{tag}_{g}_{s}")
+            Profile.objects.update_or_create(user=user, defaults={"api_token": f"t{tag}-{g}-{s}"})
+            players.append(user)
+        match = services.match_create(creator=players[0], kind="duel", num_seats=2, 
+                                      invite=[players[1].username], clock_kind=clock[0], clock_amount=clock[1])
+        services.match_join(match_id=match.pk, user=players[1])
+        games.append({"match": match.pk, "tokens": [f"t{tag}-{g}-0", f"t{tag}-{g}-1"]})
+    return games
+
+
+# -- load -----------------------------------------------------------------------------------
+
+async def player_loop(client, base_urls, games, until, stats):
+    """Plays games as both seats, flat out (GET, pick a legal move, POST it), taking the next
+    unplayed game from ``games`` whenever one ends."""
+    import httpx
+
+    i = 0
+    game = games.pop() if games else None
+    while game is not None and time.monotonic() < until:
+        base = base_urls[i % len(base_urls)]
+        i += 1
+        try:
+            headers = {"Authorization": f"Token {game['tokens'][0]}"}
+            data = (await client.get(f"{base}/api/matches/{game['match']}/", headers=headers)).json()
+            stats["requests"] += 1
+            if data.get("status") != "active":
+                game = games.pop() if games else None
+                continue
+            seat = next(s["seat"] for s in data["seats"] if s["to_act"])
+            headers = {"Authorization": f"Token {game['tokens'][seat]}"}
+            mine = (await client.get(f"{base}/api/matches/{game['match']}/", headers=headers)).json()
+            key = f"{game['match']}-{mine['version']}"
+            r = await client.post(f"{base}/api/matches/{game['match']}/moves/", headers=headers,
+                                  json={"move": mine["legal_moves"][0], "version": mine["version"], "key": key})
+            stats["requests"] += 2
+            if r.status_code == 200 and not r.json()["repeated"]:
+                stats["acknowledged"] += 1
+            elif r.status_code >= 500:
+                stats["failed"] += 1
+        except (httpx.HTTPError, ValueError, KeyError, StopIteration) as exc:
+            stats["failed"] += 1
+            stats.setdefault("errors", []).append(repr(exc)[:120])
+            await asyncio.sleep(0.05)
+
+
+async def load(base_urls, games, seconds, during=None, players=40):
+    """``players`` concurrent loops over ``games`` for ``seconds``; ``during`` runs alongside."""
+    import httpx
+
+    stats = {"requests": 0, "acknowledged": 0, "failed": 0}
+    until = time.monotonic() + seconds
+    queue = list(games)
+    limits = httpx.Limits(max_connections=200)
+    async with httpx.AsyncClient(timeout=30, limits=limits) as client:
+        tasks = [asyncio.create_task(player_loop(client, base_urls, queue, until, stats)) for _ in range(players)]
+        if during:
+            await during()
+        await asyncio.gather(*tasks)
+    stats["unplayed"] = len(queue)
+    return stats
+
+
+def stored_moves(games) -> int:
+    from games.models import MoveRecord
+
+    return MoveRecord.objects.filter(match_id__in=[g["match"] for g in games], by_timeout=False).count()
+
+
+# -- scenarios ------------------------------------------------------------------------------
+
+def timer_lateness(redis: PrivateRedis, workdir: Path, fault) -> tuple[float, bool]:
+    """Seconds between a seat's deadline and the stored timeout move, with ``fault`` applied,
+    and whether the worker process was still running at the end."""
+    from django.db import connection
+
+    from games.models import MoveRecord, Seat
+
+    env = site_env(redis.url, GRAILSITE_PRODUCTION="0")
+    log = workdir / "celery.log"
+    worker, beat = celery("worker", env, log, workdir), celery("beat", env, log, workdir)
+    time.sleep(6)
+    # The fast-path timer task is queued on commit by the site itself, as in production.
+    game = make_games(1, clock=("minutes", 1))[0]
+    seat = Seat.objects.filter(match_id=game["match"]).exclude(deadline=None).first()
+    procs = {"worker": worker, "beat": beat}
+    fault(seat.deadline, procs, env, log, workdir)
+    end = time.time() + 240
+    found = None
+    while time.time() < end:
+        connection.close()
+        record = MoveRecord.objects.filter(match_id=game["match"], by_timeout=True).order_by("id").first()
+        if record:
+            found = record.created_at.timestamp()
+            break
+        time.sleep(0.5)
+    worker_alive = procs["worker"].poll() is None
+    for proc in procs.values():
+        stop(proc)
+    return (float("inf") if found is None else found - seat.deadline.timestamp()), worker_alive
+
+
+def scenario_timer_redis(redis, workdir):
+    def fault(deadline, procs, env, log, workdir):
+        time.sleep(max(0, deadline.timestamp() - time.time() - 40))
+        redis.restart()
+
+    late, alive = timer_lateness(redis, workdir, fault)
+    return {"timer lateness after Redis restarted empty (s)": f"{late:.1f}",
+            "worker still running": "yes" if alive else "no"}
+
+
+def scenario_timer_worker(redis, workdir):
+    def fault(deadline, procs, env, log, workdir):
+        time.sleep(max(0, deadline.timestamp() - time.time() - 5))
+        stop(procs["worker"], signal.SIGKILL)
+        time.sleep(2)
+        procs["worker"] = celery("worker", env, log, workdir)
+
+    late, _alive = timer_lateness(redis, workdir, fault)
+    return {"timer lateness, worker killed 5 s before the deadline (s)": f"{late:.1f}"}
+
+
+def start_web(redis, workdir, n=2):
+    ports = [free_port() for _ in range(n)]
+    procs = [web(p, site_env(redis.url, DB_POOL_MAX="10"), workdir / f"web{p}.log") for p in ports]
+    RUNNING.extend(procs)
+    for p in ports:
+        wait_port(p)
+    return procs, [f"http://127.0.0.1:{p}" for p in ports]
+
+
+def scenario_burst(redis, workdir):
+    """500 requests at once, each reading a game, against 2 web processes."""
+    import httpx
+
+    procs, urls = start_web(redis, workdir)
+    games = make_games(250)
+    peak = {"backends": 0}
+
+    async def burst():
+        async def watch():
+            for _ in range(100):
+                peak["backends"] = max(peak["backends"], backends())
+                await asyncio.sleep(0.1)
+
+        async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=600)) as client:
+            async def one(i):
+                g = games[i // 2]
+                base = urls[i % 2]
+                headers = {"Authorization": f"Token {g['tokens'][0]}"}
+                try:
+                    if i % 2:
+                        return (await client.get(f"{base}/api/matches/{g['match']}/", headers=headers)).status_code
+                    data = (await client.get(f"{base}/api/games/")).status_code
+                    return data
+                except httpx.HTTPError:
+                    return 0
+            watcher = asyncio.create_task(watch())
+            t = time.monotonic()
+            codes = await asyncio.gather(*(one(i) for i in range(500)))
+            elapsed = time.monotonic() - t
+            watcher.cancel()
+            return codes, elapsed
+
+    codes, elapsed = asyncio.run(burst())
+    for p in procs:
+        stop(p)
+    errors = sum(1 for c in codes if c == 0 or c >= 500)
+    return {"requests": len(codes), "failed": errors, "seconds": f"{elapsed:.1f}",
+            "most backends PostgreSQL saw (pool 2 x 10)": peak["backends"]}
+
+
+def scenario_db_kill(redis, workdir):
+    procs, urls = start_web(redis, workdir)
+    games = make_games(120)
+    killed = []
+
+    async def during():
+        for _ in range(2):
+            await asyncio.sleep(6)
+            killed.append(kill_backends())
+
+    stats = asyncio.run(load(urls, games, 20, during))
+    for p in procs:
+        stop(p)
+    from django.db import connection
+
+    connection.close()
+    stored = stored_moves(games)
+    return {"backends terminated": "+".join(map(str, killed)), "requests": stats["requests"],
+            "failed": stats["failed"], "moves acknowledged": stats["acknowledged"], "moves stored": stored,
+            "first errors": "; ".join(stats.get("errors", [])[:2]) or "none"}
+
+
+def scenario_soak(redis, workdir):
+    procs, urls = start_web(redis, workdir)
+    warm = asyncio.run(load(urls, make_games(60), 10, players=20))
+    before = [rss_kib(p.pid) for p in procs]
+    stats = asyncio.run(load(urls, make_games(SOAK * 6), SOAK, players=20))
+    after = [rss_kib(p.pid) for p in procs]
+    for p in procs:
+        stop(p)
+    return {"seconds": SOAK, "requests": stats["requests"], "moves": stats["acknowledged"],
+            "failed": stats["failed"] + warm["failed"], "games left unplayed": stats["unplayed"],
+            "RSS before (MiB)": "/".join(f"{b / 1024:.0f}" for b in before),
+            "RSS after (MiB)": "/".join(f"{a / 1024:.0f}" for a in after),
+            "RSS growth (%)": "/".join(f"{(a - b) / b * 100:+.1f}" for a, b in zip(after, before))}
+
+
+def scenario_edge(redis, workdir, n=300):
+    """CPU of one move POST and one match GET through the whole edge (middleware, token,
+    schemas, rate limits, output schema) in this process, as a ratio to the floor."""
+    import statistics
+
+    from django.conf import settings
+    from django.test import Client
+
+    from games import registry
+    from games.models import Match
+
+    settings.RATELIMIT_ENABLE = True
+    game = registry.get("duel")
+    posts, gets, games = [], [], make_games(n // 10 + 1)
+    client = Client()
+    for i in range(n):
+        g = games[i // 10]
+        match = Match.objects.get(pk=g["match"])
+        if match.status != "active":
+            continue
+        seat = game.pending(match.state)[0].seat
+        auth = {"HTTP_AUTHORIZATION": f"Token {g['tokens'][seat]}"}
+        move = game.legal_moves(match.state, seat)[0]
+        t = time.thread_time()
+        r = client.post(f"/api/matches/{match.pk}/moves/", {"move": move, "version": match.version},
+                        content_type="application/json", **auth)
+        posts.append(time.thread_time() - t)
+        assert r.status_code == 200, r.content[:200]
+        t = time.thread_time()
+        client.get(f"/api/matches/{match.pk}/", **auth)
+        gets.append(time.thread_time() - t)
+    floor = statistics.median(_thread_floor() for _ in range(5))
+    post, get = statistics.median(posts), statistics.median(gets)
+    return {"move POST CPU (ms)": f"{post * 1000:.2f}", "match GET CPU (ms)": f"{get * 1000:.2f}",
+            "floor CPU (ms)": f"{floor * 1000:.1f}", "POST/floor": f"{post / floor:.3f}",
+            "GET/floor": f"{get / floor:.3f}", "requests timed": len(posts) * 2}
+
+
+def _thread_floor() -> float:
+    t = time.thread_time()
+    x = 0
+    for i in range(300_000):
+        x += i * i % 7
+    return time.thread_time() - t
+
+
+SCENARIOS = {"edge": scenario_edge, "timer_redis": scenario_timer_redis, "timer_worker": scenario_timer_worker, "burst": scenario_burst,
+             "db_kill": scenario_db_kill, "soak": scenario_soak}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", default=",".join(SCENARIOS))
+    args = parser.parse_args()
+    if not shutil.which("redis-server"):
+        sys.exit("redis-server is needed (apt-get install redis-server)")
+    print(f"floor (1M-step pure-Python loop): {floor_ms():.0f} ms")
+    redis = PrivateRedis()
+    prepare_database(redis.url)
+    workdir = Path(tempfile.mkdtemp(prefix="grail-faults-"))
+    try:
+        for name in args.only.split(","):
+            t = time.monotonic()
+            figures = SCENARIOS[name](redis, workdir)
+            print(f"{name} ({time.monotonic() - t:.0f} s): " + ", ".join(f"{k}: {v}" for k, v in figures.items()),
+                  flush=True)
+    finally:
+        for proc in RUNNING:
+            stop(proc)
+        redis.stop()
+        from django.db import connections
+
+        connections.close_all()
+        psql(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+        print(f"logs: {workdir}")
+
+
+if __name__ == "__main__":
+    main()
