@@ -1,10 +1,15 @@
-"""Move round trip: N concurrent games on PostgreSQL + Redis; players submit moves over HTTP
-and receive updates over websockets. Prints moves/s and the latency from a move's
-submission to the opponent's websocket frame (p50/p95/p99).
+"""Move round trip: N concurrent two-player games on PostgreSQL + Redis; players submit moves
+over HTTP (`--path http`) or over the game's own websocket (`--path ws`) and receive the
+updates over websockets. Prints moves/s and the latency from a move's submission to the
+opponent's websocket frame (p50/p95/p99), the CPU each part used per move, and, measured in
+the same run for the same time, `pgbench`'s simple-update TPS on the same machine as the
+floor, with the ratio moves/s ÷ pgbench TPS (figures from noisy machines compare as ratios).
 
     make bench                      # every benchmark
-    .venv/bin/python bench/move_roundtrip.py --games 40 --seconds 20            # flat out
-    .venv/bin/python bench/move_roundtrip.py --games 40 --seconds 20 --rate 200  # paced
+    .venv/bin/python bench/move_roundtrip.py --games 40 --seconds 20 --path ws             # flat out
+    .venv/bin/python bench/move_roundtrip.py --games 40 --seconds 20 --path ws --rate 200  # paced
+    .venv/bin/python bench/move_roundtrip.py --kind cupquest       # a Cup Quest-sized state
+    .venv/bin/python bench/move_roundtrip.py --kind ccg            # a CCG-sized state
 
 It creates (and drops) its own database `grailsite_bench` on the PostgreSQL of
 DATABASE_URL, and starts the ASGI server it measures (uvicorn, --workers N).
@@ -35,8 +40,8 @@ def server_env() -> dict:
                 SECRET_KEY="bench-only")
 
 
-def prepare_database(games: int, rounds: int) -> list[dict]:
-    """Fresh bench database with 2 × games users and `games` started duels."""
+def prepare_database(games: int, rounds: int, kind: str = "duel") -> list[dict]:
+    """Fresh bench database with 2 × games users and `games` started two-player games."""
     subprocess.run(["psql", PG + "/postgres", "-qc", "DROP DATABASE IF EXISTS grailsite_bench"], check=True)
     subprocess.run(["psql", PG + "/postgres", "-qc", "CREATE DATABASE grailsite_bench"], check=True)
     env = server_env()
@@ -54,8 +59,10 @@ def prepare_database(games: int, rounds: int) -> list[dict]:
     from games import services
     from grailsite.accounts.models import Profile
 
-    # Starter collections are not what this measures: skip the sign-up grant.
-    post_save.disconnect(sender=settings.AUTH_USER_MODEL, dispatch_uid="decks_starter_grant")
+    # Starter collections are not what this measures: skip the sign-up grant (the CCG needs
+    # them for its decks, so it keeps it).
+    if kind != "ccg":
+        post_save.disconnect(sender=settings.AUTH_USER_MODEL, dispatch_uid="decks_starter_grant")
     User = get_user_model()
     out = []
     for g in range(games):
@@ -69,12 +76,35 @@ def prepare_database(games: int, rounds: int) -> list[dict]:
             session["_auth_user_hash"] = user.get_session_auth_hash()
             session.create()
             pair.append({"user": user, "token": f"token-{g}-{s}", "cookie": session.session_key})
-        match = services.match_create(creator=pair[0]["user"], kind="duel", num_seats=2, options={"rounds": rounds},
-                                      invite=[pair[1]["user"].username], clock_kind="days", clock_amount=3)
-        services.match_join(match_id=match.pk, user=pair[1]["user"])
+        options, choices = _table(kind, rounds, [p["user"] for p in pair])
+        match = services.match_create(creator=pair[0]["user"], kind=kind, num_seats=2, options=options,
+                                      invite=[pair[1]["user"].username], clock_kind="days", clock_amount=3,
+                                      creator_choice=choices[0])
+        services.match_join(match_id=match.pk, user=pair[1]["user"], choice=choices[1])
         out.append({"match": match.pk, "players": [{"token": p["token"], "cookie": p["cookie"]} for p in pair],
                     "session_cookie_name": settings.SESSION_COOKIE_NAME})
     return out
+
+
+def _table(kind: str, rounds: int, users) -> tuple[dict, list]:
+    """Table options and each player's choice for a bench game of ``kind``."""
+    if kind == "duel":
+        return {"rounds": rounds}, [None, None]
+    if kind == "ccg":  # each player's first starter deck, no response windows to wait on
+        return ({"rules_off": ["response_windows"]},
+                [{"deck": u.decks.order_by("pk").first().pk} for u in users])
+    return {}, [None, None]
+
+
+def pgbench_tps(seconds: float) -> float:
+    """The floor: PostgreSQL's own simple-update transactions per second on this machine,
+    two clients, measured for as long as the moves were."""
+    db = PG + "/grailsite_bench"
+    subprocess.run(["pgbench", "-i", "-q", "-s", "1", db], check=True, capture_output=True)
+    out = subprocess.run(["pgbench", "-n", "-b", "simple-update", "-c", "2", "-j", "2", "-T", str(max(1, int(seconds))),
+                          db], check=True, capture_output=True, text=True).stdout
+    line = next(ln for ln in out.splitlines() if ln.startswith("tps"))
+    return float(line.split("=")[1].split()[0])
 
 
 CLK = os.sysconf("SC_CLK_TCK")
@@ -147,17 +177,42 @@ def start_server(port: int, workers: int, wsgi: bool = False) -> subprocess.Pope
     raise RuntimeError("server did not start")
 
 
+async def _reader(ws, queue: asyncio.Queue):
+    """Every message of one socket, stamped when it arrived (the latency's end)."""
+    try:
+        async for raw in ws:
+            await queue.put((time.perf_counter(), raw))
+    except Exception:  # the socket closed at the end of the game or the run
+        pass
+
+
+async def _next(queue: asyncio.Queue, want) -> tuple[float, dict]:
+    while True:
+        at, raw = await queue.get()
+        msg = json.loads(raw)
+        if want(msg):
+            return at, msg
+
+
+def _frame_at_least(version: int):
+    return lambda m: m["type"] in ("state", "change") and m["data"]["version"] >= version
+
+
 async def play_game(game: dict, base: str, client, deadline: float, interval: float, latencies: list, counts: dict,
-                    ws_base: str | None = None):
+                    ws_base: str | None = None, path: str = "http"):
     import websockets
 
     ws_base = ws_base or base.replace("http://", "ws://")
-    sockets = []
+    sockets, queues, readers = [], [], []
     for p in game["players"]:
-        ws = await websockets.connect(f"{ws_base}/ws/matches/{game['match']}/", origin=base,
+        ws = await websockets.connect(f"{ws_base}/ws/matches/{game['match']}/", origin=base, max_size=2 ** 24,
                                       additional_headers={"Cookie": f"{game['session_cookie_name']}={p['cookie']}"})
+        queue = asyncio.Queue()
         sockets.append(ws)
-    views = [json.loads(await ws.recv())["data"] for ws in sockets]
+        queues.append(queue)
+        readers.append(asyncio.create_task(_reader(ws, queue)))
+    views = [(await _next(q, lambda m: m["type"] == "state"))[1]["data"] for q in queues]
+    key = 0
     try:
         while time.monotonic() < deadline:
             mover = next((i for i, v in enumerate(views) if v["legal_moves"]), None)
@@ -165,34 +220,46 @@ async def play_game(game: dict, base: str, client, deadline: float, interval: fl
                 break  # game over
             other = 1 - mover
             move = views[mover]["legal_moves"][0]
+            key += 1
             started = time.perf_counter()
-            r = await client.post(f"{base}/api/matches/{game['match']}/moves/",
-                                  json={"move": move, "version": views[mover]["version"]},
-                                  headers={"Authorization": f"Token {game['players'][mover]['token']}"})
-            if r.status_code != 200:
-                counts["errors"] += 1
-                break
-            target = r.json()["version"]
-            while True:  # the opponent's frame with the new version
-                data = json.loads(await sockets[other].recv())
-                if data["type"] == "state" and data["data"]["version"] >= target:
-                    views[other] = data["data"]
+            if path == "ws":
+                await sockets[mover].send(json.dumps({"type": "move", "move": move, "version": views[mover]["version"],
+                                                      "key": f"b{game['match']}-{key}"}))
+                _, answer = await _next(queues[mover], lambda m: m["type"] in ("ack", "refused"))
+                if answer["type"] != "ack":
+                    counts["errors"] += 1
                     break
-            latencies.append(time.perf_counter() - started)
+                target = answer["version"]
+            else:
+                r = await client.post(f"{base}/api/matches/{game['match']}/moves/",
+                                      json={"move": move, "version": views[mover]["version"]},
+                                      headers={"Authorization": f"Token {game['players'][mover]['token']}"})
+                if r.status_code != 200:
+                    counts["errors"] += 1
+                    break
+                target = r.json()["version"]
+            at, msg = await _next(queues[other], _frame_at_least(target))  # the opponent's frame
+            views[other] = _merged(views[other], msg)
+            latencies.append(at - started)
             counts["moves"] += 1
-            while True:  # the mover's own frame, to know its next state
-                data = json.loads(await sockets[mover].recv())
-                if data["type"] == "state" and data["data"]["version"] >= target:
-                    views[mover] = data["data"]
-                    break
+            _, msg = await _next(queues[mover], _frame_at_least(target))  # the mover's own next state
+            views[mover] = _merged(views[mover], msg)
             if interval:
                 await asyncio.sleep(max(0.0, interval - (time.perf_counter() - started)))
     finally:
         for ws in sockets:
             await ws.close()
+        for task in readers:
+            task.cancel()
 
 
-async def run(games: list, base: str, seconds: float, rate: float | None, slots: int, ws_base: str | None = None) -> dict:
+def _merged(view: dict, msg: dict) -> dict:
+    """A page's data after a frame: a whole state, or a change applied to what it had."""
+    return msg["data"] if msg["type"] == "state" else {**view, **msg["data"]}
+
+
+async def run(games: list, base: str, seconds: float, rate: float | None, slots: int, ws_base: str | None = None,
+              path: str = "http") -> dict:
     """``slots`` games are played at once; when one ends its slot takes the next fresh game."""
     import httpx
 
@@ -203,7 +270,7 @@ async def run(games: list, base: str, seconds: float, rate: float | None, slots:
 
     async def slot(client, deadline):
         while queue and time.monotonic() < deadline:
-            await play_game(queue.pop(), base, client, deadline, interval, latencies, counts, ws_base)
+            await play_game(queue.pop(), base, client, deadline, interval, latencies, counts, ws_base, path)
 
     limits = httpx.Limits(max_connections=slots * 2)
     async with httpx.AsyncClient(limits=limits, timeout=30) as client:
@@ -225,10 +292,15 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=10, help="games prepared per concurrent slot (each lasts 12 moves)")
     parser.add_argument("--wsgi", action="store_true",
                         help="serve HTTP with gunicorn (WSGI) and only websockets with uvicorn")
+    parser.add_argument("--path", choices=("http", "ws"), default="http",
+                        help="submit moves over HTTP (the API) or over the game's websocket")
+    parser.add_argument("--kind", choices=("duel", "cupquest", "ccg"), default="duel",
+                        help="the game played: its state's size is what differs")
+    parser.add_argument("--no-floor", action="store_true", help="skip the pgbench floor")
     args = parser.parse_args()
-    # Enough rounds that no game ends during the run (each round is two moves).
+    # Enough rounds that no duel ends during the run (each round is two moves).
     rounds = 6
-    games = prepare_database(args.games * args.pool, rounds)
+    games = prepare_database(args.games * args.pool, rounds, args.kind)
     port = free_port()
     server = start_server(port, args.workers)
     http_server, http_port = (start_server(free_port(), args.workers, wsgi=True), None) if args.wsgi else (None, port)
@@ -240,7 +312,7 @@ def main() -> None:
             extra = cpu_by_component(http_server.pid)["server"]
         client_before = time.process_time()
         result = asyncio.run(run(games, f"http://127.0.0.1:{http_port}", args.seconds, args.rate, args.games,
-                                 ws_base=f"ws://127.0.0.1:{port}"))
+                                 ws_base=f"ws://127.0.0.1:{port}", path=args.path))
         after = cpu_by_component(server.pid)
         if http_server is not None:
             after["server"] += cpu_by_component(http_server.pid)["server"] - extra
@@ -253,8 +325,13 @@ def main() -> None:
             if proc is not None:
                 proc.terminate()
                 proc.wait(timeout=10)
-    print(json.dumps({"benchmark": "move_roundtrip", "concurrent_games": args.games, "rate": args.rate,
-                      "workers": args.workers, "http": "wsgi" if args.wsgi else "asgi", **result}))
+    if not args.no_floor:
+        tps = pgbench_tps(args.seconds)
+        result["pgbench_tps"] = round(tps, 1)
+        result["moves_per_pgbench_tps"] = round(result["moves_per_s"] / tps, 4)
+    print(json.dumps({"benchmark": "move_roundtrip", "kind": args.kind, "path": args.path,
+                      "concurrent_games": args.games, "rate": args.rate, "workers": args.workers,
+                      "http": "wsgi" if args.wsgi else "asgi", **result}))
 
 
 if __name__ == "__main__":

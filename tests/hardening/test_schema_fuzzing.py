@@ -4,6 +4,8 @@ token, with path ids pointing at a real game and deck so requests get past the l
 
 Checks: no server error, every status and content type documented, every answer matching
 its declared schema, and every request that breaks the schema refused with a 4xx."""
+import zlib
+
 import pytest
 import schemathesis
 from django.core import signals
@@ -54,8 +56,11 @@ schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
 @settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
 def test_no_request_the_schema_allows_or_forbids_is_a_server_error(case, site):
-    # Real ids half the time, so generated bodies and queries reach the views' own checks.
-    if case.path_parameters and hash(repr(case.body)) % 2 == 0:
+    # Real ids half the time (decided from the body's text, not Python's salted hash, so a run
+    # repeats), so generated bodies and queries reach the views' own checks. Never in a case
+    # generated to break the schema: a real id would make it a valid request.
+    negative = case.meta is not None and case.meta.generation.mode.is_negative
+    if case.path_parameters and not negative and zlib.crc32(repr(case.body).encode()) % 2 == 0:
         if "id" in case.path_parameters:
             case.path_parameters["id"] = site["match"]
         if "pk" in case.path_parameters:
