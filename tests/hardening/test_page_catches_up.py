@@ -32,6 +32,7 @@ def test_a_lost_push_is_caught_up_by_the_heartbeat(live_url, new_page, monkeypat
     }""")
 
     monkeypatch.setattr(publisher, "group_send", lambda group, message: None)  # the push is lost
+    monkeypatch.setattr(publisher, "group_send_many", lambda messages: None)
     move = {"type": "play", "card": match.state["hands"][0][0]}
     services.move_submit(match_id=match.pk, user=alice, move=move, version=match.version)
     alice_page.wait_for_timeout(1000)
