@@ -33,7 +33,7 @@ def _face(record: dict) -> dict:
     if record["type"] == "goal":
         face["needs"] = _needs(effect)
     if effect.get("power"):
-        face["power"] = True
+        face["power"] = effect["power"]  # move_creeper, smite or sacrifice: how the page words its uses
     return face
 
 
