@@ -206,6 +206,11 @@ def test_three_players_click_through_a_whole_game(live_url, make_page, shots):
     assert "No Goal yet" in first.inner_text("[data-testid=goals]")
     assert first.locator("[data-testid=hand] .fx-card.playable svg.fx-face").count() == 4
     assert pages[0].inner_text("[data-testid=status]") == "robin's turn (turn 1): 1 more card to play."
+    # The table talks: a chat line reaches the others' pages as it is sent.
+    pages[0].fill("#chat-form input[name=text]", "Ni!")
+    pages[0].click("#chat-form button")
+    for page in (pages[1], pages[2]):
+        page.wait_for_selector("[data-testid=chat] li:has-text('Ni!')")
 
     out_of_turn = accents = quotes = 0
     for seat, move in script():
@@ -251,4 +256,16 @@ def test_three_players_click_through_a_whole_game(live_url, make_page, shots):
         assert not page.locator("[data-testid=hand] .fx-card.playable").count(), "nothing is playable any more"
     shots(pages[0], "desktop-end", full=True)
     shots(pages[2], "phone-end", full=True)
+
+    # The replay draws the same table step by step, from the deal to the win.
+    watcher = pages[1]
+    watcher.goto(f"{live_url}/games/{match.pk}/replay/")
+    watcher.wait_for_selector(f"text=Step 0 of {match.move_count}")
+    watcher.wait_for_selector("[data-testid=hand] .fx-card")
+    assert "No Goal yet" in watcher.inner_text("[data-testid=goals]")
+    watcher.click("#last")
+    watcher.wait_for_selector(f"text=Step {match.move_count} of {match.move_count}")
+    watcher.wait_for_function("() => document.querySelector('[data-testid=status]').textContent.includes('wins')")
+    assert watcher.inner_text("[data-testid=status]") == "robin meets the Goal And There Was Much Rejoicing and wins!"
+    assert not watcher.locator("[data-testid=turn-actions]").count()
     assert errors == []

@@ -109,13 +109,17 @@
   /* ---- the pieces of the table --------------------------------------------------- */
 
   // What the player is doing between redraws (a redraw comes with every update).
-  var ui = { match: null, open: null, fromHand: false, busy: false, fields: {} };
+  var ui = { match: null, open: null, fromHand: false, busy: null, fields: {} };
 
+  /* One move at a time: a second click while the first is on its way is dropped. The page
+     is free again when the move is answered or a newer state arrives, whichever comes first
+     (the reply waits for a reload that may come after the next state: waiting for it would
+     swallow the next click). A played card leaves the hand, which closes it (see draw). */
   function send(ctx, move, then) {
     if (ui.busy) return;
-    ui.busy = true;
-    ctx.submit(move).then(function () { ui.open = null; if (then) then(); }, function () {})
-      .then(function () { ui.busy = false; redraw(); });
+    var mine = ui.busy = { version: current.data.version };
+    ctx.submit(move).then(function () { if (then) then(); }, function () {})
+      .then(function () { if (ui.busy === mine) ui.busy = null; redraw(); });
   }
 
   function openCard(id, fromHand) { ui.open = id; ui.fromHand = fromHand; ui.focus = true; redraw(); }
@@ -472,8 +476,9 @@
       // an unchanged table would drop a click in progress, so it is left as it is.
       var key = JSON.stringify([data.id, data.my_seat, data.view, data.legal_moves, data.status,
                                 (data.seats || []).map(function (s) { return s.username; })]);
+      if (ui.busy && data.version > ui.busy.version) ui.busy = null;
       if (current && current.root === root && current.key === key && root.firstChild) return;
-      if (ui.match !== data.id) ui = { match: data.id, open: null, fromHand: false, busy: false, fields: {} };
+      if (ui.match !== data.id) ui = { match: data.id, open: null, fromHand: false, busy: null, fields: {} };
       current = { root: root, data: data, ctx: ctx, key: key };
       if (deck) draw(root, data, ctx);
       else { redraw(); withDeck(redraw); }
