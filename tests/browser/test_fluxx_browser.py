@@ -240,6 +240,13 @@ def test_three_players_click_through_a_whole_game(live_url, make_page, shots):
         quotes += "quote" in move
         if kind == "play" and seat == 2 and match.move_count in (11, 28):
             shots(pages[2], f"phone-move-{match.move_count}", full=True)
+        if seat == 2 and "quote" in move:  # the opened card on a phone, its quote typed
+            pages[2].click(f"[data-testid=hand] .fx-card[data-card='{move['card']}']")
+            pages[2].fill("[data-testid=opened] [data-testid=quote]", move["quote"])
+            shots(pages[2], "phone-opened-card-with-quote")
+            pages[2].click("[data-testid=opened] .fx-close")
+        if seat == 2 and kind in ("accent", "decide"):
+            shots(pages[2], f"phone-{kind}-{match.move_count}")
         _click_move(pages[seat], move, match.state)
         match = _confirm(match, seat, move, pages)
         if kind == "play" and "quote" in move:
