@@ -27,9 +27,10 @@ pytestmark = pytest.mark.browser
 GAME = MontyPythonFluxx()
 # Checked by tests/platform/test_fluxx_service.py: with ``script`` this seed's three-player
 # game ends in 40 moves with robin (seat 3) meeting And There Was Much Rejoicing. On the way:
-# Hand Limit 2 makes arthur and lancelot discard out of turn at once (moves 5 and 6), quotes
-# earn cards, three accent claims are judged by the other two (one "no" each time the last
-# two), Draw 3, Play 2 of Them asks which drawn card to play, and Rules Reset asks which Goal stays.
+# Hand Limit 2 makes arthur and lancelot discard out of turn at once (moves 5 and 6), four
+# quotes earn cards, three accent claims are judged by the other two (the last two get one
+# "no" each, and a tie accepts), Draw 3, Play 2 of Them asks which drawn card to play, and
+# Rules Reset asks which Goal stays.
 SEED = 462
 PLAYERS = ("arthur", "lancelot", "robin")
 SONG = {"song": "The Ballad of Brave Sir Robin", "words": "He bravely turned his tail and fled, and so would I"}

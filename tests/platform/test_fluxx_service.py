@@ -24,10 +24,10 @@ from tests.browser.test_fluxx_browser import ACCENT, SEED, SONG, script
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 GAME = registry.get("fluxx")
 SCRIPT = script()
-# Moves of the script (counted from 0): robin plays Hand Limit 2 (3); lancelot and arthur
-# discard out of turn (4, 5); arthur's accent claim (14) judged by lancelot and robin (15, 16);
-# lancelot plays Sir Robin with a quote (9).
-LIMIT_PLAYED, FIRST_DISCARD, ACCENT_CLAIM, QUOTED_PLAY = 3, 4, 14, 9
+# Moves of the script (counted from 0): robin plays Hand Limit 2 (3), so lancelot and arthur
+# discard out of turn (4, 5); lancelot plays Sir Robin with a quote (9); arthur's accent
+# claim (14) is judged by lancelot and robin (15, 16).
+FIRST_DISCARD, QUOTED_PLAY, ACCENT_CLAIM = 4, 9, 14
 
 
 @pytest.fixture

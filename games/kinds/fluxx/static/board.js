@@ -67,8 +67,9 @@
     return y + lines.length * size * 1.15;
   }
 
-  /* A card face. Small faces (hand, goals, rules) carry the name large and what matters at a
-     glance; the large face (the card opened) adds the card's text. */
+  /* A card face: the type's band, the name, a Goal's needs, the card's text. A small face
+     (hand, goals, rules) has the name large and as much text as fits; a small Goal only its
+     needs. The large face (the card opened) has it all. */
   function face(id, large) {
     var c = card(id);
     var node = svg("svg", { viewBox: "0 0 " + CARD_W + " " + CARD_H, class: "fx-face fx-" + c.type + (large ? " large" : ""),
