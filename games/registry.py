@@ -15,6 +15,7 @@ ROOMS = (
     "games.kinds.duel",
     "games.kinds.cupquest",
     "games.kinds.ccg",
+    "games.kinds.fluxx",
 )
 
 _ROOMS: dict[str, Room] = {}

@@ -5,9 +5,16 @@ from games import registry
 from games.models import Match, MoveRecord
 
 
+# The record of a newcomer taking a new seat in a game under way (services.match_join): the
+# rules' ``add_seat``, not a move. Players cannot submit it (services.move_submit refuses it).
+JOIN_MOVE = {"type": "join"}
+
+
 def setup_state(match: Match) -> dict:
-    """The state right after setup, rebuilt from the stored seed and setup options."""
-    return registry.get(match.kind).setup(match.num_seats, match.setup_options or {}, match.seed)
+    """The state right after setup, rebuilt from the stored seed and setup options, for the
+    players seated at the start (those who joined later are dealt in by their records)."""
+    joined = MoveRecord.objects.filter(match=match, move=JOIN_MOVE).count()
+    return registry.get(match.kind).setup(match.num_seats - joined, match.setup_options or {}, match.seed)
 
 
 def state_at(match: Match, upto: int) -> tuple[dict, list[MoveRecord]]:
@@ -15,7 +22,10 @@ def state_at(match: Match, upto: int) -> tuple[dict, list[MoveRecord]]:
     state = setup_state(match)
     records = list(MoveRecord.objects.filter(match=match, seq__lte=upto).order_by("seq"))
     for record in records:
-        state, _ = game.apply(state, record.seat, record.move)
+        if record.move == JOIN_MOVE:
+            state, _ = game.add_seat(state)
+        else:
+            state, _ = game.apply(state, record.seat, record.move)
     return state, records
 
 

@@ -14,6 +14,7 @@ from django.utils import timezone
 from games import clock, frames, notify, registry, selectors
 from games.errors import MoveRejected, NotAllowed, NotFound, ServiceError, StaleVersion
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
+from games.replay import JOIN_MOVE
 from games.rules.base import IllegalMove
 
 log = logging.getLogger(__name__)
@@ -87,10 +88,14 @@ def _seat_choice(kind: str, user, choice: dict) -> dict:
 
 
 def match_join(*, match_id: int, user, choice: dict | None = None) -> Match:
-    """Take an open seat, or accept an invitation. Starts the match when every seat is taken."""
+    """Take an open seat, or accept an invitation. Starts the match when every seat is taken.
+    A game under way takes a newcomer in a new seat when its rules allow it (``_join_running``)."""
     choice = None if choice is None else dict(choice)
     with transaction.atomic():
         match, seats = lock_match(match_id)
+        if match.status == Match.Status.ACTIVE and hasattr(registry.get(match.kind), "add_seat"):
+            _join_running(match, seats, user, choice or {})
+            return match
         if match.status != Match.Status.OPEN:
             raise ServiceError("This game is not waiting for players.")
         mine = next((s for s in seats if s.user_id == user.id), None)
@@ -108,6 +113,31 @@ def match_join(*, match_id: int, user, choice: dict | None = None) -> Match:
         else:
             _bump(match, seats)
     return match
+
+
+def _join_running(match: Match, seats: list[Seat], user, choice: dict) -> None:
+    """Seat a newcomer in a locked game under way: the rules' ``add_seat`` deals them in (or
+    says why the table takes nobody), recorded as a move so the game still replays from its
+    seed (games/replay.py); then deadlines and pushes as after any move."""
+    game = registry.get(match.kind)
+    if any(s.user_id == user.id for s in seats):
+        raise ServiceError("You already have a seat in this game.")
+    try:
+        state, events = game.add_seat(match.state)
+    except IllegalMove as exc:
+        raise ServiceError(exc.reason) from None
+    seat = Seat.objects.create(match=match, index=len(seats), user=user, accepted=True,
+                               choice=_seat_choice(match.kind, user, choice))
+    seats.append(seat)
+    match.num_seats += 1
+    match.save(update_fields=["num_seats"])
+    match.state = state
+    match.move_count += 1
+    record = MoveRecord(match=match, seq=match.move_count, seat=seat.index, user=user, move=JOIN_MOVE,
+                        events=[e.as_dict() for e in events], key=f"join-{uuid.uuid4().hex}", by_timeout=False,
+                        version_after=match.version + 1)
+    _after_change(match, seats, game, mover=seat.index)
+    record.save()
 
 
 def match_decline(*, match_id: int, user) -> Match:
@@ -158,6 +188,8 @@ def move_submit(*, match_id: int, user, move: dict, version: int | None, key: st
     key = (key or uuid.uuid4().hex)[:MAX_KEY_LENGTH]
     if not isinstance(move, dict):
         raise MoveRejected("A move must be a JSON object.")
+    if move == JOIN_MOVE:
+        raise MoveRejected("Join a game from its page, not as a move.")
     with transaction.atomic():
         match, seats = lock_match(match_id)
         # Only a key the client chose can have been used before.

@@ -15,6 +15,7 @@ from games.errors import NotAllowed, ServiceError
 from games.forms import MatchCreateForm
 from games.kinds.base import raw_values
 from games.models import Notification
+from games.rules.base import IllegalMove
 
 
 def home(request):
@@ -102,6 +103,7 @@ def match_detail(request, match_id):
         "match": match, "seats": seats, "game": registry.get(match.kind), "my_seat": my_seat,
         "invited": invited, "can_join": (request.user.is_authenticated and match.status == "open" and my_seat is None
                                          and (invited or any(s.user_id is None for s in seats))),
+        "can_join_running": _can_join_running(match, seats, request.user),
         "chat": selectors.chat_for(match, player=my_seat is not None),
         "can_chat": selectors.can_chat(match, request.user, my_seat), **_room_assets(match.kind),
         "seat_form": registry.room(match.kind).seat_form_for(request.user, prefix="seat")
@@ -156,6 +158,22 @@ def notifications(request):
         return redirect("notifications")
     rows = Notification.objects.filter(user=request.user).select_related("match").order_by("-created_at")[:200]
     return render(request, "games/notifications.html", {"notifications": rows})
+
+
+def _can_join_running(match, seats, user) -> bool:
+    """Whether this visitor may take a new seat in this game under way: its rules deal
+    newcomers in (``add_seat``) and would take one now (asked of the pure rules, which
+    change nothing; the service asks again under the lock)."""
+    if not user.is_authenticated or match.status != "active" or any(s.user_id == user.id for s in seats):
+        return False
+    add_seat = getattr(registry.get(match.kind), "add_seat", None)
+    if add_seat is None:
+        return False
+    try:
+        add_seat(match.state)
+    except IllegalMove:
+        return False
+    return True
 
 
 def _room_assets(kind: str) -> dict:

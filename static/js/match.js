@@ -183,44 +183,59 @@
     list.forEach(function (dec) {
       if (!dec.mine || dec.done) {
         box.appendChild(el("p", { class: "decision others" + (dec.done ? " done" : ""), "data-decision": dec.id,
-                                  text: (dec.public || "") + (dec.done ? " (done)" : "") }));
+                                  text: page.named(dec.public) + (dec.done ? " (done)" : "") }));
         return;
       }
       box.appendChild(page.decisionControl(dec));
     });
   };
 
+  // The rules speak of "Seat 2" in prompts and labels too.
+  Page.prototype.named = function (text) { return withNames(text, this.data && this.data.seats); };
+
   Page.prototype.decisionControl = function (dec) {
     var page = this, single = dec.pick[0] === 1 && dec.pick[1] === 1;
     var form = el("form", { class: "decision mine", "data-decision": dec.id, "data-testid": "decision" },
-      el("p", { class: "prompt", text: dec.prompt }));
+      el("p", { class: "prompt", text: page.named(dec.prompt) }));
     function send(choice) {
       return page.submit({ type: "decide", id: dec.id, choice: choice }).catch(function () {});
     }
     if (single) {
       dec.options.forEach(function (o) {
         form.appendChild(el("button", { type: "button", class: "option", onclick: function () { send(o.value); } },
-          o.label));
+          page.named(o.label)));
       });
       return form;
     }
     var picks = el("div", { class: "options" }), count = el("span", { class: "count" });
     var button = el("button", { type: "submit", class: "primary" }, "Done");
+    // Boxes ticked so far survive a redraw (another seat's move arrives while this one chooses).
+    var ticked = this.ticked || (this.ticked = {});
+    function boxes() { return Array.prototype.slice.call(picks.querySelectorAll("input")); }
     function chosen() {
-      return Array.prototype.filter.call(picks.querySelectorAll("input"), function (i) { return i.checked; })
-        .map(function (i) { return dec.options[+i.dataset.index].value; });
+      return boxes().filter(function (i) { return i.checked; }).map(function (i) { return dec.options[+i.dataset.index].value; });
     }
     function recount() {
+      ticked[dec.id] = boxes().filter(function (i) { return i.checked; }).map(function (i) { return +i.dataset.index; });
       var n = chosen().length;
       count.textContent = n + " chosen (" + (dec.pick[0] === dec.pick[1] ? dec.pick[0] : dec.pick[0] + "–" + dec.pick[1]) + ")";
       button.disabled = n < dec.pick[0] || n > dec.pick[1];
     }
     dec.options.forEach(function (o, i) {
-      picks.appendChild(el("label", { class: "check" },
-        el("input", { type: "checkbox", "data-index": String(i), onchange: recount }), " " + o.label));
+      var input = el("input", { type: "checkbox", "data-index": String(i), onchange: recount });
+      input.checked = (ticked[dec.id] || []).indexOf(i) >= 0;
+      picks.appendChild(el("label", { class: "check" }, input, " " + page.named(o.label)));
     });
     form.appendChild(picks);
-    form.appendChild(el("div", { class: "decision-actions" }, count, button));
+    var actions = el("div", { class: "decision-actions" }, count, button);
+    if (dec.pick[1] >= 3) {  // "discard 17 of 19": tick them all, then untick the ones to keep
+      actions.appendChild(el("button", { type: "button", class: "link", "data-testid": "tick-all", onclick: function () {
+        var all = boxes().every(function (i) { return i.checked; });
+        boxes().forEach(function (i) { i.checked = !all; });
+        recount();
+      } }, "Tick all / none"));
+    }
+    form.appendChild(actions);
     form.addEventListener("submit", function (ev) { ev.preventDefault(); send(chosen()); });
     recount();
     return form;

@@ -31,6 +31,9 @@ class Command(BaseCommand):
             # Each demo player brings the first of the starter decks every new account gets.
             self._demo_game(users[:2], "ccg", "Demo quest for the Grail",
                             choose=lambda user: {"deck": user.decks.order_by("pk").first().pk})
+        # Added after the first three: a database loaded before Fluxx existed gets it on the next run.
+        if not Match.objects.filter(creator=users[0], kind="fluxx").exists():
+            self._demo_game(users, "fluxx", "Demo Fluxx (newcomers welcome)")
         self.stdout.write(f"Demo players: {', '.join(DEMO_PLAYERS)} and admin, password {DEMO_PASSWORD}")
 
     def _demo_game(self, users, kind, title, choose=lambda user: None):

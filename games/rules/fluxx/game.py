@@ -269,7 +269,8 @@ class MontyPythonFluxx(Game):
         if kind == "decide":
             return _describe_decision(move, state)
         return {"get_on_with_it": "gets on with it", "swap_plays": "swaps plays for draws", "sing": "sings",
-                "accent": "puts on an accent", "end_turn": "ends the turn", "resign": "resigns"}.get(kind, kind or "?")
+                "accent": "puts on an accent", "end_turn": "ends the turn", "resign": "resigns",
+                "join": "joins the game"}.get(kind, kind or "?")
 
 
 # --- helpers ---------------------------------------------------------------------------

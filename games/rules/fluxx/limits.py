@@ -32,7 +32,7 @@ def _excess(state: dict, seat: int, zone: str) -> tuple[list[str], int]:
 
 
 def _spec(seat: int, zone: str, cards: list[str], excess: int) -> dict:
-    what = "cards from your hand" if zone == "hand" else "of your Keepers"
+    what = "of your Keepers" if zone != "hand" else "card from your hand" if excess == 1 else "cards from your hand"
     return dict(seat=seat, kind="discard" if zone == "hand" else "discard_keepers",
                 prompt=f"Over the limit: discard {excess} {what}.",
                 public=f"{seat_name(seat)} chooses {excess} {'card' if zone == 'hand' else 'Keeper'}"

@@ -19,6 +19,13 @@ def test_a_newcomer_is_dealt_three_cards_and_sits_last_in_the_turn_order():
     assert state["turn"]["seat"] == 3  # after seat 3, before seat 1
 
 
+def test_the_site_records_a_join_as_a_move_and_logs_it_in_words():
+    # games/replay.py replays the record {"type": "join"} with add_seat; the rules refuse it as a move.
+    assert GAME.describe_move({"type": "join"}) == "joins the game"
+    with pytest.raises(IllegalMove, match="Unknown move 'join'"):
+        GAME.apply(table_for(players=3, seat=0), 0, {"type": "join"})
+
+
 def test_a_newcomer_dealt_a_creeper_puts_it_down_and_draws_another():
     state = table_for()
     stack(state, "death", "cow", "coconuts", "swallow")
