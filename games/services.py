@@ -136,7 +136,7 @@ def _join_running(match: Match, seats: list[Seat], user, choice: dict) -> None:
     record = MoveRecord(match=match, seq=match.move_count, seat=seat.index, user=user, move=JOIN_MOVE,
                         events=[e.as_dict() for e in events], key=f"join-{uuid.uuid4().hex}", by_timeout=False,
                         version_after=match.version + 1)
-    _after_change(match, seats, game, mover=seat.index)
+    _after_change(match, seats, game, mover=seat.index, record=record)
     record.save()
 
 
