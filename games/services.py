@@ -276,9 +276,12 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
     frames.note_change(match, seats, record)
     now = timezone.now()
     result = game.outcome(match.state)
-    pending = {} if result is not None else {p.seat: (p.kind, p.key) for p in game.pending(match.state)}
+    pending: dict[int, tuple[str, str]] = {}
+    for p in (game.pending(match.state) if result is None else ()):
+        pending.setdefault(p.seat, (p.kind, p.key))  # a seat listed twice owes its first entry first
     new_version = match.version + 1
     track_situations = not game.strict_versions
+    paused = result is None and game.clocks_paused(match.state)
     newly_due, new_deadlines = [], []
     for seat in seats:
         entry = pending.get(seat.index)
@@ -288,7 +291,12 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
             seat.situation_version = new_version
         if entry is None:
             seat.waiting_for, seat.waiting_key, seat.deadline = "", "", None
-        elif entry != previous or (seat.index == mover and not entry[1]):
+        elif paused:
+            seat.waiting_for, seat.waiting_key = entry
+            seat.deadline = None
+        elif (entry != previous or (seat.index == mover and not entry[1])
+              # A pending seat without a deadline on a timed clock was paused: its clock restarts.
+              or (seat.deadline is None and _allowance(match, entry[0])[0] != "none")):
             seat.waiting_for, seat.waiting_key = entry
             clock_kind, amount = _allowance(match, entry[0])
             seat.deadline = clock.deadline(now, clock_kind, amount, weekend_pause=match.weekend_pause,

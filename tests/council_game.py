@@ -18,7 +18,7 @@ class Council(Game):
 
     def setup(self, players, options, seed):
         options = self.options_with_defaults(options)
-        state = {"players": players, "round": 0, "pool": options["tokens"], "tokens": [0] * players,
+        state = {"players": players, "round": 0, "paused": False, "pool": options["tokens"], "tokens": [0] * players,
                  "votes": [[] for _ in range(players)], "over": False}
         _open_round(state)
         return state
@@ -30,6 +30,11 @@ class Council(Game):
         return moves
 
     def _apply(self, state, seat, move):
+        if move["type"] in ("pause", "resume"):  # any councillor stops or restarts every clock
+            state["paused"] = move["type"] == "pause"
+            return [Event(move["type"], f"Seat {seat + 1} calls {move['type']}.")]
+        if state["paused"]:
+            raise IllegalMove("The council is paused.")
         if move["type"] == "take":
             if not decisions.open_for(state, seat):
                 raise IllegalMove("You have already voted this round.")
@@ -55,6 +60,9 @@ class Council(Game):
     def view_for(self, state, seat):
         return {"round": state["round"], "pool": state["pool"], "tokens": state["tokens"],
                 "decisions": decisions.view(state, seat)}
+
+    def clocks_paused(self, state):
+        return state["paused"]
 
     def outcome(self, state):
         return Outcome(reason="The council has voted.") if state["over"] else None

@@ -131,6 +131,13 @@ class Game:
     def _resign(self, state: State, seat: int) -> list[Event]:  # pragma: no cover
         raise NotImplementedError
 
+    def clocks_paused(self, state: State) -> bool:
+        """True while the table has stopped every clock (Camelot's pause for a question).
+
+        The shell then keeps no deadline for any seat, and gives each pending seat a fresh
+        allowance when this turns False again."""
+        return False
+
     def describe_move(self, move: Move, state: State | None = None) -> str:
         """A short phrase for logs and notifications ("passes", "plays Tim the Enchanter");
         ``state`` is the state the move was made in, so the piece or card can be named."""

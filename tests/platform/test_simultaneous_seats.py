@@ -94,3 +94,21 @@ def test_simultaneous_seats_time_out_independently(make_match):
     assert match.state["round"] == 2 and match.state["votes"][1] == [1]  # the default vote
     # A timer for a deadline that was replaced does nothing.
     assert not services.deadline_expire(match_id=match.pk, seat_index=1, deadline=bob_deadline)
+
+
+def test_a_paused_table_stops_every_clock_and_restarts_them_in_full(make_match):
+    match, (alice, bob) = make_match(kind="council", clock_kind="seconds", clock_amount=60)
+    before = {s.index: s.deadline for s in match.seats.all()}
+    assert all(before.values())
+    services.move_submit(match_id=match.pk, user=bob, move={"type": "pause"}, version=match.version)
+    seats = {s.index: s for s in match.seats.all()}
+    assert [seats[i].deadline for i in (0, 1)] == [None, None]
+    assert [seats[i].waiting_for for i in (0, 1)] == ["vote", "vote"]  # still owed, just not timed
+    assert not services.deadline_expire(match_id=match.pk, seat_index=0)  # no timer fires while paused
+    match.refresh_from_db()
+    with pytest.raises(MoveRejected, match="paused"):
+        services.move_submit(match_id=match.pk, user=alice, move=_vote(match, alice, 0), version=match.version)
+    services.move_submit(match_id=match.pk, user=alice, move={"type": "resume"}, version=match.version)
+    after = {s.index: s.deadline for s in match.seats.all()}
+    assert all(after[i] is not None and after[i] >= before[i] for i in (0, 1))
+    assert all(after[i] - timezone.now() > timedelta(seconds=50) for i in (0, 1))  # a fresh minute each
