@@ -29,7 +29,7 @@ async def watch(url: str, origin: str, ready: asyncio.Event, arrivals: dict, cou
         version = first["data"]["version"]
         async for raw in ws:
             msg = json.loads(raw)
-            if msg["type"] == "state" and msg["data"]["version"] > version:
+            if msg["type"] in ("state", "change") and msg["data"]["version"] > version:
                 version = msg["data"]["version"]
                 arrivals.setdefault(version, []).append(time.perf_counter())
 
