@@ -3,7 +3,7 @@
 REDIS_URL, under cProfile. Prints the mean time per move, its split between the rules, the
 database (time spent in psycopg's execute) and the rest, and the top functions by own time.
 
-    .venv/bin/python bench/move_profile.py --moves 400 [--kind duel|cupquest|ccg] [--top 25]
+    .venv/bin/python bench/move_profile.py --moves 400 [--kind duel|cupquest|ccg] [--top 25] [--plain]
 
 It uses the bench database of ``bench/move_roundtrip.py`` (``grailsite_bench``), re-created.
 """
@@ -62,9 +62,17 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--kind", default="duel", choices=["duel", "cupquest", "ccg"])
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--plain", action="store_true", help="no profiler: wall and CPU time per move only")
     args = parser.parse_args()
     # A duel lasts 12 moves at 6 rounds: enough games that the run never runs out of moves.
     games = move_roundtrip.prepare_database(args.moves // 10 + 2, rounds=6, kind=args.kind)
+    if args.plain:
+        start, cpu = time.perf_counter(), time.process_time()
+        done = _play(games, args.moves)
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+        print(f"{done} {args.kind} moves: {1000 * wall / done:.2f} ms wall and {1000 * cpu / done:.2f} ms of this "
+              "process's CPU per move (the bench's own reads of the match included)")
+        return
     profile = cProfile.Profile()
     start = time.perf_counter()
     profile.enable()

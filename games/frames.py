@@ -11,8 +11,9 @@ whole state (``sync``). One frame per seat and one for the watchers, however man
 """
 from __future__ import annotations
 
-import json
 import logging
+
+import orjson
 
 from django.db import transaction
 
@@ -62,7 +63,7 @@ def frames_for(match, seats, *, prev: int, records) -> list[tuple[str, dict]]:
     out = []
     for seat in viewers:
         data = selectors.change_payload(match, seats, seat, game=game, prev=prev, records=records)
-        text = json.dumps({"type": "change", "data": data}, separators=(",", ":"))
+        text = orjson.dumps({"type": "change", "data": data}).decode()
         out.append((group_for(match.pk, seat),
                     {"type": "match.frame", "version": match.version, "prev": prev, "text": text}))
     return out

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import clock, frames, notify, registry, selectors
+from games import clock, frames, notify, persistence, registry, selectors
 from games.errors import MoveRejected, NotAllowed, NotFound, ServiceError, StaleVersion
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
 from games.replay import JOIN_MOVE
@@ -136,8 +136,7 @@ def _join_running(match: Match, seats: list[Seat], user, choice: dict) -> None:
     record = MoveRecord(match=match, seq=match.move_count, seat=seat.index, user=user, move=JOIN_MOVE,
                         events=[e.as_dict() for e in events], key=f"join-{uuid.uuid4().hex}", by_timeout=False,
                         version_after=match.version + 1)
-    _after_change(match, seats, game, mover=seat.index, record=record)
-    record.save()
+    _after_change(match, seats, game, mover=seat.index, record=record)  # stores the record too
 
 
 def match_decline(*, match_id: int, user) -> Match:
@@ -235,8 +234,7 @@ def _apply(match: Match, seats: list[Seat], seat_index: int, move: dict, *, user
     hooks = registry.room(match.kind).hooks
     if hooks.after_move:
         hooks.after_move(match, previous_state)
-    _after_change(match, seats, game, mover=seat_index, record=record)
-    record.save()
+    _after_change(match, seats, game, mover=seat_index, record=record)  # stores the record too
     return record
 
 
@@ -282,7 +280,7 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
     new_version = match.version + 1
     track_situations = not game.strict_versions
     paused = result is None and game.clocks_paused(match.state)
-    newly_due, new_deadlines = [], []
+    newly_due, new_deadlines, changed = [], [], []
     for seat in seats:
         entry = pending.get(seat.index)
         previous = (seat.waiting_for, seat.waiting_key) if seat.waiting_for else None
@@ -307,15 +305,13 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
             if previous is None:
                 newly_due.append(seat)
         if (seat.waiting_for, seat.waiting_key, seat.deadline, seat.deadline_warned, seat.situation_version) != was:
-            # One save per changed seat: bulk_update's CASE expressions cost more CPU to
-            # build than the round trip they save (measured, docs/performance.md).
-            seat.save(update_fields=_SEAT_WAIT_FIELDS)
+            changed.append(seat)
     match.version += 1
     if result is not None:
         match.status = Match.Status.FINISHED
         match.outcome = result.as_dict()
         match.finished_at = now
-    match.save(update_fields=_CHANGING_FIELDS)
+    persistence.write(match, changed, record)  # match, changed seats and move record at once
     if result is not None:
         hook = registry.room(match.kind).hooks.on_finish
         if hook:
@@ -539,24 +535,12 @@ def _game_over_text(match: Match, seat: Seat, seats: list[Seat]) -> str:
 
 # --- helpers ---------------------------------------------------------------------------
 
-# What a move or a seat change may change on the match row. The rest (notably
-# ``setup_options``, which holds whole decks for the CCG) is written once and neither
-# re-written nor read on every move.
-_SEAT_WAIT_FIELDS = ["waiting_for", "waiting_key", "deadline", "deadline_warned", "situation_version"]
-_CHANGING_FIELDS = ["state", "version", "move_count", "status", "outcome", "started_at", "finished_at", "updated_at"]
-
-
 def lock_match(match_id: int) -> tuple[Match, list[Seat]]:
     """Lock a match and its seats for a change, in the one order every writer uses: the
     match row first, then its seats by index (collections, if any, after both: see
     decks/services.py). Two writers that lock in this order can wait for each other but
     never deadlock. The seats come with their users (notifications name them)."""
-    try:
-        match = Match.objects.select_for_update().defer("setup_options").get(pk=match_id)
-    except (Match.DoesNotExist, ValueError, TypeError, OverflowError):
-        raise NotFound("No such game.") from None
-    seats = list(match.seats.select_related("user").select_for_update(of=("self",)).order_by("index"))
-    return match, seats
+    return persistence.lock(match_id)
 
 
 def _allowance(match: Match, pending_kind: str) -> tuple[str, int]:
@@ -570,5 +554,5 @@ def _bump(match: Match, seats: list[Seat], *, timers: list[Seat] = ()) -> None:
     """A change clients must see that is not a move (a seat taken, a clock stopped)."""
     frames.note_change(match, seats)
     match.version += 1
-    match.save(update_fields=_CHANGING_FIELDS)
+    persistence.write(match, [], None)
     notify.match_changed_on_commit(match, [], timers=list(timers))

@@ -1,0 +1,241 @@
+"""Reading and writing a match on the move path in as few statements as the database allows.
+
+A move used to cost about ten ORM statements, each built by Django's query compiler; the
+compiler, not PostgreSQL, was most of a move's server time (bench/move_profile.py). Here, on
+PostgreSQL:
+
+* ``lock``: one ``SELECT ... FOR UPDATE`` of the match row without its big columns, one of
+  its seats joined with their players' names (``FOR UPDATE OF`` the seats), and the state
+  itself only when this process already holds it for that exact row (``_Recent``: the
+  process that applied a game's last move holds its state, checked against the version and
+  the row's ``xmin``);
+* ``write``: the match update, the move record and every changed seat in ONE statement
+  (data-modifying CTEs), with the state serialized by orjson.
+
+Every other database (SQLite for the embedded ``make run``) takes the plain ORM path. Both
+leave the same rows; the tests run on PostgreSQL and the embedded load test on SQLite.
+
+The lock order is the house's: the match row first, then its seats by index.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import OrderedDict
+
+import orjson
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+from django.utils import timezone
+
+from games.errors import NotFound
+from games.models import Match, MoveRecord, Seat
+
+# What a move or a seat change may change on these rows. The rest of the match (notably
+# ``setup_options``, which holds whole decks for the CCG) is written once and neither re-written
+# nor read on every move.
+SEAT_WAIT_FIELDS = ["waiting_for", "waiting_key", "deadline", "deadline_warned", "situation_version"]
+CHANGING_FIELDS = ["state", "version", "move_count", "status", "outcome", "started_at", "finished_at", "updated_at"]
+
+_MATCH_COLUMNS = [f.attname for f in Match._meta.concrete_fields if f.attname not in ("state", "setup_options")]
+_SEAT_COLUMNS = [f.attname for f in Seat._meta.concrete_fields]
+_JSON_MATCH = {"options", "outcome"}
+_JSON_SEAT = {"choice"}
+
+
+def fast() -> bool:
+    return connection.vendor == "postgresql"
+
+
+# --- the states this process holds ------------------------------------------------------
+
+class _Recent:
+    """match id -> (version, row stamp, state) for the last few hundred matches this
+    process changed or read for a change.
+
+    An entry serves only a lock that reads the same version AND the same stamp from the
+    locked row. The stamp is PostgreSQL's ``xmin``, the transaction that last wrote the row,
+    so any write by any path (a move, a seat taken, the admin, a raw UPDATE in a test) makes
+    the entry miss, as does a change that was later rolled back or one made by another
+    process. An entry is taken out by the lock that uses it and put back only when that
+    transaction commits."""
+
+    def __init__(self, size: int = 512, ttl: float = 300.0):
+        self.size, self.ttl = size, ttl
+        self._items: OrderedDict[int, tuple] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, match_id: int, version: int, stamp: str):
+        with self._lock:
+            item = self._items.pop(match_id, None)
+        if item is None or item[:2] != (version, stamp) or time.monotonic() - item[2] > self.ttl:
+            return None
+        return item[3]
+
+    def put(self, match_id: int, version: int, stamp: str, state) -> None:
+        with self._lock:
+            self._items[match_id] = (version, stamp, time.monotonic(), state)
+            self._items.move_to_end(match_id)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+recent = _Recent()
+
+
+# --- locking ----------------------------------------------------------------------------
+
+def lock(match_id) -> tuple[Match, list[Seat]]:
+    """The match and its seats (with their users), locked for a change, in the house order."""
+    try:
+        match_id = int(match_id)
+    except (ValueError, TypeError, OverflowError):
+        raise NotFound("No such game.") from None
+    if not -2**63 <= match_id < 2**63:
+        raise NotFound("No such game.")
+    if not fast():
+        return _lock_orm(match_id)
+    with connection.cursor() as cur:
+        cur.execute(f"SELECT {', '.join(_q(c) for c in _MATCH_COLUMNS)}, xmin::text FROM games_match "
+                    "WHERE id = %s FOR UPDATE", [match_id])
+        row = cur.fetchone()
+        if row is None:
+            raise NotFound("No such game.")
+        values = [_json(v) if c in _JSON_MATCH else v for c, v in zip(_MATCH_COLUMNS, row)]
+        match = Match.from_db(connection.alias, _MATCH_COLUMNS, values)
+        stamp = row[-1]
+        state = recent.take(match_id, match.version, stamp)
+        if state is None:
+            cur.execute("SELECT state FROM games_match WHERE id = %s", [match_id])
+            state = _json(cur.fetchone()[0])
+        match.state = state
+        user_model = get_user_model()
+        cur.execute(f"SELECT {', '.join('s.' + _q(c) for c in _SEAT_COLUMNS)}, u.username FROM games_seat s "
+                    f"LEFT JOIN {user_model._meta.db_table} u ON u.id = s.user_id "
+                    "WHERE s.match_id = %s ORDER BY s.\"index\" FOR UPDATE OF s", [match_id])
+        seats = [_seat(row, user_model) for row in cur.fetchall()]
+    for seat in seats:
+        Seat.match.field.set_cached_value(seat, match)
+    _remember_on_commit(match, stamp)
+    return match, seats
+
+
+def _lock_orm(match_id: int) -> tuple[Match, list[Seat]]:
+    try:
+        match = Match.objects.select_for_update().defer("setup_options").get(pk=match_id)
+    except Match.DoesNotExist:
+        raise NotFound("No such game.") from None
+    seats = list(match.seats.select_related("user").select_for_update(of=("self",)).order_by("index"))
+    return match, seats
+
+
+def _seat(row, user_model) -> Seat:
+    values = [_json(v) if c in _JSON_SEAT else v for c, v in zip(_SEAT_COLUMNS, row)]
+    seat = Seat.from_db(connection.alias, _SEAT_COLUMNS, values)
+    user_id, username = seat.user_id, row[-1]
+    user = None
+    if user_id is not None:  # the name is all the move path reads of a player
+        user = user_model.from_db(connection.alias, ["id", "username"], [user_id, username])
+    Seat.user.field.set_cached_value(seat, user)
+    return seat
+
+
+def _remember_on_commit(match: Match, stamp: str) -> None:
+    """Once the transaction commits, keep the state the row now holds (see _Recent): the one
+    ``write`` stored, decoded from the very text it sent, or, if nothing was written, the one
+    read (the rules never change the state they are given)."""
+    read = (match.version, stamp, match.state)
+
+    def remember():
+        written = match.__dict__.pop("_written", None)
+        if written is not None:
+            version, stamp_after, text = written
+            if text is not None:
+                recent.put(match.pk, version, stamp_after, orjson.loads(text))
+        elif read[2] is not None:
+            recent.put(match.pk, *read)
+    transaction.on_commit(remember)
+
+
+# --- writing ----------------------------------------------------------------------------
+
+def write(match: Match, seats: list[Seat], record: MoveRecord | None) -> None:
+    """Store a change: the match's changing fields, the given (changed) seats, the move record."""
+    match.updated_at = timezone.now()
+    if not fast():
+        for seat in seats:
+            seat.save(update_fields=SEAT_WAIT_FIELDS)
+        match.save(update_fields=CHANGING_FIELDS)
+        if record is not None:
+            record.save()
+        return
+    params: list = []
+    parts = [_match_update(match, params)]
+    if record is not None:
+        parts.append(_record_insert(record, params))
+    if seats:
+        parts.append(_seats_update(seats, params))
+    names = [f"w{i}" for i in range(len(parts))]
+    sql = "WITH " + ", ".join(f"{n} AS ({p})" for n, p in zip(names, parts))
+    sql += " SELECT (SELECT stamp FROM w0), " + ("(SELECT id FROM w1)" if record is not None else "NULL")
+    with connection.cursor() as cur:
+        cur.execute(sql, params)
+        row = cur.fetchone()
+    match.__dict__["_written"] = (match.version, row[0], params[0])  # the state's text comes first
+    if record is not None:
+        record.created_at = match.updated_at
+        record.pk = row[0]
+        record._state.adding, record._state.db = False, connection.alias
+
+
+def _match_update(match: Match, params: list) -> str:
+    params += [_dump(match.state), match.version, match.move_count, match.status, _dump(match.outcome),
+               match.started_at, match.finished_at, match.updated_at, match.pk]
+    return ("UPDATE games_match SET state = %s::jsonb, version = %s, move_count = %s, status = %s, "
+            "outcome = %s::jsonb, started_at = %s, finished_at = %s, updated_at = %s WHERE id = %s "
+            "RETURNING xmin::text AS stamp")
+
+
+def _record_insert(record: MoveRecord, params: list) -> str:
+    params += [record.match_id, record.seq, record.seat, record.user_id, _dump(record.move), _dump(record.events),
+               record.key, record.by_timeout, record.version_after, record.match.updated_at]
+    return ("INSERT INTO games_moverecord (match_id, seq, seat, user_id, move, events, \"key\", by_timeout, "
+            "version_after, created_at) VALUES (%s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s, %s) RETURNING id")
+
+
+def _seats_update(seats: list[Seat], params: list) -> str:
+    rows = []
+    for seat in seats:
+        rows.append("(%s::bigint, %s::varchar, %s::varchar, %s::timestamptz, %s::boolean, %s::integer)")
+        params += [seat.pk, seat.waiting_for, seat.waiting_key, seat.deadline, seat.deadline_warned,
+                   seat.situation_version]
+    return ("UPDATE games_seat AS s SET waiting_for = v.w, waiting_key = v.k, deadline = v.d, "
+            "deadline_warned = v.dw, situation_version = v.sv FROM (VALUES " + ", ".join(rows) +
+            ") AS v(id, w, k, d, dw, sv) WHERE s.id = v.id")
+
+
+# --- helpers ----------------------------------------------------------------------------
+
+def _q(column: str) -> str:
+    return connection.ops.quote_name(column)
+
+
+def _json(value):
+    """A jsonb column as Django's PostgreSQL backend hands it over (text), decoded."""
+    if value is None or not isinstance(value, (str, bytes)):
+        return value
+    return orjson.loads(value)
+
+
+def _dump(value) -> str | None:
+    if value is None:
+        return None
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # what orjson refuses (an integer beyond 64 bits) the standard library writes
+        return json.dumps(value, separators=(",", ":"))

@@ -1,0 +1,95 @@
+"""The move path's own reads and writes (games/persistence.py), on PostgreSQL: a state this
+process holds is used only for the exact row it was read or written as; any other write to
+the row, and any rolled-back change, sends the next move back to the database."""
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from games import persistence, services
+from games.models import Match, MoveRecord, Seat
+
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+
+def _turn_user(match, users):
+    match.refresh_from_db()
+    seat = match.seats.get(waiting_for__gt="")
+    return next(u for u in users if u.pk == seat.user_id)
+
+
+def _play(match, users, card_index=0):
+    user = _turn_user(match, users)
+    seat = match.seats.get(user=user).index
+    card = match.state["hands"][seat][card_index]
+    return services.move_submit(match_id=match.pk, user=user, move={"type": "play", "card": card},
+                                version=match.version)
+
+
+def _state_reads(queries) -> int:
+    return sum(1 for q in queries if q["sql"].startswith("SELECT state FROM games_match"))
+
+
+def test_a_move_is_one_lock_and_one_write_when_this_process_holds_the_state(make_match):
+    match, users = make_match(kind="duel")
+    _play(match, users)
+    _turn_user(match, users)
+    with CaptureQueriesContext(connection) as ctx:
+        _play(match, users)
+    assert _state_reads(ctx.captured_queries) == 0
+    writes = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith("WITH ")]
+    assert len(writes) == 1 and "INSERT INTO games_moverecord" in writes[0] and "UPDATE games_seat" in writes[0]
+    match.refresh_from_db()
+    record = MoveRecord.objects.get(match=match, seq=match.move_count)
+    assert record.version_after == match.version and record.move["type"] == "play"
+    assert {s.index: s.waiting_for for s in match.seats.all()} in ({0: "turn", 1: ""}, {0: "", 1: "turn"})
+
+
+def test_a_write_by_any_other_path_is_read_back_from_the_database(make_match):
+    match, users = make_match(kind="duel")
+    _play(match, users)
+    match.refresh_from_db()
+    changed = dict(match.state)
+    seat = match.seats.get(waiting_for="turn").index
+    changed["hands"] = [list(h) for h in match.state["hands"]]
+    changed["hands"][seat] = changed["hands"][seat][:1]  # one card left in the mover's hand
+    Match.objects.filter(pk=match.pk).update(state=changed)  # no version bump, no updated_at
+    with CaptureQueriesContext(connection) as ctx:
+        _play(match, users)
+    assert _state_reads(ctx.captured_queries) == 1
+    match.refresh_from_db()
+    assert len(match.state["hands"][seat]) in (0, 1)  # played from the one-card hand (and maybe drew)
+
+
+def test_a_rolled_back_change_leaves_nothing_behind(make_match):
+    match, users = make_match(kind="duel")
+    _play(match, users)
+    match.refresh_from_db()
+    before_version, before_state = match.version, match.state
+
+    class Boom(Exception):
+        pass
+
+    with pytest.raises(Boom):
+        with transaction.atomic():
+            locked, seats = persistence.lock(match.pk)
+            locked.state = {**locked.state, "poisoned": True}
+            locked.version += 1
+            persistence.write(locked, [], None)
+            raise Boom
+    match.refresh_from_db()
+    assert match.version == before_version and match.state == before_state
+    with transaction.atomic():
+        locked, _seats = persistence.lock(match.pk)
+    assert "poisoned" not in locked.state and locked.version == before_version
+
+
+def test_the_seats_come_locked_with_their_players_names(make_match):
+    match, users = make_match(kind="duel")
+    with transaction.atomic():
+        locked, seats = persistence.lock(match.pk)
+        assert [s.index for s in seats] == [0, 1]
+        assert [s.user.username for s in seats] == list(
+            Seat.objects.filter(match=match).order_by("index").values_list("user__username", flat=True))
+        assert all(s.user.username in {u.username for u in users} for s in seats)
+    with pytest.raises(services.NotFound):
+        persistence.lock(10**30)
