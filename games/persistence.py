@@ -19,6 +19,7 @@ The lock order is the house's: the match row first, then its seats by index.
 """
 from __future__ import annotations
 
+import functools
 import json
 import threading
 import time
@@ -100,9 +101,9 @@ def lock(match_id) -> tuple[Match, list[Seat]]:
         raise NotFound("No such game.")
     if not fast():
         return _lock_orm(match_id)
+    sql = _sql()
     with connection.cursor() as cur:
-        cur.execute(f"SELECT {', '.join(_q(c) for c in _MATCH_COLUMNS)}, xmin::text FROM games_match "
-                    "WHERE id = %s FOR UPDATE", [match_id])
+        cur.execute(sql["match"], [match_id])
         row = cur.fetchone()
         if row is None:
             raise NotFound("No such game.")
@@ -114,10 +115,8 @@ def lock(match_id) -> tuple[Match, list[Seat]]:
             cur.execute("SELECT state FROM games_match WHERE id = %s", [match_id])
             state = _json(cur.fetchone()[0])
         match.state = state
+        cur.execute(sql["seats"], [match_id])
         user_model = get_user_model()
-        cur.execute(f"SELECT {', '.join('s.' + _q(c) for c in _SEAT_COLUMNS)}, u.username FROM games_seat s "
-                    f"LEFT JOIN {user_model._meta.db_table} u ON u.id = s.user_id "
-                    "WHERE s.match_id = %s ORDER BY s.\"index\" FOR UPDATE OF s", [match_id])
         seats = [_seat(row, user_model) for row in cur.fetchall()]
     for seat in seats:
         Seat.match.field.set_cached_value(seat, match)
@@ -219,10 +218,39 @@ def _seats_update(seats: list[Seat], params: list) -> str:
             ") AS v(id, w, k, d, dw, sv) WHERE s.id = v.id")
 
 
+# --- notifications ----------------------------------------------------------------------
+
+def notify(user_id: int, match_id: int, kind: str, text: str) -> bool:
+    """Refresh the user's unread notification of this kind for this match, or add one, in one
+    statement (services._notify says why one per game and kind). Called under the match's
+    lock, so two writers never add the same one. False where the ORM must do it (SQLite)."""
+    if not fast():
+        return False
+    with connection.cursor() as cur:
+        cur.execute(
+            "WITH refreshed AS (UPDATE games_notification SET text = %s, created_at = %s, emailed_at = NULL "
+            "WHERE user_id = %s AND match_id = %s AND kind = %s AND read_at IS NULL RETURNING 1) "
+            "INSERT INTO games_notification (user_id, match_id, kind, text, created_at) "
+            "SELECT %s, %s, %s, %s, %s WHERE NOT EXISTS (SELECT 1 FROM refreshed)",
+            [text, timezone.now(), user_id, match_id, kind, user_id, match_id, kind, text, timezone.now()])
+    return True
+
+
 # --- helpers ----------------------------------------------------------------------------
 
-def _q(column: str) -> str:
-    return connection.ops.quote_name(column)
+@functools.cache
+def _sql() -> dict[str, str]:
+    """The lock's statements, written once (quoting 36 column names per move showed up in
+    the profile)."""
+    q = connection.ops.quote_name
+    users = get_user_model()._meta.db_table
+    return {
+        "match": f"SELECT {', '.join(q(c) for c in _MATCH_COLUMNS)}, xmin::text FROM games_match "
+                 "WHERE id = %s FOR UPDATE",
+        "seats": f"SELECT {', '.join('s.' + q(c) for c in _SEAT_COLUMNS)}, u.username FROM games_seat s "
+                 f"LEFT JOIN {q(users)} u ON u.id = s.user_id "
+                 f"WHERE s.match_id = %s ORDER BY s.{q('index')} FOR UPDATE OF s",
+    }
 
 
 def _json(value):

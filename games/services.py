@@ -519,6 +519,8 @@ def _notify(user, match, kind, text) -> None:
     event makes a new one. A refreshed notification may be e-mailed again (the summary is
     still at most one an hour)."""
     text = text[:300]
+    if persistence.notify(user.pk, match.pk, kind, text):
+        return
     refreshed = (Notification.objects.filter(user=user, match=match, kind=kind, read_at__isnull=True)
                  .update(text=text, created_at=timezone.now(), emailed_at=None))
     if not refreshed:

@@ -36,7 +36,7 @@ def test_a_move_is_one_lock_and_one_write_when_this_process_holds_the_state(make
     with CaptureQueriesContext(connection) as ctx:
         _play(match, users)
     assert _state_reads(ctx.captured_queries) == 0
-    writes = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith("WITH ")]
+    writes = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith("WITH w0 AS (UPDATE games_match")]
     assert len(writes) == 1 and "INSERT INTO games_moverecord" in writes[0] and "UPDATE games_seat" in writes[0]
     match.refresh_from_db()
     record = MoveRecord.objects.get(match=match, seq=match.move_count)
