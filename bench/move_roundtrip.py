@@ -36,7 +36,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 def server_env() -> dict:
     return dict(os.environ, DATABASE_URL=DB_URL, REDIS_URL=REDIS_URL, DJANGO_DEBUG="false", DB_POOL=os.environ.get("DB_POOL", "1"),
-                ALLOWED_HOSTS="127.0.0.1,localhost", GRAILSITE_CHANNEL_PREFIX="bench", LOG_LEVEL="ERROR",
+                ALLOWED_HOSTS="127.0.0.1,localhost,testserver", GRAILSITE_CHANNEL_PREFIX="bench", LOG_LEVEL="ERROR",
                 SECRET_KEY="bench-only")
 
 

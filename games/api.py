@@ -12,7 +12,6 @@ from pydantic import ConfigDict
 
 from games import registry, selectors, services
 from games.api_auth import MaybeViewer, Viewer
-from games.errors import NotAllowed
 from games.models import Notification
 from grailsite import ratelimits
 
@@ -256,10 +255,7 @@ class ChatQuery(Schema):
 
 def _viewable(match_id: int, user):
     """The match, if this viewer may read it (the same refusal as the game page: 403)."""
-    match = selectors.match_get(match_id)
-    if not selectors.can_view(match, user, selectors.seats_for(match)):
-        raise NotAllowed("This game has no spectators.")
-    return match
+    return selectors.viewable(match_id, user)[0]
 
 
 @router.get("matches/{int:id}/chat/", response={200: ChatListOut, **ERRORS}, auth=PUBLIC,

@@ -18,8 +18,18 @@ CHAT_TAIL = 50
 def match_get(match_id) -> Match:
     try:
         return Match.objects.defer("setup_options").get(pk=int(match_id))
-    except (Match.DoesNotExist, ValueError, TypeError):
+    except (Match.DoesNotExist, ValueError, TypeError, OverflowError):
         raise NotFound("No such game.") from None
+
+
+def viewable(match_id, user) -> tuple[Match, list[Seat]]:
+    """The match and its seats, if this viewer may read it; every page, API call and socket
+    that shows a game opens with this (NotFound: no such game; NotAllowed: not for you)."""
+    match = match_get(match_id)
+    seats = seats_for(match)
+    if not can_view(match, user, seats):
+        raise NotAllowed("This game has no spectators.")
+    return match, seats
 
 
 def seat_of(match: Match, user, seats=None) -> int | None:
@@ -169,12 +179,17 @@ def can_chat(match: Match, user, my_seat: int | None) -> bool:
     return my_seat is not None or (match.allow_spectators and match.spectator_chat)
 
 
+# What lists of games never show: a game's state and set-up (whole decks for the CCG), up to
+# tens of kilobytes each, which ``distinct()`` would otherwise also have to compare.
+_BIG_COLUMNS = ("state", "setup_options")
+
+
 def matches_for_user(user) -> list[Match]:
     """My games: those waiting for me first, then the rest by status and recency."""
     waiting_for_me = Seat.objects.filter(match=OuterRef("pk"), user=user).exclude(waiting_for="")
     invited = Seat.objects.filter(match=OuterRef("pk"), user=user, accepted=False)
     return list(
-        Match.objects.filter(seats__user=user).distinct()
+        Match.objects.filter(seats__user=user).defer(*_BIG_COLUMNS).distinct()
         .annotate(my_turn=Exists(waiting_for_me), invited=Exists(invited))
         .order_by("-my_turn", Case(When(status="active", then=Value(0)), When(status="open", then=Value(1)),
                                    default=Value(2), output_field=IntegerField()), "-updated_at")
@@ -183,7 +198,7 @@ def matches_for_user(user) -> list[Match]:
 
 
 def open_matches(*, exclude_user=None, limit: int = 100) -> list[Match]:
-    qs = (Match.objects.filter(status=Match.Status.OPEN, seats__user__isnull=True).distinct()
+    qs = (Match.objects.filter(status=Match.Status.OPEN, seats__user__isnull=True).defer(*_BIG_COLUMNS).distinct()
           .prefetch_related("seats__user").order_by("-created_at"))
     if exclude_user is not None and exclude_user.is_authenticated:
         qs = qs.exclude(seats__user=exclude_user)
@@ -191,7 +206,7 @@ def open_matches(*, exclude_user=None, limit: int = 100) -> list[Match]:
 
 
 def live_matches(*, limit: int = 50) -> list[Match]:
-    return list(Match.objects.filter(status=Match.Status.ACTIVE, allow_spectators=True)
+    return list(Match.objects.filter(status=Match.Status.ACTIVE, allow_spectators=True).defer(*_BIG_COLUMNS)
                 .prefetch_related("seats__user").order_by("-updated_at")[:limit])
 
 

@@ -93,10 +93,7 @@ class _RoomPanel:
 
 
 def match_detail(request, match_id):
-    match = _match_or_404(match_id)
-    seats = selectors.seats_for(match)
-    if not selectors.can_view(match, request.user, seats):
-        raise Http404("This game has no spectators.")
+    match, seats = _viewable_or_404(match_id, request.user)
     my_seat = selectors.seat_of(match, request.user, seats)
     invited = request.user.is_authenticated and any(s.user_id == request.user.id and not s.accepted for s in seats)
     return render(request, "games/match.html", {
@@ -132,10 +129,7 @@ def match_action(request, match_id, action):
 
 
 def match_history(request, match_id):
-    match = _match_or_404(match_id)
-    seats = selectors.seats_for(match)
-    if not selectors.can_view(match, request.user, seats):
-        raise Http404("This game has no spectators.")
+    match, seats = _viewable_or_404(match_id, request.user)
     seat = selectors.seat_of(match, request.user, seats)
     log = selectors.log_for(match, seat, limit=100000, seats=seats)
     page = Paginator(log, 200).get_page(request.GET.get("page"))
@@ -144,9 +138,7 @@ def match_history(request, match_id):
 
 
 def match_replay(request, match_id):
-    match = _match_or_404(match_id)
-    if not selectors.can_view(match, request.user, selectors.seats_for(match)):
-        raise Http404("This game has no spectators.")
+    match, _seats = _viewable_or_404(match_id, request.user)
     return render(request, "games/replay.html", {"match": match, "game": registry.get(match.kind),
                                                  **_room_assets(match.kind)})
 
@@ -186,4 +178,13 @@ def _match_or_404(match_id):
     try:
         return selectors.match_get(match_id)
     except (ServiceError, NotAllowed):
+        raise Http404("No such game.") from None
+
+
+def _viewable_or_404(match_id, user):
+    try:
+        return selectors.viewable(match_id, user)
+    except NotAllowed as exc:
+        raise Http404(exc.message) from None
+    except ServiceError:
         raise Http404("No such game.") from None
