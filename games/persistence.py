@@ -218,6 +218,22 @@ def _seats_update(seats: list[Seat], params: list) -> str:
             ") AS v(id, w, k, d, dw, sv) WHERE s.id = v.id")
 
 
+# --- idempotency ------------------------------------------------------------------------
+
+def earlier_move(match_id: int, key: str) -> tuple[int | None, int, int] | None:
+    """(user id, version after, seq) of the move already made in this match with this key.
+    Asked after the lock, in a statement of its own, so it sees a submission with the same
+    key that committed while this one waited for the lock."""
+    if not fast():
+        row = MoveRecord.objects.filter(match_id=match_id, key=key).values_list("user_id", "version_after", "seq").first()
+        return tuple(row) if row else None
+    with connection.cursor() as cur:
+        cur.execute('SELECT user_id, version_after, seq FROM games_moverecord WHERE match_id = %s AND "key" = %s',
+                    [match_id, key])
+        row = cur.fetchone()
+    return tuple(row) if row else None
+
+
 # --- notifications ----------------------------------------------------------------------
 
 def notify(user_id: int, match_id: int, kind: str, text: str) -> bool:

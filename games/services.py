@@ -192,11 +192,12 @@ def move_submit(*, match_id: int, user, move: dict, version: int | None, key: st
     with transaction.atomic():
         match, seats = lock_match(match_id)
         # Only a key the client chose can have been used before.
-        earlier = MoveRecord.objects.filter(match=match, key=key).first() if supplied else None
+        earlier = persistence.earlier_move(match.pk, key) if supplied else None
         if earlier is not None:
-            if earlier.user_id != user.id:
+            earlier_user, version_after, seq = earlier
+            if earlier_user != user.id:
                 raise NotAllowed("That submission key belongs to another player.")
-            return {"version": earlier.version_after, "seq": earlier.seq, "repeated": True}
+            return {"version": version_after, "seq": seq, "repeated": True}
         seat = next((s for s in seats if s.user_id == user.id and s.accepted), None)
         if seat is None:
             raise NotAllowed("You are not playing in this game.")
