@@ -1,0 +1,20 @@
+"""Grail Duel computer players (see games/rules/computer.py for how they are called).
+
+The higher total of laid cards wins and every card laid is replaced from the deck, so the
+knight simply lays its highest card each turn: a card kept back is worth nothing at the end.
+"""
+from __future__ import annotations
+
+from ..computer import random_move
+from ..rng import Rng
+
+
+def random_level(view: dict, legal: list[dict], rng: Rng) -> dict:
+    return random_move(legal, rng)
+
+
+def knight(view: dict, legal: list[dict], rng: Rng) -> dict:
+    return max(legal, key=lambda m: m.get("card", -1))
+
+
+LEVELS = {"random": random_level, "knight": knight}
