@@ -1,0 +1,330 @@
+"""Monty Python Fluxx computer players (see games/rules/computer.py for how they are called).
+
+Each level gets the seat's view and the legal moves, nothing else: its own hand, every
+table, the Goals and rules in play are all it looks at (the card texts are public).
+
+The knight ("Knight") looks one move ahead. It scores a table -- who has which Keepers and
+Creepers, which Goals are in play -- by how near each player is to meeting a Goal: a Goal
+met by the knight alone is a win, by one opponent alone a loss; otherwise each Goal counts
+for the knight by the cards it still lacks (a card it holds in hand counts half), against
+the opponent nearest to meeting one. Then every legal move is scored by the table it
+leads to: a Keeper placed, a Goal put in play (never one that lets an opponent win), a
+Keeper stolen or trashed from the opponent who needs it, a Creeper handed to the leader.
+Actions it cannot picture as a table get a fixed worth (drawing cards is good). It never
+makes a sing or accent claim (a computer cannot sing) and lets every claim it judges count.
+"""
+from __future__ import annotations
+
+from ..computer import random_move
+from ..rng import Rng
+from .cards import EFFECT, TAGS, TYPE
+from .current_rules import number_under
+
+WIN = 10_000.0
+HAND_HALF = 0.5          # a card needed and held in hand is half-way to the table
+GOAL_SCALE, GOAL_DECAY = 25.0, 0.4   # a Goal lacking m cards is worth 25 * 0.4**m
+HAND_GOAL_WEIGHT = 0.6   # a Goal in hand is worth this much of one in play
+KEEPER_WORTH, CREEPER_COST = 0.6, 2.5
+THREAT_WEIGHT = 1.2      # how much the nearest opponent's chances weigh against ours
+
+# Fixed worths of Actions whose effect the knight does not picture as a table.
+ACTION_WORTH = {"draw": 1.0, "draw_use": 2.5, "another_turn": 3.0, "discard_draw": 1.0, "use_what_you_take": 1.0,
+                "taxation": 1.2, "do_again": 1.0, "revive_keeper": 1.0, "zap": 1.2, "inquisition": 0.3,
+                "empty_trash": 0.2, "everybody_gets_1": 0.3, "scramble_hands": 0.0, "rotate_hands": 0.0,
+                "remove_rules": 0.1, "trash_rule": 0.1, "simplify": 0.1}
+
+
+def random_level(view: dict, legal: list[dict], rng: Rng) -> dict:
+    return random_move(legal, rng)
+
+
+def missing(tables: list, seat: int, goal: str, rules: tuple, hand: tuple = ()) -> float:
+    """How many cards ``seat`` still lacks to meet ``goal`` (0: it meets it now, Creepers
+    in the way counting one each). Cards in ``hand`` count half."""
+    e = EFFECT[goal]
+    table = tables[seat]
+    have = e.get("have", ())
+    m = 0.0
+    for card in have:
+        if card not in table:
+            m += HAND_HALF if card in hand else 1
+    for card in e.get("others_have", ()):
+        if not any(card in t for s, t in enumerate(tables) if s != seat):
+            m += 1
+    tagged = e.get("tagged")
+    if tagged:
+        found = sum(1 for c in table if tagged["tag"] in TAGS[c] and c not in have)
+        short = number_under(rules, tagged["count"]) - found
+        if short > 0:
+            held = sum(1 for c in hand if tagged["tag"] in TAGS[c] and c not in have)
+            m += short - HAND_HALF * min(short, held)
+    for card in table:
+        if TYPE[card] == "creeper" and card not in have:
+            m += 1
+    return m
+
+
+class _Table:
+    """The public position and the knight's hand, scored for the knight."""
+
+    def __init__(self, view: dict) -> None:
+        self.me = view["my_seat"]
+        self.active = view["active"]
+        self.seats = [s for s, on in enumerate(self.active) if on]
+        self.tables = [list(k) + list(c) if self.active[s] else []
+                       for s, (k, c) in enumerate(zip(view["keepers"], view["creepers"]))]
+        self.goals = list(view["goals"])
+        self.rules = tuple(view["rules"])
+        self.hand = tuple(view["my_hand"] or ())
+        self.hand_counts = view["hand_counts"]
+        eff = view["effective"]
+        self.goal_limit = (eff.get("goal_limit") or {}).get("value") or 1
+        self.keeper_limit = (eff.get("keeper_limit") or {}).get("value") if eff.get("keeper_limit") else None
+        self.resolving = list(view["resolving"])
+        self.now = self.score(self.tables, self.goals, self.hand)
+
+    # --- scoring a position ---------------------------------------------------------
+
+    def meets(self, tables, goals) -> list[int]:
+        return [s for s in self.seats if tables[s] and any(missing(tables, s, g, self.rules) == 0 for g in goals)]
+
+    def score(self, tables, goals, hand) -> float:
+        winners = self.meets(tables, goals)
+        if len(winners) == 1:
+            return WIN if winners[0] == self.me else -WIN
+        others = [s for s in self.seats if s != self.me]
+        mine = sum(_closeness(missing(tables, self.me, g, self.rules, hand)) for g in goals)
+        mine += HAND_GOAL_WEIGHT * sum(_closeness(missing(tables, self.me, g, self.rules, hand))
+                                       for g in hand if TYPE[g] == "goal" and g not in goals)
+        threat = max((sum(_closeness(missing(tables, s, g, self.rules)) for g in goals) for s in others), default=0.0)
+        keepers = sum(1 for c in tables[self.me] if TYPE[c] == "keeper")
+        creepers = sum(1 for c in tables[self.me] if TYPE[c] == "creeper")
+        return mine - THREAT_WEIGHT * threat + KEEPER_WORTH * keepers - CREEPER_COST * creepers
+
+    def leader(self) -> int | None:
+        """The opponent nearest to meeting a Goal in play (by the same measure)."""
+        others = [s for s in self.seats if s != self.me]
+        if not others:
+            return None
+        return max(others, key=lambda s: (sum(_closeness(missing(self.tables, s, g, self.rules)) for g in self.goals),
+                                          sum(1 for c in self.tables[s] if TYPE[c] == "keeper"), -s))
+
+    # --- positions after a change --------------------------------------------------
+
+    def moved(self, card: str, to: int | None) -> list:
+        """The tables with ``card`` taken from wherever it is and put before ``to`` (None: discarded)."""
+        tables = [[c for c in t if c != card] for t in self.tables]
+        if to is not None:
+            tables[to].append(card)
+        return tables
+
+    def owner(self, card: str) -> int | None:
+        return next((s for s, t in enumerate(self.tables) if card in t), None)
+
+    def without(self, card: str) -> tuple:
+        hand = list(self.hand)
+        if card in hand:
+            hand.remove(card)
+        return tuple(hand)
+
+    def with_goal(self, goal: str, hand: tuple) -> float:
+        """The best table the knight can make by putting ``goal`` in play."""
+        if self.goal_limit == "all" or len(self.goals) < self.goal_limit:
+            return self.score(self.tables, self.goals + [goal], hand)
+        if self.goal_limit == 1 or not self.goals:
+            return self.score(self.tables, [goal], hand)
+        # Double Agenda: the knight chooses which Goal the new one replaces.
+        return max(self.score(self.tables, [g for g in self.goals if g != old] + [goal], hand) for old in self.goals)
+
+    def play_value(self, card: str) -> float:
+        """The score after playing ``card`` from hand (or from a pool drawn to use)."""
+        hand = self.without(card)
+        kind = TYPE[card]
+        if kind in ("keeper", "creeper"):
+            tables = [list(t) for t in self.tables]
+            tables[self.me].append(card)
+            value = self.score(tables, self.goals, hand)
+            if kind == "keeper" and self.keeper_limit is not None and self._keepers(tables) > self.keeper_limit:
+                value -= 1.0  # one will have to go at once
+            return value
+        if kind == "goal":
+            return self.with_goal(card, hand)
+        base = self.score(self.tables, self.goals, hand)
+        if kind == "rule":
+            return base + self._rule_worth(card)
+        return base + self._action_worth(card, hand, base)
+
+    def _keepers(self, tables) -> int:
+        return sum(1 for c in tables[self.me] if TYPE[c] == "keeper")
+
+    def _rule_worth(self, rule: str) -> float:
+        e = EFFECT[rule]
+        if e.get("slot") == "keeper_limit" and isinstance(e.get("value"), int):
+            mine = self._keepers(self.tables)
+            theirs = max((sum(1 for c in self.tables[s] if TYPE[c] == "keeper") for s in self.seats if s != self.me),
+                         default=0)
+            return 0.8 * (max(0, theirs - e["value"]) - max(0, mine - e["value"]))
+        return 0.1
+
+    def _action_worth(self, card: str, hand: tuple, base: float) -> float:
+        op = EFFECT[card].get("op")
+        if op == "trash":
+            what = EFFECT[card].get("what", ["keeper"])
+            options = [c for t in self.tables for c in t if TYPE[c] in what]
+            return max((self.score(self.moved(c, None), self.goals, hand) - base for c in options), default=0.0)
+        if op == "steal_keeper":
+            options = [c for s in self.seats if s != self.me for c in self.tables[s] if TYPE[c] == "keeper"]
+            return max((self.score(self.moved(c, self.me), self.goals, hand) - base for c in options), default=0.0)
+        if op == "exchange_keepers":
+            mine = [c for c in self.tables[self.me] if TYPE[c] == "keeper"]
+            theirs = [(c, s) for s in self.seats if s != self.me for c in self.tables[s] if TYPE[c] == "keeper"]
+            best = 0.0
+            for m in mine:
+                for c, s in theirs:
+                    tables = self.moved(c, self.me)
+                    tables[self.me].remove(m)
+                    tables[s].append(m)
+                    best = max(best, self.score(tables, self.goals, hand) - base)
+            return best
+        if op == "sweep_creepers":
+            tables = [[c for c in t if TYPE[c] != "creeper"] for t in self.tables]
+            return self.score(tables, self.goals, hand) - base
+        if op == "move_creeper":
+            mine = [c for c in self.tables[self.me] if TYPE[c] == "creeper"]
+            to = self.leader()
+            if not mine or to is None:
+                return 0.0
+            return max(self.score(self.moved(c, to), self.goals, hand) - base for c in mine)
+        if op == "trash_goal":
+            return max((self.score(self.tables, [g for g in self.goals if g != old], hand) - base
+                        for old in self.goals), default=0.0)
+        if op == "trade_hands":
+            others = [self.hand_counts[s] for s in self.seats if s != self.me]
+            return 0.4 * (max(others, default=0) - len(hand))
+        if op == "share_wealth":
+            # Every Keeper in play is dealt out anew: good for whoever is behind.
+            return -0.2 * (base - self.score([[] for _ in self.tables], self.goals, hand))
+        if op == "draw":
+            return ACTION_WORTH["draw"] * EFFECT[card].get("draw", 1)
+        return ACTION_WORTH.get(op, 0.3)
+
+    # --- decisions -------------------------------------------------------------------
+
+    def resolving_op(self) -> str | None:
+        for card in reversed(self.resolving):
+            if TYPE.get(card) == "action":
+                return EFFECT[card].get("op")
+        return None
+
+    def decision_value(self, decision: dict, choice) -> float:
+        kind = decision["kind"]
+        chosen = choice if isinstance(choice, list) else [choice]
+        if kind == "judge":
+            return 1.0 if choice == "yes" else 0.0
+        if kind in ("discard", "give_card"):
+            # Part with the cards worth least to play.
+            return -sum(self.play_value(c) - self.now for c in chosen if c in self.hand)
+        if kind == "discard_keepers":
+            tables = [list(t) for t in self.tables]
+            tables[self.me] = [c for c in tables[self.me] if c not in chosen]
+            return self.score(tables, self.goals, self.hand)
+        if kind == "replace_goal":
+            new = self._new_goal()
+            goals = [g for g in self.goals if g not in chosen] + ([new] if new else [])
+            return self.score(self.tables, goals, self.hand)
+        if kind == "keep_goal":
+            return self.score(self.tables, list(chosen), self.hand)
+        if kind == "use_card":
+            return self.play_value(choice)
+        if kind == "choose_player":
+            return self._player_value(choice)
+        if kind == "choose_card":
+            return self._card_choice_value(decision, choice)
+        if kind == "choose_rules":
+            return -len(chosen)  # keep the rules: nothing in them is weighed against us
+        return 0.0
+
+    def _new_goal(self) -> str | None:
+        return next((c for c in reversed(self.resolving) if TYPE.get(c) == "goal"), None)
+
+    def _player_value(self, seat: int) -> float:
+        op = self.resolving_op()
+        if op in ("trade_hands", "use_what_you_take"):
+            return self.hand_counts[seat]
+        leader = self.leader()
+        return 1.0 if seat == leader else 0.0
+
+    def _card_choice_value(self, decision: dict, card: str) -> float:
+        op = self.resolving_op()
+        prompt = decision.get("prompt", "")
+        if op == "steal_keeper":
+            return self.score(self.moved(card, self.me), self.goals, self.hand)
+        if op == "exchange_keepers":
+            if card in self.tables[self.me]:
+                tables = self.moved(card, None)  # given away: where it goes is the other choice
+                return self.score(tables, self.goals, self.hand)
+            return self.score(self.moved(card, self.me), self.goals, self.hand)
+        if op == "trash_goal" or (TYPE.get(card) == "goal" and "Goal" in prompt):
+            return self.score(self.tables, [g for g in self.goals if g != card], self.hand)
+        if op in ("do_again", "revive_keeper"):
+            return self.play_value(card)
+        if op == "move_creeper":
+            return 0.0
+        owner = self.owner(card)
+        if owner is not None:  # trash, trash something, zap: it leaves that table
+            bonus = 0.5 if op == "zap" and TYPE[card] == "keeper" else 0.0
+            return self.score(self.moved(card, None), self.goals, self.hand) + bonus
+        if card in self.goals:
+            return self.score(self.tables, [g for g in self.goals if g != card], self.hand)
+        return 0.0
+
+
+def _closeness(m: float) -> float:
+    return GOAL_SCALE * GOAL_DECAY ** m
+
+
+def knight(view: dict, legal: list[dict], rng: Rng) -> dict:
+    if len(legal) == 1:
+        return legal[0]
+    table = _Table(view)
+    mine = {d["id"]: d for d in view["decisions"] if d.get("mine")}
+    scored = []
+    for move in legal:
+        scored.append((_move_value(table, mine, move), move))
+    top = max(v for v, _ in scored)
+    best = [m for v, m in scored if v >= top - 1e-9]
+    return best[0] if len(best) == 1 else best[rng.below(len(best))]
+
+
+def _move_value(table: _Table, mine: dict, move: dict) -> float:
+    kind = move["type"]
+    if kind == "decide":
+        decision = mine.get(move["id"])
+        return 0.0 if decision is None else table.decision_value(decision, move["choice"])
+    if kind == "play":
+        return table.play_value(move["card"]) + (0.5 if move.get("quote") else 0.0)
+    if kind == "power":
+        return _power_value(table, move)
+    if kind == "end_turn":
+        return table.now
+    if kind == "swap_plays":
+        return table.now - 0.5
+    if kind == "get_on_with_it":
+        return table.now - 1.0
+    return -WIN  # sing / accent claims: a computer cannot sing, so it never claims
+
+
+def _power_value(table: _Table, move: dict) -> float:
+    keeper, target = move["card"], move["target"]
+    effect = EFFECT[keeper].get("power")
+    if effect == "move_creeper":
+        tables = table.moved(target, move["to"])
+    elif effect == "smite":
+        tables = table.moved(target, None)
+    else:  # sacrifice: the grenade goes too
+        tables = [[c for c in t if c not in (keeper, target)] for t in table.tables]
+    # A little under an even trade, so a power is used only when it truly helps.
+    return table.score(tables, table.goals, table.hand) - 0.05
+
+
+LEVELS = {"random": random_level, "knight": knight}
