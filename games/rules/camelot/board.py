@@ -1,0 +1,85 @@
+"""The static board: terrain per hex, Excalibur's space, the item spaces, the edge ring.
+
+Loaded once per board name from ``boards/<name>.json`` and cached; the game state holds
+only the name. Everything here is read-only after loading, so every game shares it.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from .. import hexgrid
+
+BOARDS = Path(__file__).resolve().parent / "boards"
+ENTERABLE = frozenset({"grass", "trees"})      # rocks and water cannot be entered
+SIGHT_BLOCKING = frozenset({"trees", "rocks"})  # water does not block sight
+
+
+class Board:
+    """One board's terrain and the questions rules ask of it (keys are ``"q,r"``)."""
+
+    def __init__(self, data: dict) -> None:
+        self.name: str = data["name"]
+        self.radius: int = data["radius"]
+        self.terrain: dict[str, str] = dict(data["terrain"])
+        self.excalibur: str = data["excalibur"]
+        self.item_spaces: dict[str, str] = dict(data["item_spaces"])
+        self.edge: list[str] = list(data["edge"])  # the outer ring, in clockwise order
+        self.edge_index = {k: i for i, k in enumerate(self.edge)}
+        self.hexes: dict[str, tuple[int, int]] = {k: hexgrid.parse(k) for k in self.terrain}
+        self.enterable = frozenset(k for k, t in self.terrain.items() if t in ENTERABLE)
+        self.blockers = frozenset(self.hexes[k] for k, t in self.terrain.items() if t in SIGHT_BLOCKING)
+        # Neighbour keys a piece may step to, precomputed once (movement asks this a lot).
+        self.steps: dict[str, tuple[str, ...]] = {
+            k: tuple(hexgrid.key(n) for n in hexgrid.neighbours(h) if hexgrid.key(n) in self.enterable)
+            for k, h in self.hexes.items()
+        }
+        self.adjacent: dict[str, tuple[str, ...]] = {
+            k: tuple(hexgrid.key(n) for n in hexgrid.neighbours(h) if hexgrid.key(n) in self.terrain)
+            for k, h in self.hexes.items()
+        }
+        self.grid = hexgrid.Grid(self.hexes[k] for k in self.enterable)
+        self._sight: dict[tuple[str, str], bool] = {}
+
+    def distance(self, a: str, b: str) -> int:
+        return hexgrid.distance(self.hexes[a], self.hexes[b])
+
+    def edge_distance(self, a: str, b: str) -> int:
+        """Steps along the edge ring between two edge spaces (0..len/2)."""
+        d = abs(self.edge_index[a] - self.edge_index[b])
+        return min(d, len(self.edge) - d)
+
+    def from_edge(self, k: str) -> int:
+        """How far a hex lies inside the edge ring (0 on an edge space)."""
+        return self.radius - hexgrid.distance(self.hexes[k], (0, 0))
+
+    def sees(self, a: str, b: str) -> bool:
+        """Line of sight from the centre of ``a`` to the centre of ``b`` (see sight.py)."""
+        pair = (a, b) if a <= b else (b, a)
+        seen = self._sight.get(pair)
+        if seen is None:
+            seen = self._sight[pair] = hexgrid.line_of_sight(self.hexes[a], self.hexes[b], self.blockers)
+        return seen
+
+    def public(self) -> dict:
+        return {"name": self.name, "radius": self.radius, "terrain": dict(self.terrain),
+                "excalibur": self.excalibur, "item_spaces": dict(self.item_spaces), "edge": list(self.edge)}
+
+
+@lru_cache(maxsize=None)
+def load(name: str = "standard") -> Board:
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ValueError(f"No such board: {name!r}")
+    path = BOARDS / f"{name}.json"
+    if not path.exists():
+        raise ValueError(f"No such board: {name!r}")
+    return Board(json.loads(path.read_text()))
+
+
+def board_public(name: str = "standard") -> dict:
+    """What the page draws: terrain per hex, Excalibur's space, item spaces, the edge ring."""
+    return load(name).public()
+
+
+load("standard")  # read once at import, never at move time

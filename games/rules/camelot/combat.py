@@ -1,0 +1,171 @@
+"""Declarations, strikes and their resolution at the end of a turn.
+
+A strike is recorded when made (a spell token is spent then) and counted when the turn
+ends: per declared target, the strikes on it plus the units an ally lent that can still
+reach it. A total above the target's shields kills it. A declared target that survives
+costs the attacker the own unit nearest to it (option ``failed_attack_penalty``). Deaths
+seen by a Morgan may be undone (requests.offer_revivals).
+"""
+from __future__ import annotations
+
+from ..base import Event
+from . import items
+from .pieces import BASIC_MODE, CHEAPEST_FIRST, MODES, SHIELDS
+from .sight import can_reach
+from .state import board_of, controls, frozen, is_enemy
+
+
+def declarable(state: dict, seat: int) -> list[str]:
+    """Units ``seat`` may declare a target: every enemy unit (guardians too) on the board
+    not yet declared by this turn."""
+    turn = state["turns"][str(seat)]
+    return [uid for uid, u in state["units"].items() if is_enemy(u, seat) and uid not in turn["declared"]]
+
+
+def strike_value(state: dict, seat: int, uid: str, target: str, mode: str, ice: set | None = None) -> int | None:
+    """The value of ``uid`` striking ``target`` in ``mode`` now, or None if it cannot."""
+    unit = state["units"][uid]
+    tgt = state["units"].get(target)
+    spec = MODES[unit["type"]].get(mode)
+    if tgt is None or spec is None or mode == "sweep":
+        return None
+    value, reach, sight, spell = spec
+    if spell and (unit["guardian"] or not state["spells"][unit["seat"]][spell]):
+        return None
+    if mode == "fireball" and tgt["type"] == "merlin":
+        return None  # a Fireball has no effect on any Merlin
+    if not can_reach(board_of(state), unit["hex"], tgt["hex"], reach, sight):
+        return None
+    return value
+
+
+def can_strike_with(state: dict, seat: int, uid: str, ice: set) -> bool:
+    unit = state["units"].get(uid)
+    turn = state["turns"][str(seat)]
+    if unit is None or not controls(state, unit, seat) or uid in ice or uid in turn["struck"]:
+        return False
+    if unit["guardian"]:
+        # Using a guardian is one of the turn's two moves, unless it already moved this turn.
+        return uid in turn["moved"] or turn["moves_left"] > 0
+    return True
+
+
+def sweep_targets(state: dict, seat: int, uid: str) -> list[str]:
+    turn = state["turns"][str(seat)]
+    board = board_of(state)
+    here = state["units"][uid]["hex"]
+    units = state["units"]
+    return [t for t in turn["declared"] if t in units and board.distance(here, units[t]["hex"]) == 1]
+
+
+def strikes_available(state: dict, seat: int) -> list[dict]:
+    turn = state["turns"][str(seat)]
+    if not turn["declared"]:
+        return []
+    ice = frozen(state)
+    out = []
+    units = state["units"]
+    targets = [t for t in turn["declared"] if t in units]
+    for uid, unit in units.items():
+        if not can_strike_with(state, seat, uid, ice):
+            continue
+        for mode in MODES[unit["type"]]:
+            if mode == "sweep":
+                if sweep_targets(state, seat, uid):
+                    out.append({"type": "strike", "unit": uid, "mode": "sweep"})
+                continue
+            for t in targets:
+                if t != uid and strike_value(state, seat, uid, t, mode) is not None:
+                    out.append({"type": "strike", "unit": uid, "target": t, "mode": mode})
+    return out
+
+
+def strike(state: dict, seat: int, uid: str, target: str | None, mode: str, events: list) -> None:
+    """Record a strike already checked legal."""
+    turn = state["turns"][str(seat)]
+    unit = state["units"][uid]
+    if unit["guardian"] and uid not in turn["moved"]:
+        turn["moves_left"] -= 1
+    turn["struck"].append(uid)
+    turn["stage"] = "attack"
+    if mode == "sweep":
+        hits = sweep_targets(state, seat, uid)
+        for t in hits:
+            turn["strikes"].append({"unit": uid, "target": t, "mode": "sweep", "value": 1})
+        events.append(Event("strike", f"{uid} sweeps at {', '.join(hits)}.", data={"unit": uid, "mode": mode, "targets": hits}))
+        return
+    value = strike_value(state, seat, uid, target, mode)
+    spell = MODES[unit["type"]][mode][3]
+    if spell:
+        state["spells"][unit["seat"]][spell] = False
+    turn["strikes"].append({"unit": uid, "target": target, "mode": mode, "value": value})
+    events.append(Event("strike", f"{uid} strikes {target} ({mode}, {value}).",
+                        data={"unit": uid, "target": target, "mode": mode, "value": value}))
+
+
+def ally_value(state: dict, uid: str, target: str, ice: set) -> int:
+    """What a lent unit adds when the attack resolves: its basic strike if it still reaches."""
+    unit = state["units"].get(uid)
+    if unit is None or uid in ice or target not in state["units"]:
+        return 0
+    return strike_value(state, unit["seat"], uid, target, BASIC_MODE[unit["type"]]) or 0
+
+
+def ally_candidates(state: dict, ally: int, target: str) -> list[str]:
+    ice = frozen(state)
+    return [uid for uid, u in state["units"].items()
+            if u["seat"] == ally and uid not in ice and ally_value(state, uid, target, ice) > 0]
+
+
+def resolve(state: dict, seat: int, timed_out: bool, events: list) -> list[dict]:
+    """Resolve ``seat``'s declared attacks; returns the deaths [{uid, seat, type, hex}]."""
+    turn = state["turns"][str(seat)]
+    units = state["units"]
+    ice = frozen(state) - set(turn["declared"])  # frozen by the other holder only
+    report, deaths, failed = [], [], []
+    for target in turn["declared"]:
+        if target not in units:
+            report.append({"target": target, "outcome": "gone"})
+            continue
+        hits = [s for s in turn["strikes"] if s["target"] == target]
+        lent = [a for a in turn["allies"] if a["target"] == target]
+        total = sum(s["value"] for s in hits) + sum(ally_value(state, a["unit"], target, ice) for a in lent)
+        shields = SHIELDS[units[target]["type"]]
+        if timed_out and not hits:
+            report.append({"target": target, "total": total, "shields": shields, "outcome": "lapsed"})
+            continue
+        if total > shields:
+            report.append({"target": target, "total": total, "shields": shields, "outcome": "killed"})
+        else:
+            report.append({"target": target, "total": total, "shields": shields, "outcome": "held"})
+            failed.append((target, units[target]["hex"]))
+    for entry in report:
+        if entry["outcome"] == "killed":
+            deaths.append(kill(state, entry["target"], events))
+    if state["options"]["failed_attack_penalty"]:
+        board = board_of(state)
+        for target, where in failed:
+            own = [(board.distance(u["hex"], where), CHEAPEST_FIRST[u["type"]], uid)
+                   for uid, u in units.items() if u["seat"] == seat]
+            if own:
+                lost = min(own)[2]
+                deaths.append(kill(state, lost, events))
+                for entry in report:
+                    if entry["target"] == target:
+                        entry["penalty"] = lost
+                events.append(Event("penalty", f"The attack on {target} failed: {lost} is lost.",
+                                    data={"target": target, "unit": lost}))
+    state["last_combat"] = report
+    return deaths
+
+
+def kill(state: dict, uid: str, events: list) -> dict:
+    """Remove a unit: its item stays on its hex; Arthurs go back to the pool, others are lost."""
+    items.drop(state, uid)
+    unit = state["units"].pop(uid)
+    seat = unit["seat"]
+    if seat is not None:
+        bucket = state["pool"] if unit["type"] == "arthur" else state["lost"]
+        bucket[seat][unit["type"]] += 1
+    events.append(Event("death", f"{uid} dies.", data={"unit": uid, "hex": unit["hex"]}))
+    return {"uid": uid, "seat": seat, "type": unit["type"], "hex": unit["hex"]}

@@ -1,0 +1,473 @@
+"""Tom Jolly's Camelot: two players take their turns at the same time.
+
+Moves (``legal_moves`` lists every one that may be made now; shapes in
+/work/camelot_spec.md and docs/rules/camelot.md):
+
+- ``entry`` (choose an Entry hex), then per token holder: ``declare``, ``enter``, ``move``,
+  ``drop``, ``strike``, ``ask_ally``, ``ask_disengage``, ``end_turn``;
+- ``decide`` answers an ask (any seat asked, any time); ``pause``/``resume``; ``resign``.
+
+Both holders' moves are applied in the order they arrive; a move is refused only when it
+is illegal in the state it meets. The parts: ``board`` (terrain), ``pieces``, ``sight``,
+``state`` (queries), ``setup``, ``turns`` (tokens), ``movement``, ``combat``, ``items``
+(carrying, banking, goals), ``requests`` (asks), ``view``, ``state_copy``.
+"""
+from __future__ import annotations
+
+from ..base import Event, Game, IllegalMove, Outcome, Pending
+from . import combat, items, requests, turns
+from .movement import Mover
+from .pieces import COUNT, NAMES, TYPES
+from .setup import entry_chooser, entry_choices, new_state
+from .state import controls, frozen, turn_of
+from .state_copy import copy_state
+from .view import build_view
+
+MAX_QUESTION = 300
+TURN_MOVES = ("declare", "enter", "move", "drop", "strike", "ask_ally", "ask_disengage", "end_turn")
+
+
+class Camelot(Game):
+    kind = "camelot"
+    name = "Camelot"
+    min_players = 3
+    max_players = 6
+    strict_versions = False  # two token holders act at once (see base.Game.strict_versions)
+    option_schema = {
+        "accoutrements": {"type": "bool", "default": False, "label": "Accoutrements of Kingship",
+                          "help": "Crown, Scepter, Robe and Throne on the red diamonds; two brought home win."},
+        "gold": {"type": "bool", "default": False, "label": "Buying the Kingship",
+                 "help": "Gold worth ten per player lies about; fifteen brought home wins."},
+        "guardians": {"type": "bool", "default": False, "label": "Guardians of the Sword",
+                      "help": "Two neutral Lancelots near the sword that any token holder may use."},
+        "turn_based": {"type": "bool", "default": False, "label": "Turn-based",
+                       "help": "One turn token instead of two."},
+        "failed_attack_penalty": {"type": "bool", "default": True, "label": "Failed attacks cost a unit",
+                                  "help": "A declared target that survives costs the attacker the nearest own unit."},
+        "turn_cap": {"type": "int", "default": 400, "min": 20, "max": 5000, "label": "Turn limit",
+                     "help": "After this many turns in all the game is a draw."},
+        "pauses": {"type": "int", "default": 2, "min": 0, "max": 5, "label": "Pauses per player",
+                   "help": "How often each player may stop every clock to settle a question."},
+    }
+
+    # --- setting up ---------------------------------------------------------------
+
+    def setup(self, players, options, seed):
+        options = self.options_with_defaults(options)
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise ValueError("Camelot is for three to six players.")
+        return new_state(players, options, seed)
+
+    # --- the contract ---------------------------------------------------------------
+
+    def apply(self, state, seat, move):
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            raise IllegalMove("A move must be an object with a 'type'.")
+        if self.outcome(state) is not None:
+            raise IllegalMove("The game is over.")
+        new = copy_state(state)
+        if move["type"] == "resign":
+            return new, self._resign(new, seat)
+        return new, self._apply(new, seat, move)
+
+    def outcome(self, state):
+        r = state["result"]
+        return None if r is None else Outcome(tuple(r["winners"]), r["draw"], r["reason"])
+
+    def clocks_paused(self, state):
+        return state["paused"] is not None and state["result"] is None
+
+    def pending(self, state):
+        if state["result"] is not None:
+            return []
+        if state["phase"] == "entry":
+            chooser = entry_chooser(state)
+            return [Pending(chooser, "entry", str(state["entry_next"]))] if chooser is not None else []
+        out = [Pending(s, "turn", str(state["turns"][str(s)]["number"])) for s in state["tokens"]]
+        out += [Pending(d["seat"], d["kind"], str(d["id"])) for d in requests.open_asks(state)]
+        return out
+
+    def timeout_move(self, state, seat):
+        if state["paused"] is not None:
+            return {"type": "resume"}
+        mine = [d for d in requests.open_asks(state) if d["seat"] == seat]
+        if mine:
+            return {"type": "decide", "id": mine[0]["id"], "choice": mine[0]["default"]}
+        if state["phase"] == "entry":
+            return {"type": "entry", "hex": entry_choices(state)[0]}
+        return {"type": "end_turn", "timed_out": True}
+
+    def view_for(self, state, seat):
+        return build_view(state, seat)
+
+    def describe_move(self, move, state=None):
+        kind = move.get("type", "move")
+        units = (state or {}).get("units", {})
+
+        def name(uid):
+            u = units.get(uid)
+            if u is None:
+                return str(uid)
+            return "a guardian" if u["guardian"] else f"seat {u['seat'] + 1}'s {NAMES[u['type']]}"
+
+        if kind == "entry":
+            return f"chooses the Entry hex {move.get('hex')}"
+        if kind == "declare":
+            return f"declares attacks on {', '.join(name(t) for t in move.get('targets', [])) or 'nobody'}"
+        if kind == "enter":
+            return f"brings {NAMES.get(move.get('piece'), 'a piece')} on to {move.get('to')}"
+        if kind == "move":
+            how = " by teleport" if move.get("teleport") else ""
+            return f"moves {name(move.get('unit'))} to {move.get('to')}{how}"
+        if kind == "drop":
+            return f"has {name(move.get('unit'))} drop what it carries"
+        if kind == "strike":
+            return f"strikes with {name(move.get('unit'))} ({move.get('mode')})"
+        if kind == "ask_ally":
+            return f"asks seat {int(move.get('seat', 0)) + 1} for help"
+        if kind == "ask_disengage":
+            return f"asks seat {int(move.get('seat', 0)) + 1} for leave to disengage"
+        if kind == "end_turn":
+            return "ends the turn (time ran out)" if move.get("timed_out") else "ends the turn"
+        if kind == "decide":
+            return "answers"
+        if kind == "pause":
+            return "pauses the table"
+        return {"resume": "resumes play", "resign": "resigns"}.get(kind, kind)
+
+    # --- legal moves ------------------------------------------------------------------
+
+    def legal_moves(self, state, seat):
+        if state["result"] is not None or not self._seated(state, seat) or not state["active"][seat]:
+            return []
+        if state["paused"] is not None:
+            return [{"type": "resume"}]
+        out = [{"type": "decide", "id": d["id"], "choice": c}
+               for d in requests.open_asks(state) if d["seat"] == seat for c in _choices(d)]
+        if state["phase"] == "entry":
+            if entry_chooser(state) == seat:
+                out += [{"type": "entry", "hex": h} for h in entry_choices(state)]
+        elif seat in state["tokens"]:
+            out += self._turn_moves(state, seat)
+        if state["pauses_left"][seat] > 0:
+            out.append({"type": "pause", "question": "A question for the table."})
+        return out
+
+    def _turn_moves(self, state, seat):
+        turn = turn_of(state, seat)
+        out = []
+        if turn["stage"] == "declare":
+            targets = combat.declarable(state, seat)
+            out += [{"type": "declare", "targets": [t]} for t in targets]
+            if len(targets) > 1:
+                out.append({"type": "declare", "targets": targets})
+        if turn["stage"] != "attack":
+            out += self._movement_moves(state, seat, turn)
+        out += combat.strikes_available(state, seat)
+        out += self._ask_moves(state, seat, turn)
+        out.append({"type": "end_turn"})
+        return out
+
+    def _movement_moves(self, state, seat, turn):
+        out = []
+        ice = frozen(state)
+        spells = state["spells"][seat]
+        if turn["moves_left"] > 0:
+            mover = Mover(state, seat)
+            for kind in TYPES:
+                if state["pool"][seat][kind] <= 0:
+                    continue
+                ends = mover.enter_ends(kind)
+                out += [{"type": "enter", "piece": kind, "to": h} for h in sorted(ends)]
+                if kind == "merlin" and spells["teleport"] and ends:
+                    out += [{"type": "enter", "piece": kind, "to": h, "teleport": True}
+                            for h in sorted(mover.teleport_ends(None))]
+            for uid, unit in state["units"].items():
+                if not controls(state, unit, seat) or uid in ice or uid in turn["moved"]:
+                    continue
+                out += [{"type": "move", "unit": uid, "to": h} for h in sorted(mover.unit_ends(uid))]
+                if unit["type"] == "merlin" and not unit["guardian"] and spells["teleport"]:
+                    out += [{"type": "move", "unit": uid, "to": h, "teleport": True}
+                            for h in sorted(mover.teleport_ends(unit["hex"]))]
+        for uid, unit in state["units"].items():
+            if unit["seat"] == seat and unit["carry"] and uid not in turn["moved"] and uid not in ice:
+                out.append({"type": "drop", "unit": uid})
+        return out
+
+    def _ask_moves(self, state, seat, turn):
+        out = []
+        units = state["units"]
+        for target in turn["declared"]:
+            if target not in units:
+                continue
+            owner = units[target]["seat"]
+            for ally in range(state["players"]):
+                if ally in (seat, owner) or not state["active"][ally]:
+                    continue
+                if requests.asked(state, ally, "ally", asker=seat, turn=turn["number"], target=target):
+                    continue
+                if combat.ally_candidates(state, ally, target):
+                    out.append({"type": "ask_ally", "target": target, "seat": ally})
+        if turn["stage"] != "attack":
+            for other in sorted(_engaging_seats(state, seat)):
+                if other not in turn["permissions"] and not requests.asked(
+                        state, other, "disengage", asker=seat, turn=turn["number"]):
+                    out.append({"type": "ask_disengage", "seat": other})
+        return out
+
+    # --- applying ---------------------------------------------------------------------
+
+    @staticmethod
+    def _seated(state, seat):
+        return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["players"]
+
+    def _apply(self, state, seat, move):
+        if not self._seated(state, seat):
+            raise IllegalMove("You have no seat at this table.")
+        if not state["active"][seat]:
+            raise IllegalMove("You have left this game.")
+        kind = move["type"]
+        events: list[Event] = []
+        if state["paused"] is not None:
+            if kind != "resume":
+                raise IllegalMove("The table is paused: resume first.")
+            state["paused"] = None
+            return [Event("resume", f"Seat {seat + 1} resumes play.", data={"seat": seat})]
+        if kind == "resume":
+            raise IllegalMove("The table is not paused.")
+        if kind == "pause":
+            question = move.get("question", "")
+            if not isinstance(question, str) or len(question) > MAX_QUESTION:
+                raise IllegalMove(f"A question is text of at most {MAX_QUESTION} characters.")
+            if state["pauses_left"][seat] <= 0:
+                raise IllegalMove("You have no pauses left.")
+            state["pauses_left"][seat] -= 1
+            state["paused"] = {"by": seat, "question": question}
+            return [Event("pause", f"Seat {seat + 1} pauses the table: {question}", data={"seat": seat})]
+        if kind == "decide":
+            requests.answer(state, seat, move, events)
+            return events
+        if kind == "entry":
+            self._entry(state, seat, move, events)
+            return events
+        if kind not in TURN_MOVES:
+            raise IllegalMove(f"Unknown move: {kind}.")
+        if state["phase"] != "play":
+            raise IllegalMove("Entry hexes are still being chosen.")
+        turn = turn_of(state, seat)
+        if turn is None:
+            raise IllegalMove("It is not your turn: you hold no turn token.")
+        getattr(self, f"_do_{kind}")(state, seat, turn, move, events)
+        return events
+
+    def _entry(self, state, seat, move, events):
+        if state["phase"] != "entry" or entry_chooser(state) != seat:
+            raise IllegalMove("It is not your turn to choose an Entry hex.")
+        hex_ = move.get("hex")
+        if hex_ not in entry_choices(state):
+            raise IllegalMove("That edge space is not open for an Entry hex.")
+        state["entries"][seat] = hex_
+        state["entry_next"] += 1
+        events.append(Event("entry", f"Seat {seat + 1} takes the Entry hex {hex_}.", data={"seat": seat, "hex": hex_}))
+        _maybe_start_play(state)
+
+    def _do_declare(self, state, seat, turn, move, events):
+        if turn["stage"] != "declare":
+            raise IllegalMove("Attacks are declared before anything else in a turn.")
+        targets = move.get("targets")
+        if not isinstance(targets, list) or len(set(map(str, targets))) != len(targets):
+            raise IllegalMove("Declare a list of different units.")
+        allowed = set(combat.declarable(state, seat))
+        if any(t not in allowed for t in targets):
+            raise IllegalMove("You may only declare enemy units on the board.")
+        turn["declared"] = list(targets)
+        turn["stage"] = "move"
+        events.append(Event("declare", f"Seat {seat + 1} declares attacks on {', '.join(targets) or 'nobody'}.",
+                            data={"seat": seat, "targets": targets}))
+
+    def _need_movement(self, turn, counts=True):
+        if turn["stage"] == "attack":
+            raise IllegalMove("After the first strike there is no more movement this turn.")
+        if counts and turn["moves_left"] <= 0:
+            raise IllegalMove("You have moved two pieces this turn.")
+
+    def _do_enter(self, state, seat, turn, move, events):
+        self._need_movement(turn)
+        kind, to = move.get("piece"), move.get("to")
+        if kind not in COUNT or state["pool"][seat][kind] <= 0:
+            raise IllegalMove("You have no such piece waiting to enter.")
+        mover = Mover(state, seat)
+        if move.get("teleport"):
+            if kind != "merlin" or not state["spells"][seat]["teleport"]:
+                raise IllegalMove("Only Merlin may teleport, once a game.")
+            if not mover.enter_ends(kind):
+                raise IllegalMove("Your Entry hex is taken: nothing can enter.")
+            if to not in mover.teleport_ends(None):
+                raise IllegalMove("Merlin cannot teleport there.")
+            state["spells"][seat]["teleport"] = False
+        elif to not in mover.enter_ends(kind):
+            raise IllegalMove("That piece cannot enter to there.")
+        n = 1
+        while f"s{seat}-{kind}-{n}" in state["units"]:
+            n += 1
+        uid = f"s{seat}-{kind}-{n}"
+        state["pool"][seat][kind] -= 1
+        state["units"][uid] = {"seat": seat, "type": kind, "hex": to, "carry": None, "guardian": False}
+        self._moved(state, turn, uid, events, f"Seat {seat + 1} brings {NAMES[kind]} on to {to}.")
+
+    def _do_move(self, state, seat, turn, move, events):
+        self._need_movement(turn)
+        uid, to = move.get("unit"), move.get("to")
+        unit = state["units"].get(uid) if isinstance(uid, str) else None
+        if unit is None or not controls(state, unit, seat):
+            raise IllegalMove("That is not a unit you can move.")
+        if uid in frozen(state):
+            raise IllegalMove("That unit is a declared target: it is frozen this turn.")
+        if uid in turn["moved"]:
+            raise IllegalMove("That unit has already moved this turn.")
+        mover = Mover(state, seat)
+        if move.get("teleport"):
+            if unit["type"] != "merlin" or unit["guardian"] or not state["spells"][seat]["teleport"]:
+                raise IllegalMove("Only Merlin may teleport, once a game.")
+            if to not in mover.teleport_ends(unit["hex"]):
+                raise IllegalMove("Merlin cannot teleport there.")
+            state["spells"][seat]["teleport"] = False
+        elif to not in mover.unit_ends(uid):
+            raise IllegalMove("That unit cannot move there (terrain, units, Entry hexes or engagement).")
+        unit["hex"] = to
+        self._moved(state, turn, uid, events, f"{uid} moves to {to}.")
+
+    def _moved(self, state, turn, uid, events, text):
+        turn["moved"].append(uid)
+        turn["moves_left"] -= 1
+        turn["stage"] = "move"
+        unit = state["units"][uid]
+        events.append(Event("move", text, data={"unit": uid, "to": unit["hex"]}))
+        items.pick_up(state, uid, events)
+        items.bank(state, uid, events)
+
+    def _do_drop(self, state, seat, turn, move, events):
+        self._need_movement(turn, counts=False)
+        uid = move.get("unit")
+        unit = state["units"].get(uid) if isinstance(uid, str) else None
+        if unit is None or unit["seat"] != seat or unit["carry"] is None:
+            raise IllegalMove("That unit of yours carries nothing.")
+        if uid in turn["moved"]:
+            raise IllegalMove("Drop before the unit moves, not after.")
+        if uid in frozen(state):
+            raise IllegalMove("That unit is frozen this turn.")
+        item = items.drop(state, uid)
+        turn["stage"] = "move"
+        events.append(Event("drop", f"{uid} drops {item}.", data={"unit": uid, "item": item}))
+
+    def _do_strike(self, state, seat, turn, move, events):
+        uid, mode, target = move.get("unit"), move.get("mode"), move.get("target")
+        if not isinstance(uid, str) or not combat.can_strike_with(state, seat, uid, frozen(state)):
+            raise IllegalMove("That unit cannot strike now (not yours, frozen, already struck, or no move left).")
+        unit = state["units"][uid]
+        if mode == "sweep":
+            if unit["type"] != "lancelot" or not combat.sweep_targets(state, seat, uid):
+                raise IllegalMove("A sweep needs a Lancelot next to a declared target.")
+            target = None
+        else:
+            if not isinstance(target, str) or target not in turn["declared"]:
+                raise IllegalMove("Strike only at a target you declared this turn.")
+            if combat.strike_value(state, seat, uid, target, mode) is None:
+                raise IllegalMove("That strike is not possible (mode, range, sight or spell).")
+        combat.strike(state, seat, uid, target, mode, events)
+
+    def _do_ask_ally(self, state, seat, turn, move, events):
+        target, ally = move.get("target"), move.get("seat")
+        if target not in turn["declared"] or target not in state["units"]:
+            raise IllegalMove("Ask for help only against a target you declared.")
+        if not self._seated(state, ally) or ally == seat or ally == state["units"][target]["seat"] or not state["active"][ally]:
+            raise IllegalMove("Ask a third player, not yourself or the target's owner.")
+        if requests.asked(state, ally, "ally", asker=seat, turn=turn["number"], target=target):
+            raise IllegalMove("You have already asked them about that target.")
+        if not combat.ally_candidates(state, ally, target):
+            raise IllegalMove("They have no unit that can reach that target.")
+        requests.ask_ally(state, seat, target, ally, events)
+
+    def _do_ask_disengage(self, state, seat, turn, move, events):
+        self._need_movement(turn, counts=False)
+        other = move.get("seat")
+        if not self._seated(state, other) or other not in _engaging_seats(state, seat):
+            raise IllegalMove("None of your units is engaged with that player's.")
+        if other in turn["permissions"] or requests.asked(state, other, "disengage", asker=seat, turn=turn["number"]):
+            raise IllegalMove("You have already asked them this turn.")
+        requests.ask_disengage(state, seat, other, events)
+
+    def _do_end_turn(self, state, seat, turn, move, events):
+        deaths = combat.resolve(state, seat, move.get("timed_out") is True, events)
+        requests.offer_revivals(state, deaths, events)
+        requests.lapse_turn_asks(state, seat, turn["number"])
+        state["turn_count"] += 1
+        events.append(Event("end_turn", f"Seat {seat + 1} ends the turn.", data={"seat": seat}))
+        turns.pass_token(state, seat)
+        items.check_goals(state, events)
+        if state["result"] is None and state["turn_count"] >= state["options"]["turn_cap"]:
+            items.finish(state, [], True, f"The turn limit ({state['options']['turn_cap']}) is reached: a draw.", events)
+
+    # --- leaving --------------------------------------------------------------------
+
+    def _resign(self, state, seat):
+        if not self._seated(state, seat) or not state["active"][seat]:
+            raise IllegalMove("You are not playing in this game.")
+        events = [Event("resign", f"Seat {seat + 1} resigns.", data={"seat": seat})]
+        requests.drop_asks_of(state, seat)
+        for uid in [uid for uid, u in state["units"].items() if u["seat"] == seat]:
+            items.drop(state, uid)
+            del state["units"][uid]
+        state["active"][seat] = False
+        if state["paused"] is not None and state["paused"]["by"] == seat:
+            state["paused"] = None
+        if seat in state["tokens"]:
+            if state["phase"] == "play":
+                turns.pass_token(state, seat)
+            else:
+                state["tokens"].remove(seat)
+                receiver = turns.next_holder(state, seat)
+                if receiver is not None:
+                    state["tokens"].append(receiver)
+        left = [s for s in range(state["players"]) if state["active"][s]]
+        if len(left) == 1:
+            items.finish(state, left, False, f"Seat {left[0] + 1} is the last player standing.", events)
+        elif state["phase"] == "entry":
+            _maybe_start_play(state)
+        return events
+
+
+def _choices(decision):
+    least, most = decision["pick"]
+    values = [o["value"] for o in decision["options"]]
+    if least == most == 1:
+        return values
+    # One unit at a time, all of them, or none: bounded, and any other subset is accepted.
+    out = [[]] if least == 0 else []
+    out += [[v] for v in values] if most >= 1 else []
+    if len(values) > 1:
+        out.append(values)
+    return out
+
+
+def _engaging_seats(state, seat):
+    """Players with a unit next to one of ``seat``'s units."""
+    units = state["units"]
+    mine = {u["hex"] for u in units.values() if u["seat"] == seat}
+    if not mine:
+        return set()
+    from .state import board_of
+    adjacent = board_of(state).adjacent
+    out = set()
+    for u in units.values():
+        s = u["seat"]
+        if s is not None and s != seat and s not in out and any(n in mine for n in adjacent[u["hex"]]):
+            out.add(s)
+    return out
+
+
+def _maybe_start_play(state):
+    if state["phase"] == "entry" and entry_chooser(state) is None:
+        state["phase"] = "play"
+        for s in state["tokens"]:
+            turns.start(state, s)

@@ -1,0 +1,77 @@
+"""Where units may go: entering from the pool, walking, Merlin's teleport, engagement.
+
+A walk is a path of 1..movement steps onto enterable hexes (grass, trees) that are empty
+and not another player's Entry hex (guardians: not any Entry hex), never through a unit.
+Engagement: every enemy unit the walker is adjacent to -- at the start or after any step
+-- must stay adjacent after every later step, unless its owner gave this turn's holder
+permission to disengage. Guardians engage nobody and nobody engages them.
+A unit carrying something moves 1; Merlin's teleport goes to any empty enterable hex and
+is magic, so engagement does not hold him.
+"""
+from __future__ import annotations
+
+from .board import Board
+from .pieces import MOVE
+from .state import board_of, entry_hexes, occupancy
+
+
+def movement(unit: dict) -> int:
+    return 1 if unit["carry"] is not None else MOVE[unit["type"]]
+
+
+class Mover:
+    """The per-move context: who occupies what, which hexes are closed, who engages."""
+
+    def __init__(self, state: dict, seat: int) -> None:
+        self.state = state
+        self.board: Board = board_of(state)
+        self.occupied = occupancy(state)
+        entries = entry_hexes(state)
+        self.closed_for_seat = {h for h, s in entries.items() if s != seat}
+        self.closed_for_guardian = set(entries)
+        turn = state["turns"].get(str(seat))
+        allowed = set(turn["permissions"]) if turn else set()
+        # Hexes of enemy units that engage this seat's units.
+        self.engagers = {u["hex"] for u in state["units"].values()
+                         if u["seat"] is not None and u["seat"] != seat and u["seat"] not in allowed}
+        self.seat = seat
+
+    def walk_ends(self, start: str, steps: int, guardian: bool, vacated: str | None = None) -> set[str]:
+        """Hexes a walk of 1..steps from ``start`` may stop on."""
+        board, occupied = self.board, self.occupied
+        closed = self.closed_for_guardian if guardian else self.closed_for_seat
+        engagers = () if guardian else self.engagers
+        adjacent = board.adjacent
+        ends: set[str] = set()
+
+        def engaged_at(h: str) -> frozenset:
+            return frozenset(n for n in adjacent[h] if n in engagers) if engagers else frozenset()
+
+        def walk(here: str, left: int, held: frozenset, seen: tuple) -> None:
+            for nxt in board.steps[here]:
+                if nxt in seen or nxt in closed or (nxt in occupied and nxt != vacated):
+                    continue
+                if held and not all(e in adjacent[nxt] for e in held):
+                    continue
+                ends.add(nxt)
+                if left > 1:
+                    walk(nxt, left - 1, held | engaged_at(nxt), seen + (nxt,))
+
+        walk(start, steps, engaged_at(start), (start,))
+        ends.discard(start)
+        return ends
+
+    def teleport_ends(self, start: str | None) -> list[str]:
+        closed, occupied = self.closed_for_seat, self.occupied
+        return [h for h in self.board.enterable if h not in closed and h not in occupied and h != start]
+
+    def unit_ends(self, uid: str) -> set[str]:
+        unit = self.state["units"][uid]
+        return self.walk_ends(unit["hex"], movement(unit), unit["guardian"])
+
+    def enter_ends(self, kind: str) -> set[str]:
+        """Where a piece entering now may stop: its Entry hex (if empty) and a walk on."""
+        entry = self.state["entries"][self.seat]
+        if entry is None or entry in self.occupied:
+            return set()
+        return {entry} | self.walk_ends(entry, MOVE[kind], False)

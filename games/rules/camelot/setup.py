@@ -1,0 +1,117 @@
+"""Setting up: gold (before the order roll), guardians, items, the roll, the tokens, and
+the Entry hexes chosen in roll order."""
+from __future__ import annotations
+
+from ..rng import Rng, new_rng_state
+from .board import load
+from .pieces import COUNT, SPELLS, TYPES
+
+GOLD_PER_PLAYER = (5, 3, 2)  # ten gold a player in mixed coins
+# Gold goes inside this radius and at least this far from other coins; the first rung
+# that fits is used (radius 7 is smaller than the printed board, see docs/rules/camelot.md).
+GOLD_LADDER = ((4, 3), (5, 3), (5, 2), (6, 2), (6, 1))
+GOLD_TRIES = 25
+
+
+def excalibur_in_play(options: dict, players: int) -> bool:
+    """The basic game's goal; with the Accoutrements it is one more item at 5-6 players."""
+    if options["accoutrements"]:
+        return players >= 5
+    return not options["gold"]
+
+
+def new_state(players: int, options: dict, seed: int) -> dict:
+    board = load("standard")
+    state = {
+        "board": board.name, "options": options, "rng": new_rng_state(seed), "players": players,
+        "phase": "entry", "rolls": [], "order": [], "entry_next": 0,
+        "entries": [None] * players, "active": [True] * players,
+        "pool": [dict(COUNT) for _ in range(players)],
+        "lost": [{t: 0 for t in TYPES} for _ in range(players)],
+        "spells": [{s: True for s in SPELLS} for _ in range(players)],
+        "banked": [{"items": [], "coins": []} for _ in range(players)],
+        "pauses_left": [options["pauses"]] * players,
+        "tokens": [], "turns": {}, "units": {}, "items": {}, "item_values": {},
+        "paused": None, "turn_count": 0, "turn_seq": 0, "last_combat": [], "result": None,
+    }
+    rng = Rng(state["rng"])
+    taken = {board.excalibur, *board.item_spaces.values()}
+    if options["gold"]:
+        _place_gold(state, board, rng, taken)
+    if excalibur_in_play(options, players):
+        state["items"][board.excalibur] = ["excalibur"]
+    if options["accoutrements"]:
+        for item, hex_ in board.item_spaces.items():
+            state["items"].setdefault(hex_, []).append(item)
+    if options["guardians"]:
+        spots = [k for k in board.enterable if 1 <= board.distance(k, board.excalibur) <= 2
+                 and k not in taken and k not in state["items"]]
+        spots.sort()
+        for n in (1, 2):
+            spot = spots.pop(rng.below(len(spots)))
+            state["units"][f"guardian-{n}"] = {"seat": None, "type": "lancelot", "hex": spot,
+                                               "carry": None, "guardian": True}
+    _roll_for_order(state, rng, players)
+    return state
+
+
+def _place_gold(state: dict, board, rng: Rng, taken: set) -> None:
+    coins = [v for _ in range(state["players"]) for v in GOLD_PER_PLAYER]
+    for radius, spacing in GOLD_LADDER:
+        candidates = sorted(k for k in board.enterable if k not in taken and board.from_edge(k) >= board.radius - radius)
+        for _ in range(GOLD_TRIES):
+            rng.shuffle(candidates)
+            chosen: list[str] = []
+            for k in candidates:
+                if all(board.distance(k, c) >= spacing for c in chosen):
+                    chosen.append(k)
+                    if len(chosen) == len(coins):
+                        break
+            if len(chosen) == len(coins):
+                for n, (value, k) in enumerate(zip(coins, chosen), 1):
+                    state["items"][k] = [f"gold-{n}"]
+                    state["item_values"][f"gold-{n}"] = value
+                state["gold_rule"] = {"radius": radius, "spacing": spacing}
+                return
+    raise AssertionError("gold could not be placed")  # the last rung always fits
+
+
+def _roll_for_order(state: dict, rng: Rng, players: int) -> None:
+    """One die each; tied seats roll again until every die differs (each seat keeps its last)."""
+    rolls = [rng.die() for _ in range(players)]
+    while True:
+        tied = [s for s in range(players) if rolls.count(rolls[s]) > 1]
+        if not tied:
+            break
+        for s in tied:
+            rolls[s] = rng.die()
+    state["rolls"] = rolls
+    state["order"] = sorted(range(players), key=lambda s: -rolls[s])
+    holders = 1 if state["options"]["turn_based"] else 2
+    state["tokens"] = state["order"][:holders]
+
+
+def entry_choices(state: dict) -> list[str]:
+    """Edge spaces the current chooser may take: more than 5 edge spaces from every chosen
+    Entry hex; else more than 4; else (our fallback) those farthest from the nearest one."""
+    board = load(state["board"])
+    chosen = [h for h in state["entries"] if h is not None]
+    free = [k for k in board.edge if k not in chosen]
+    if not chosen:
+        return free
+    nearest = {k: min(board.edge_distance(k, c) for c in chosen) for k in free}
+    for gap in (5, 4):
+        allowed = [k for k in free if nearest[k] > gap]
+        if allowed:
+            return allowed
+    best = max(nearest.values())
+    return [k for k in free if nearest[k] == best]
+
+
+def entry_chooser(state: dict) -> int | None:
+    """The seat choosing an Entry hex now (resigned seats are skipped)."""
+    order = state["order"]
+    i = state["entry_next"]
+    while i < len(order) and not state["active"][order[i]]:
+        i += 1
+    return order[i] if i < len(order) else None

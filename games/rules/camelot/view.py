@@ -1,0 +1,44 @@
+"""What a seat (or a spectator) sees: everything but the generator's state.
+
+Camelot hides nothing, so every seat and spectator sees the same table; ``me`` and the
+asks' ``mine`` flags (and only the asked seat sees an ask's prompt and options) differ.
+"""
+from __future__ import annotations
+
+from .. import decisions
+from .requests import open_asks
+from .setup import entry_chooser, entry_choices
+from .state import gold_of
+
+
+def build_view(state: dict, seat: int | None) -> dict:
+    n = state["players"]
+    chooser = entry_chooser(state) if state["phase"] == "entry" else None
+    players = [{
+        "seat": s, "entry": state["entries"][s], "active": state["active"][s],
+        "pool": dict(state["pool"][s]), "lost": dict(state["lost"][s]), "spells": dict(state["spells"][s]),
+        "banked": {"items": list(state["banked"][s]["items"]), "gold": gold_of(state, s),
+                   "coins": list(state["banked"][s]["coins"])},
+        "pauses_left": state["pauses_left"][s],
+    } for s in range(n)]
+    turns = {k: {"number": t["number"], "stage": t["stage"], "declared": list(t["declared"]),
+                 "moved": list(t["moved"]), "moves_left": t["moves_left"],
+                 "strikes": [dict(x) for x in t["strikes"]], "permissions": list(t["permissions"]),
+                 "allies": [dict(a) for a in t["allies"]]}
+             for k, t in state["turns"].items()}
+    frozen = sorted({uid for t in state["turns"].values() for uid in t["declared"]})
+    # decisions.view reads the top frame; Camelot keeps every open ask in one frame.
+    asks = decisions.view({"decisions": [open_asks(state)]} if open_asks(state) else {}, seat)
+    return {
+        "board": state["board"], "me": seat, "phase": state["phase"], "options": dict(state["options"]),
+        "order": list(state["order"]), "rolls": list(state["rolls"]),
+        "entry_turn": chooser, "entry_choices": entry_choices(state) if chooser is not None else [],
+        "players": players, "tokens": list(state["tokens"]), "turns": turns,
+        "units": {uid: dict(u) for uid, u in state["units"].items()},
+        "items": {h: list(v) for h, v in state["items"].items()},
+        "item_values": dict(state["item_values"]), "frozen": frozen, "decisions": asks,
+        "paused": dict(state["paused"]) if state["paused"] else None,
+        "turn_count": state["turn_count"], "turn_cap": state["options"]["turn_cap"],
+        "last_combat": [dict(c) for c in state["last_combat"]],
+        "result": dict(state["result"]) if state["result"] else None,
+    }
