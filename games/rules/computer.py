@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import marshal
 from types import ModuleType
 from typing import Callable
 
@@ -82,15 +83,17 @@ def choose_move(game: Game, state: dict, seat: int, level: str, seed: int) -> tu
     if level_fn is None:
         note = f"No computer level '{level}' for {game.kind}: a random legal move was made."
     else:
-        view = game.view_for(state, seat)
+        # Private copies: a view may share parts with the state (the CCG's card definitions),
+        # and a level that wrote into its view must not be able to change the game.
+        view, offered = _copy(game.view_for(state, seat)), _copy(legal)
         try:
-            chosen = level_fn(view, legal, rng)
+            chosen = level_fn(view, offered, rng)
         except Exception as err:  # any bug in a level must not stall the table
             note = f"The {level} player failed ({type(err).__name__}: {err}): a random legal move was made."
         else:
-            if not _listed(chosen, legal):
+            chosen = _listed(chosen, offered, legal)
+            if chosen is None:
                 note = f"The {level} player chose a move that is not legal: a random legal move was made."
-                chosen = None
     if chosen is None:
         # A fresh generator, so the fallback does not depend on how far the level got.
         chosen = random_move(legal, Rng(new_rng_state(seed ^ 0x5DEECE66D)))
@@ -98,9 +101,22 @@ def choose_move(game: Game, state: dict, seat: int, level: str, seed: int) -> tu
     return (postable(state, chosen) if postable else chosen), note
 
 
-def _listed(move, legal: list[dict]) -> bool:
-    """The move is one of the listed ones (by identity first: levels return list elements)."""
-    return any(move is m for m in legal) or (isinstance(move, dict) and move in legal)
+def _copy(data):
+    """A deep copy of plain JSON data (marshal: several times faster than copy.deepcopy)."""
+    return marshal.loads(marshal.dumps(data))
+
+
+def _listed(move, offered: list[dict], legal: list[dict]) -> dict | None:
+    """The element of ``legal`` the level chose from its copy ``offered`` (by position when
+    it returned an element, else by equality), or None when it is not listed."""
+    for i, m in enumerate(offered):
+        if move is m:
+            return legal[i] if offered[i] == legal[i] else None  # a level that edited the move
+    if isinstance(move, dict):
+        for m in legal:
+            if m == move:
+                return m
+    return None
 
 
 def play_game(game: Game, state: dict, levels: list[str], seed: int, max_moves: int = 20_000,
