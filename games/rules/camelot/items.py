@@ -87,7 +87,7 @@ def check_goals(state: dict, events: list) -> None:
         seat, why = winners[0]  # banking is one move, so one seat at a time
         finish(state, [seat], False, f"Seat {seat + 1} {why}.", events)
         return
-    if not outstanding(state):
+    if (options["accoutrements"] or options["gold"]) and not outstanding(state):
         active = [s for s in range(n) if state["active"][s]]
         if options["gold"]:
             best = max(gold_of(state, s) for s in active)

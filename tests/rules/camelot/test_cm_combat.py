@@ -1,0 +1,185 @@
+"""Combat: declare first, strike declared targets only, values add, a kill needs more than
+the shields, one strike per unit (but the sweep), failed attacks cost the nearest unit,
+teamwork, guardians, and what dying does."""
+import pytest
+
+from .helpers import GAME, moves_of, play, put, refused, table
+
+
+def _attack(state, seat, targets, strikes, **end):
+    state = play(state, seat, {"type": "declare", "targets": targets})
+    for s in strikes:
+        state = play(state, seat, {"type": "strike", **s})
+    return play(state, seat, {"type": "end_turn", **end})
+
+
+def test_values_add_and_a_kill_needs_more_than_the_shields():
+    state = table(3)
+    a1, a2 = put(state, 0, "arthur", "0,1"), put(state, 0, "arthur", "1,1")
+    target = put(state, 1, "arthur", "1,0")
+    one = _attack(state, 0, [target], [{"unit": a1, "target": target, "mode": "melee"}])
+    assert target in one["units"] and one["last_combat"][0]["outcome"] == "held"
+    two = _attack(state, 0, [target], [{"unit": a1, "target": target, "mode": "melee"},
+                                       {"unit": a2, "target": target, "mode": "melee"}])
+    assert target not in two["units"] and two["last_combat"][0] == {
+        "target": target, "total": 2, "shields": 1, "outcome": "killed"}
+    assert two["pool"][1]["arthur"] == 5  # Arthurs go back to the pile
+
+
+def test_others_die_for_good_and_an_item_stays_where_its_carrier_fell():
+    state = table(3)
+    knight = put(state, 0, "lancelot", "0,1")
+    archer = put(state, 1, "galahad", "1,0", carry="crown")
+    after = _attack(state, 0, [archer], [{"unit": knight, "target": archer, "mode": "melee"}])
+    assert archer not in after["units"] and after["lost"][1]["galahad"] == 1
+    assert after["items"] == {"1,0": ["crown"]}
+
+
+def test_strikes_only_at_declared_targets_and_each_unit_once():
+    state = table(3)
+    knight = put(state, 0, "lancelot", "0,1")
+    t1, t2 = put(state, 1, "arthur", "1,0"), put(state, 1, "arthur", "-1,1")
+    assert not moves_of(state, 0, "strike")
+    state = play(state, 0, {"type": "declare", "targets": [t1]})
+    assert "declared" in refused(state, 0, {"type": "strike", "unit": knight, "target": t2, "mode": "melee"})
+    state = play(state, 0, {"type": "strike", "unit": knight, "target": t1, "mode": "melee"})
+    assert "already struck" in refused(state, 0, {"type": "strike", "unit": knight, "target": t1, "mode": "melee"})
+    assert "no more movement" in refused(state, 0, {"type": "enter", "piece": "arthur", "to": state["entries"][0]})
+
+
+def test_the_sweep_hits_every_adjacent_declared_target_once():
+    state = table(3)
+    knight = put(state, 0, "lancelot", "0,0")
+    t1, t2 = put(state, 1, "arthur", "1,0"), put(state, 2, "arthur", "-1,0")
+    helper = put(state, 0, "galahad", "0,2")
+    state = play(state, 0, {"type": "declare", "targets": [t1, t2]})
+    state = play(state, 0, {"type": "strike", "unit": knight, "mode": "sweep"})
+    assert sorted(s["target"] for s in state["turns"]["0"]["strikes"]) == sorted([t1, t2])
+    state = play(state, 0, {"type": "strike", "unit": helper, "target": t2, "mode": "bow"})
+    state = play(state, 0, {"type": "end_turn"})
+    assert t2 not in state["units"]           # 1 + 1 > 1
+    assert t1 not in state["units"] or state["last_combat"][0]["outcome"] == "held"
+
+
+def test_a_failed_attack_costs_the_nearest_own_unit_cheapest_first_and_the_option_turns_it_off():
+    state = table(3)
+    arthur = put(state, 0, "arthur", "0,1")
+    near_g = put(state, 0, "galahad", "1,1")    # as near as the Arthur: the Arthur goes (cheaper)
+    far = put(state, 0, "lancelot", "-3,5")
+    target = put(state, 1, "lancelot", "1,0")
+    after = _attack(state, 0, [target], [{"unit": arthur, "target": target, "mode": "melee"}])
+    assert target in after["units"] and arthur not in after["units"]
+    assert near_g in after["units"] and far in after["units"]
+    assert after["last_combat"][0]["penalty"] == arthur
+    off = table(3, options={"failed_attack_penalty": False})
+    off["units"] = dict(state["units"])
+    off["pool"] = [dict(p) for p in state["pool"]]
+    after = _attack(off, 0, [target], [{"unit": arthur, "target": target, "mode": "melee"}])
+    assert arthur in after["units"]
+
+
+def test_a_target_gone_before_the_end_costs_nothing_and_a_timeout_lets_unstruck_targets_lapse():
+    state = table(3, tokens=(0, 1))
+    mine = put(state, 0, "arthur", "0,1")
+    target = put(state, 2, "arthur", "1,0")
+    killer = put(state, 1, "lancelot", "2,-1")
+    state = play(state, 0, {"type": "declare", "targets": [target]})
+    state = play(state, 1, {"type": "declare", "targets": [target]})
+    state = play(state, 1, {"type": "strike", "unit": killer, "target": target, "mode": "melee"})
+    state = play(state, 1, {"type": "end_turn"})
+    assert target not in state["units"]
+    state = play(state, 0, {"type": "end_turn"})
+    assert mine in state["units"] and state["last_combat"] == [{"target": target, "outcome": "gone"}]
+    state = table(3)
+    mine = put(state, 0, "arthur", "0,1")
+    target = put(state, 1, "lancelot", "1,0")
+    state = play(state, 0, {"type": "declare", "targets": [target]})
+    state = play(state, 0, GAME.timeout_move(state, 0))
+    assert mine in state["units"] and state["last_combat"][0]["outcome"] == "lapsed"
+
+
+@pytest.mark.parametrize("kind,mode,here,there,ok", [
+    ("galahad", "bow", "0,0", "0,3", True), ("galahad", "bow", "0,0", "0,4", False),
+    ("merlin", "zot", "0,0", "-3,3", True), ("morgan", "curse", "0,0", "0,2", True),
+    ("morgan", "curse", "0,0", "0,3", False), ("morgan", "death_touch", "0,0", "0,1", True),
+    ("morgan", "death_touch", "0,0", "0,2", False), ("arthur", "melee", "0,0", "0,2", False),
+    ("lancelot", "melee", "0,0", "1,0", True), ("arthur", "bow", "0,0", "1,0", False),
+])
+def test_modes_and_ranges(kind, mode, here, there, ok):
+    state = table(3)
+    unit = put(state, 0, kind, here)
+    target = put(state, 1, "arthur", there)
+    state = play(state, 0, {"type": "declare", "targets": [target]})
+    move = {"type": "strike", "unit": unit, "target": target, "mode": mode}
+    assert (move in moves_of(state, 0, "strike")) == ok
+    if ok:
+        play(state, 0, move)
+    else:
+        refused(state, 0, move)
+
+
+def test_fireball_twice_never_at_a_merlin_and_death_touch_once():
+    state = table(3)
+    merlin = put(state, 0, "merlin", "0,0")
+    morgan = put(state, 0, "morgan", "-1,1")
+    foe_merlin = put(state, 1, "merlin", "0,2")
+    foe = put(state, 1, "lancelot", "-1,2")
+    state = play(state, 0, {"type": "declare", "targets": [foe_merlin, foe]})
+    refused(state, 0, {"type": "strike", "unit": merlin, "target": foe_merlin, "mode": "fireball"})
+    state = play(state, 0, {"type": "strike", "unit": merlin, "target": foe, "mode": "fireball"})
+    state = play(state, 0, {"type": "strike", "unit": morgan, "target": foe, "mode": "death_touch"})
+    assert state["spells"][0] == {"teleport": True, "fireball": False, "death_touch": False}
+    state = play(state, 0, {"type": "end_turn"})
+    assert foe not in state["units"]
+    while 0 not in state["tokens"]:
+        state = play(state, state["tokens"][0], {"type": "end_turn"})
+    state = play(state, 0, {"type": "declare", "targets": [foe_merlin]})
+    modes = {m["mode"] for m in moves_of(state, 0, "strike")}
+    assert "fireball" not in modes and "death_touch" not in modes and "zot" in modes
+
+
+def test_teamwork_an_ally_lends_units_out_of_turn_and_values_add():
+    state = table(3, tokens=(0, 1))
+    mine = put(state, 0, "arthur", "0,1")
+    target = put(state, 1, "arthur", "1,0")
+    put(state, 2, "galahad", "3,-1")
+    state = play(state, 0, {"type": "declare", "targets": [target]})
+    assert moves_of(state, 0, "ask_ally") == [{"type": "ask_ally", "target": target, "seat": 2}]
+    assert "third" in refused(state, 0, {"type": "ask_ally", "target": target, "seat": 1})
+    state = play(state, 0, {"type": "ask_ally", "target": target, "seat": 2})
+    ask = next(d for d in GAME.view_for(state, 2)["decisions"] if d["mine"])
+    assert ask["kind"] == "ally" and ask["options"] == [{"value": "s2-galahad-1", "label": "s2-galahad-1"}]
+    state = play(state, 0, {"type": "strike", "unit": mine, "target": target, "mode": "melee"})
+    state = play(state, 2, {"type": "decide", "id": ask["id"], "choice": ["s2-galahad-1"]})
+    state = play(state, 0, {"type": "end_turn"})
+    assert target not in state["units"] and state["last_combat"][0]["total"] == 2
+
+
+def test_guardians_serve_any_holder_once_per_turn_each_use_a_move():
+    state = table(3, tokens=(0, 1), options={"guardians": True})
+    state["units"] = {}
+    guard = put(state, None, "lancelot", "0,0")
+    t0, t1 = put(state, 1, "arthur", "1,0"), put(state, 0, "arthur", "-1,0")
+    state = play(state, 0, {"type": "declare", "targets": [t0]})
+    state = play(state, 1, {"type": "declare", "targets": [t1]})
+    state = play(state, 0, {"type": "strike", "unit": guard, "target": t0, "mode": "melee"})
+    assert state["turns"]["0"]["moves_left"] == 1
+    assert "already struck" in refused(state, 0, {"type": "strike", "unit": guard, "target": t0, "mode": "melee"})
+    state = play(state, 1, {"type": "strike", "unit": guard, "target": t1, "mode": "melee"})  # the other holder too
+    state = play(state, 0, {"type": "end_turn"})
+    state = play(state, 1, {"type": "end_turn"})
+    assert t0 not in state["units"] and t1 not in state["units"]
+
+
+def test_a_guardian_that_moved_strikes_without_another_move_and_none_when_moves_are_spent():
+    state = table(3, options={"guardians": True})
+    state["units"] = {}
+    guard = put(state, None, "lancelot", "0,0")
+    target = put(state, 1, "arthur", "2,-1")
+    a = put(state, 0, "arthur", "-3,6")
+    state = play(state, 0, {"type": "declare", "targets": [target]})
+    state = play(state, 0, {"type": "move", "unit": guard, "to": "1,-1"})
+    state = play(state, 0, {"type": "move", "unit": a, "to": "-3,5"})
+    assert state["turns"]["0"]["moves_left"] == 0
+    state = play(state, 0, {"type": "strike", "unit": guard, "target": target, "mode": "melee"})
+    assert state["turns"]["0"]["moves_left"] == 0

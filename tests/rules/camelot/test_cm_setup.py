@@ -1,0 +1,128 @@
+"""Setting up: gold before the roll, guardians, items, the order roll, tokens, Entry hexes."""
+import json
+
+import pytest
+
+from games.rules.camelot.setup import GOLD_PER_PLAYER, entry_choices
+
+from .helpers import BOARD, EDGE, GAME, play, refused
+
+
+def test_three_to_six_players_and_options_are_checked():
+    for players in (3, 4, 5, 6):
+        GAME.setup(players, {}, 1)
+    for players in (2, 7):
+        with pytest.raises(ValueError):
+            GAME.setup(players, {}, 1)
+    for bad in ({"gold": "yes"}, {"turn_cap": 5}, {"pauses": 9}, {"colour": "red"}):
+        with pytest.raises(ValueError):
+            GAME.setup(3, bad, 1)
+
+
+def test_same_seed_same_table_and_plain_json():
+    a, b = GAME.setup(5, {"gold": True, "guardians": True}, 42), GAME.setup(5, {"gold": True, "guardians": True}, 42)
+    assert a == b and json.loads(json.dumps(a)) == a
+    assert GAME.setup(5, {"gold": True}, 43) != GAME.setup(5, {"gold": True}, 42)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_roll_has_no_ties_and_the_two_highest_hold_the_tokens(seed):
+    players = 3 + seed % 4
+    state = GAME.setup(players, {"turn_based": seed % 5 == 0}, seed)
+    rolls = state["rolls"]
+    assert len(set(rolls)) == players and all(1 <= r <= 6 for r in rolls)
+    assert state["order"] == sorted(range(players), key=lambda s: -rolls[s])
+    assert state["tokens"] == state["order"][:1 if seed % 5 == 0 else 2]
+
+
+def test_entry_hexes_are_chosen_in_roll_order_on_the_edge_then_play_starts():
+    state = GAME.setup(4, {}, 7)
+    chosen = []
+    for i, seat in enumerate(state["order"]):
+        pending = GAME.pending(state)
+        assert [(p.seat, p.kind) for p in pending] == [(seat, "entry")]
+        other = state["order"][(i + 1) % 4]
+        assert refused(state, other, {"type": "entry", "hex": EDGE[0]})
+        choices = entry_choices(state)
+        assert all(BOARD.edge_distance(c, h) > 5 for c in choices for h in chosen)
+        pick = choices[len(choices) // 2]
+        state = play(state, seat, {"type": "entry", "hex": pick})
+        chosen.append(pick)
+    assert state["phase"] == "play"
+    assert sorted(p.seat for p in GAME.pending(state)) == sorted(state["tokens"])
+    assert all(state["turns"][str(s)]["stage"] == "declare" for s in state["tokens"])
+
+
+def _choices_after(players, taken):
+    state = GAME.setup(players, {}, 1)
+    state["entries"] = [EDGE[i] for i in taken] + [None] * (players - len(taken))
+    return [BOARD.edge_index[c] for c in entry_choices(state)], state
+
+
+def test_the_distance_relaxes_to_four_and_then_to_the_farthest_free_space():
+    # Gaps of 11, 11, 10, 10: nothing is more than 5 away, some spaces are exactly 5.
+    choices, state = _choices_after(5, [0, 11, 22, 32])
+    nearest = lambda i: min(BOARD.edge_distance(EDGE[i], h) for h in state["entries"] if h)  # noqa: E731
+    assert choices and all(nearest(i) == 5 for i in choices)
+    # Gaps of 9 and 6: nothing more than 4 away either; the farthest (4) are offered.
+    choices, state = _choices_after(6, [0, 9, 18, 27, 36])
+    assert choices and all(nearest(i) == 4 for i in choices)
+    assert len(choices) == 8
+
+
+def test_edge_spaces_are_grass_and_the_ring_has_42():
+    assert len(EDGE) == 42 and len(set(EDGE)) == 42
+    assert all(BOARD.terrain[k] == "grass" and BOARD.from_edge(k) == 0 for k in EDGE)
+    assert BOARD.edge_distance(EDGE[0], EDGE[41]) == 1 and BOARD.edge_distance(EDGE[0], EDGE[21]) == 21
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_gold_is_ten_a_player_in_mixed_coins_spread_inside_the_board(players):
+    for seed in range(8):
+        state = GAME.setup(players, {"gold": True}, seed)
+        values = state["item_values"]
+        assert sum(values.values()) == 10 * players and len(set(values.values())) == len(set(GOLD_PER_PLAYER))
+        places = [h for h, things in state["items"].items() for t in things if t.startswith("gold-")]
+        assert len(places) == len(values) == len(set(places))
+        rule = state["gold_rule"]
+        for h in places:
+            assert h in BOARD.enterable and h != BOARD.excalibur and h not in BOARD.item_spaces.values()
+            assert BOARD.from_edge(h) >= BOARD.radius - rule["radius"]
+            assert all(BOARD.distance(h, o) >= rule["spacing"] for o in places if o != h)
+        if players <= 4:
+            assert rule["spacing"] >= 3  # the printed rule fits at three and four players
+
+
+def test_gold_is_placed_before_the_roll():
+    # The gold draws come first: the same seed with and without gold rolls differently,
+    # and the gold lies the same whatever the options that are decided later.
+    a = GAME.setup(4, {"gold": True}, 5)
+    b = GAME.setup(4, {"gold": True, "guardians": True}, 5)
+    assert {h: v for h, v in a["items"].items()} == {h: v for h, v in b["items"].items()}
+
+
+def test_guardians_stand_within_two_of_excalibur():
+    for seed in range(20):
+        state = GAME.setup(3, {"guardians": True}, seed)
+        guards = [u for uid, u in state["units"].items() if u["guardian"]]
+        assert len(guards) == 2 and guards[0]["hex"] != guards[1]["hex"]
+        assert all(1 <= BOARD.distance(g["hex"], "0,0") <= 2 and g["type"] == "lancelot" and g["seat"] is None
+                   for g in guards)
+
+
+def test_items_by_variation_and_player_count():
+    basic = GAME.setup(3, {}, 1)
+    assert basic["items"] == {"0,0": ["excalibur"]}
+    accs = GAME.setup(4, {"accoutrements": True}, 1)
+    assert sorted(t for v in accs["items"].values() for t in v) == ["crown", "robe", "scepter", "throne"]
+    assert all(accs["items"][h] == [i] for i, h in BOARD.item_spaces.items())
+    big = GAME.setup(5, {"accoutrements": True}, 1)
+    assert big["items"]["0,0"] == ["excalibur"]
+    gold_only = GAME.setup(4, {"gold": True}, 1)
+    assert "excalibur" not in [t for v in gold_only["items"].values() for t in v]
+
+
+def test_every_piece_starts_in_the_pool_with_unused_spells():
+    state = GAME.setup(6, {}, 3)
+    assert all(p == {"arthur": 5, "galahad": 4, "lancelot": 4, "merlin": 1, "morgan": 1} for p in state["pool"])
+    assert all(all(s.values()) for s in state["spells"]) and state["units"] == {}
