@@ -71,7 +71,9 @@ class MPHGGame(Game):
         return events
 
     def legal_moves(self, state, seat):
-        return game_moves.legal(state, seat)
+        # Listed with their words (the quote of a face-up play, the run-away shout), so a
+        # client may post any listed move back exactly as listed (docs/api.md).
+        return [with_words(state, m) for m in game_moves.legal(state, seat)]
 
     def _resign(self, state, seat):
         events: list[Event] = []
@@ -149,8 +151,10 @@ def ante_result(state):
 
 
 def with_words(state, move):
-    """The move a client sends after showing the quote (or the run-away shout): legal
-    moves carry no words, so a web client adds them the same way."""
+    """A move with the words the rules want said: a face-up play's quote (4.2), the
+    run-away shout. The engine's own listings carry no words (checking strips them, see
+    ``game_moves.canonical``); ``legal_moves`` adds them here, so a listed move is playable
+    exactly as listed, and the board shows the same words on its buttons."""
     if move.get("type") == "play" and move.get("face") != "down":
         q = S.card(state, move["card"]).get("quote") or ""
         return dict(move, quote=q) if q else move

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+from games.rules.ccg import game_moves
 from games.rules.ccg import state as S
 from games.rules.ccg.game import MPHGGame, with_words
 from games.rules.rng import Rng
@@ -21,6 +22,13 @@ def new_game(players=2, seed=1, decks=None, cut=True, **options):
         for seat in range(players):
             state = play(state, seat, {"type": "cut", "at": 5})
     return state
+
+
+def listed(state, seat):
+    """The seat's legal moves without the words the listing adds (a play's quote, the
+    run-away shout), so scenario tests compare the rules' choices, not their wording.
+    The random playout checks the words: every listed move applies exactly as listed."""
+    return [game_moves.canonical(m) for m in GAME.legal_moves(state, seat)]
 
 
 def play(state, seat, move):

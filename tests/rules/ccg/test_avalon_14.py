@@ -1,11 +1,11 @@
 """Rule 14.1: into and within Avalon; no knights in Avalon at the draw phase loses."""
 from games.rules.ccg import state as S
 
-from .helpers import GAME, end_turn, new_game, place_rt, play, set_area
+from .helpers import GAME, end_turn, new_game, place_rt, play, set_area, listed
 
 
 def _moves(s, seat=0):
-    return {m["to"] for m in GAME.legal_moves(s, seat) if m["type"] == "move"}
+    return {m["to"] for m in listed(s, seat) if m["type"] == "move"}
 
 
 def test_from_the_top_two_areas_any_area_of_avalon_is_open():

@@ -6,11 +6,11 @@ from games.rules.base import IllegalMove
 from games.rules.ccg import state as S
 
 from .helpers import (GAME, clear_hand, grail_deck, join, new_game, pass_window, place_rt, play, set_area,
-                      stack_deck, to_hand)
+                      stack_deck, to_hand, listed)
 
 
 def _plays(s, seat, iid):
-    return [m for m in GAME.legal_moves(s, seat) if m["type"] == "play" and m["card"] == iid]
+    return [m for m in listed(s, seat) if m["type"] == "play" and m["card"] == iid]
 
 
 def test_face_down_plays_only_in_your_own_turn_and_only_on_an_opponents_england_or_avalon():
@@ -19,7 +19,7 @@ def test_face_down_plays_only_in_your_own_turn_and_only_on_an_opponents_england_
     downs = {m["to"] for m in _plays(s, 0, iid) if m.get("face") == "down"}
     assert downs and all(r.startswith("E1.") or r.startswith("A.") for r in downs)
     other = to_hand(s, 1, "black-knight")
-    assert not any(m.get("face") == "down" for m in GAME.legal_moves(s, 1))
+    assert not any(m.get("face") == "down" for m in listed(s, 1))
     with pytest.raises(IllegalMove, match="face up"):
         play(s, 1, {"type": "play", "card": other, "use": "primary", "to": "E0.3", "face": "down"})
 
@@ -31,7 +31,7 @@ def test_face_up_plays_are_open_at_any_time_between_the_active_players_moves():
     clear_hand(s, 1)
     foe = to_hand(s, 1, "black-knight")
     taunt = to_hand(s, 1, "french-taunt")
-    moves = GAME.legal_moves(s, 1)
+    moves = listed(s, 1)
     ups = {m["to"] for m in moves if m["type"] == "play" and m["card"] == foe}
     assert ups and all(r.startswith("E0.") or r.startswith("A.") for r in ups)
     assert {"type": "play", "card": taunt, "use": "primary"} in moves
@@ -39,7 +39,7 @@ def test_face_up_plays_are_open_at_any_time_between_the_active_players_moves():
     s = play(s, 1, {"type": "play", "card": foe, "use": "primary", "to": "E0.3", "face": "up"})
     assert foe in S.up_iids(S.area(s, "E0.3"))
     assert [(p.seat, p.kind) for p in GAME.pending(s)] == [(0, "turn")]
-    assert any(m["type"] == "end_turn" for m in GAME.legal_moves(s, 0))
+    assert any(m["type"] == "end_turn" for m in listed(s, 0))
 
 
 def test_nobody_interjects_while_the_rules_wait_on_a_step():
@@ -51,7 +51,7 @@ def test_nobody_interjects_while_the_rules_wait_on_a_step():
     foe = S.up_iids(S.area(s, "E0.0"))[0]
     s = play(s, 0, {"type": "fight", "foe": foe, "method": "combat", "lead": lead})
     assert GAME.pending(s)[0].kind == "response" and GAME.pending(s)[0].seat == 1
-    assert GAME.legal_moves(s, 0) == []  # seat 0 waits for seat 1's answer
+    assert listed(s, 0) == []  # seat 0 waits for seat 1's answer
 
 
 def test_face_up_plays_are_open_in_a_response_window_but_face_down_ones_are_not():
@@ -63,7 +63,7 @@ def test_face_up_plays_are_open_in_a_response_window_but_face_down_ones_are_not(
     lead = s["p"][0]["knights"][0]
     foe = S.up_iids(S.area(s, "E0.0"))[0]
     s = play(s, 0, {"type": "fight", "foe": foe, "method": "combat", "lead": lead})
-    moves = GAME.legal_moves(s, 1)
+    moves = listed(s, 1)
     assert {"type": "play", "card": trap, "use": "primary"} in moves
     assert {"type": "play", "card": page, "use": "primary", "to": "rt"} in moves  # 4.1: any face-up play
     assert not any(m.get("face") == "down" for m in moves)

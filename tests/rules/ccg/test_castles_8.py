@@ -4,7 +4,7 @@ from games.rules.ccg import state as S
 
 from . import cards_for_tests as T
 from .helpers import (GAME, add_card, end_turn, grail_deck, join, new_game, place_rt, play, play_ev, set_area,
-                      stack_deck)
+                      stack_deck, listed)
 
 
 def _at_tintagel():
@@ -38,11 +38,11 @@ def test_a_castle_that_names_its_occupant_is_filled_from_the_opponents_deck():
 def test_example_8_1_the_castle_table_refuses_passage_on_a_seven():
     s, _ = _at_tintagel()
     arthur = s["p"][0]["knights"][0]
-    assert not any(m["type"] == "move" for m in GAME.legal_moves(s, 0))  # cannot pass unread
+    assert not any(m["type"] == "move" for m in listed(s, 0))  # cannot pass unread
     grail_deck(s, 0, [4, 2])
     s, events = _events_of(s, 0, {"type": "parley", "lead": arthur}, "castle")
     assert events[-1].data == {"total": 7, "result": "no_pass"}  # 4 + 2 + 5 - 4
-    kinds = {m["type"] for m in GAME.legal_moves(s, 0)}
+    kinds = {m["type"] for m in listed(s, 0)}
     assert "parley" not in kinds  # again only next turn
     assert {"assault", "run_away"} <= kinds
 
@@ -55,12 +55,12 @@ def test_the_castle_table_can_let_the_knights_pass():
     assert events[-1].data["result"] == "pass"
     s = end_turn(s)
     s = end_turn(s)
-    assert any(m["type"] == "move" and m["to"] == "E0.4" for m in GAME.legal_moves(s, 0))
+    assert any(m["type"] == "move" and m["to"] == "E0.4" for m in listed(s, 0))
 
 
 def test_a_castle_may_not_be_assaulted_before_its_table_is_read():
     s, _ = _at_tintagel()
-    assert not any(m["type"] == "assault" for m in GAME.legal_moves(s, 0))
+    assert not any(m["type"] == "assault" for m in listed(s, 0))
 
 
 def _breach(s):
@@ -95,11 +95,11 @@ def test_example_8_3_inside_the_castle_the_extra_card_is_drawn_and_bors_fought_w
     s, _ = _at_tintagel()
     s, _ = _breach(s)
     bors = S.area(s, "E0.0")["occ"]
-    assert not any(m["type"] == "fight" for m in GAME.legal_moves(s, 0))  # the following turn
+    assert not any(m["type"] == "fight" for m in listed(s, 0))  # the following turn
     s = end_turn(s)
     s = end_turn(s)
     before = len(s["p"][0]["hand"])
-    assert s["p"][0]["must"] and not any(m["type"] == "move" for m in GAME.legal_moves(s, 0))
+    assert s["p"][0]["must"] and not any(m["type"] == "move" for m in listed(s, 0))
     galahad = s["p"][0]["knights"][2]
     grail_deck(s, 0, [3])
     grail_deck(s, 1, [3])
@@ -118,7 +118,7 @@ def test_the_table_is_not_read_again_after_an_assault():
     s, _ = _events_of(s, 0, {"type": "assault", "lead": arthur}, "castle")  # 7+0 < 8+0: Arthur falls
     s = end_turn(s)
     s = end_turn(s)
-    assert not any(m["type"] == "parley" for m in GAME.legal_moves(s, 0))
+    assert not any(m["type"] == "parley" for m in listed(s, 0))
 
 
 def test_an_occupant_with_no_combat_must_be_met_inside():
@@ -127,11 +127,11 @@ def test_an_occupant_with_no_combat_must_be_met_inside():
     set_area(s, "E0.0", [tower], face="down")
     stack_deck(s, 1, ["tim-the-enchanter"])
     s = play(s, 0, {"type": "move", "to": "E0.0"})
-    kinds = {m["type"] for m in GAME.legal_moves(s, 0)}
+    kinds = {m["type"] for m in listed(s, 0)}
     assert "parley" not in kinds and "move" not in kinds and "enter_castle" in kinds
     s = play(s, 0, {"type": "enter_castle"})
     tim = S.area(s, "E0.0")["occ"]
-    assert any(m["type"] == "fight" and m["foe"] == tim for m in GAME.legal_moves(s, 0))
+    assert any(m["type"] == "fight" and m["foe"] == tim for m in listed(s, 0))
 
 
 def test_staying_outside_an_empty_castle_forgoes_its_bonus():

@@ -6,7 +6,7 @@ from games.rules.base import IllegalMove
 from games.rules.ccg import state as S
 
 from .helpers import (GAME, end_turn, grail_deck, join, new_game, pass_window, place_rt, play, play_ev,
-                      set_area)
+                      set_area, listed)
 
 
 def _fight(s, foe, method, lead, ours, theirs):
@@ -21,7 +21,7 @@ def test_example_7_1_lancelot_slays_gawain_who_refused_to_join():
     arthur = s["p"][0]["knights"][0]
     lancelot = join(s, 0, "lancelot")
     join(s, 0, "robin")
-    from .helpers import add_card
+    from .helpers import add_card, listed
     s["p"][0]["pages"].append({"c": add_card(s, "page-generic", 0), "k": [], "i": []})
     gawain = set_area(s, "E0.0", ["gawain"], face="down")[0]
     s = play(s, 0, {"type": "move", "to": "E0.0"})
@@ -46,11 +46,11 @@ def test_example_7_1_with_equal_totals_the_combat_continues_next_turn():
     place_rt(s, 0, "E0.0")
     s = _fight(s, gawain, "combat", lancelot, 2, 6)  # 10 against 10
     assert gawain in S.up_iids(S.area(s, "E0.0")) and lancelot in s["p"][0]["knights"]
-    assert not any(m["type"] == "fight" for m in GAME.legal_moves(s, 0))  # not again this turn
-    assert any(m["type"] == "end_turn" for m in GAME.legal_moves(s, 0))
+    assert not any(m["type"] == "fight" for m in listed(s, 0))  # not again this turn
+    assert any(m["type"] == "end_turn" for m in listed(s, 0))
     s = end_turn(s)
     s = end_turn(s)
-    assert s["p"][0]["must"] and any(m["type"] == "fight" for m in GAME.legal_moves(s, 0))
+    assert s["p"][0]["must"] and any(m["type"] == "fight" for m in listed(s, 0))
 
 
 def test_the_loser_of_a_combat_is_slain_and_placed_in_the_dead_cart():
@@ -95,10 +95,10 @@ def test_winning_a_battle_of_wits_lets_the_knights_pass_but_the_adversary_remain
     arthur = s["p"][0]["knights"][0]
     keeper = set_area(s, "E0.0", ["bridgekeeper"])[0]
     place_rt(s, 0, "E0.0")
-    assert {m["method"] for m in GAME.legal_moves(s, 0) if m["type"] == "fight"} == {"wits"}
+    assert {m["method"] for m in listed(s, 0) if m["type"] == "fight"} == {"wits"}
     s = _fight(s, keeper, "wits", arthur, 4, 1)  # 9 against 6
     assert keeper in S.up_iids(S.area(s, "E0.0"))
-    assert any(m["type"] == "move" for m in GAME.legal_moves(s, 0))
+    assert any(m["type"] == "move" for m in listed(s, 0))
 
 
 def test_losing_a_battle_of_wits_applies_the_adversarys_special_effect():
@@ -108,7 +108,7 @@ def test_losing_a_battle_of_wits_applies_the_adversarys_special_effect():
     place_rt(s, 0, "E0.0")
     s = _fight(s, keeper, "wits", arthur, 0, 7)
     assert s["p"][0]["fx"]["skip"] == 1  # the Bridgekeeper costs the loser a turn
-    assert not any(m["type"] == "move" for m in GAME.legal_moves(s, 0))
+    assert not any(m["type"] == "move" for m in listed(s, 0))
 
 
 def test_a_multi_talented_adversary_may_be_outwitted_only_once():
@@ -116,13 +116,13 @@ def test_a_multi_talented_adversary_may_be_outwitted_only_once():
     arthur = s["p"][0]["knights"][0]
     bk = set_area(s, "E0.0", ["black-knight"])[0]
     place_rt(s, 0, "E0.0")
-    assert {m["method"] for m in GAME.legal_moves(s, 0) if m["type"] == "fight"} == {"combat", "wits"}
+    assert {m["method"] for m in listed(s, 0) if m["type"] == "fight"} == {"combat", "wits"}
     s = _fight(s, bk, "wits", arthur, 5, 0)
     assert bk in s["outwitted"]
     # Back again later (another visit): only combat is left.
     S.area(s, "E0.0")["ow"] = []
     s["p"][0]["disputed"] = []
-    assert {m["method"] for m in GAME.legal_moves(s, 0) if m["type"] == "fight"} == {"combat"}
+    assert {m["method"] for m in listed(s, 0) if m["type"] == "fight"} == {"combat"}
 
 
 def test_running_away_needs_the_shout():
@@ -183,7 +183,7 @@ def test_knights_may_run_away_during_the_window_before_the_grail_numbers():
     s["p"][1]["hand"] = s["p"][1]["hand"][:1]
     s = play(s, 0, {"type": "fight", "foe": bk, "method": "combat", "lead": arthur})
     s = play(s, 1, {"type": "pass"})
-    assert any(m["type"] == "run_away" for m in GAME.legal_moves(s, 0))
+    assert any(m["type"] == "run_away" for m in listed(s, 0))
     s = play(s, 0, {"type": "run_away"})
     assert s["p"][0]["pos"] is None and not s["steps"]
 
@@ -192,7 +192,7 @@ def test_running_away_in_avalon_goes_back_or_to_the_top_two_areas():
     s = new_game()
     set_area(s, "A.1", ["black-knight"])
     place_rt(s, 0, "A.1", came_from="A.0")
-    moves = [m for m in GAME.legal_moves(s, 0) if m["type"] == "run_away"]
+    moves = [m for m in listed(s, 0) if m["type"] == "run_away"]
     assert {m["to"] for m in moves} == {"A.0", "E0.10", "E0.11"}
     s = play(s, 0, {"type": "run_away", "to": "E0.11"})
     assert s["p"][0]["pos"] == "E0.11"
@@ -231,4 +231,4 @@ def test_a_foe_already_disputed_this_turn_does_not_keep_the_turn_open():
     place_rt(s, 0, "E0.0")
     s = _fight(s, gawain, "combat", lancelot, 2, 6)  # a tie
     assert s["p"][0]["pos"] == "E0.0"
-    assert {"type": "end_turn"} in GAME.legal_moves(s, 0)
+    assert {"type": "end_turn"} in listed(s, 0)

@@ -6,7 +6,7 @@ from games.rules.ccg import state as S
 from games.rules.ccg.vocabulary import EFFECT_OPS
 
 from . import cards_for_tests as T
-from .helpers import add_card, end_turn, join, new_game, place_rt, set_area
+from .helpers import add_card, end_turn, join, new_game, place_rt, set_area, listed
 
 COVERED = set()
 
@@ -208,7 +208,7 @@ def test_outside_a_dispute_the_player_names_which_adversary_to_slay():
     place_rt(s, 1, "E1.0")
     iid = to_hand(s, 0, "rabbit-trap")
     s["cards"]["rabbit-trap"] = dict(s["cards"]["rabbit-trap"], secondary=[{"op": "slay", "target": "adversary"}])
-    moves = [m for m in GAME.legal_moves(s, 0) if m.get("card") == iid and m.get("use") == "secondary"]
+    moves = [m for m in listed(s, 0) if m.get("card") == iid and m.get("use") == "secondary"]
     assert {m["foe"] for m in moves} == {mine, theirs}
     s = play(s, 0, {"type": "play", "card": iid, "use": "secondary", "foe": theirs})
     assert theirs in s["p"][1]["dead"] and mine not in s["p"][0]["dead"]

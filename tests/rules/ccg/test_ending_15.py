@@ -3,7 +3,7 @@ the game, the ante to the finder, finishing alone."""
 from games.rules.ccg import state as S
 from games.rules.ccg.game import ante_result
 
-from .helpers import GAME, end_turn, grail_deck, new_game, pass_window, place_rt, play, set_area
+from .helpers import GAME, end_turn, grail_deck, new_game, pass_window, place_rt, play, set_area, listed
 
 
 def _in_avalon(s, seat=0, ref="A.0"):
@@ -32,7 +32,7 @@ def test_a_five_fails_and_the_area_may_not_be_searched_again_by_anyone():
     _in_avalon(s)
     s = _search(s, 5)
     assert GAME.outcome(s) is None and S.area(s, "A.0")["searched"]
-    assert not any(m["type"] == "search" for m in GAME.legal_moves(s, 0))
+    assert not any(m["type"] == "search" for m in listed(s, 0))
 
 
 def test_each_failed_search_adds_one_to_the_next_search_by_anyone():
@@ -49,7 +49,7 @@ def test_searching_needs_the_area_cleared_of_adversaries():
     s = new_game()
     set_area(s, "A.0", ["black-knight"])
     place_rt(s, 0, "A.0")
-    assert not any(m["type"] == "search" for m in GAME.legal_moves(s, 0))
+    assert not any(m["type"] == "search" for m in listed(s, 0))
 
 
 def test_every_area_searched_in_vain_is_a_draw_with_the_ante_carried_over():
@@ -97,7 +97,7 @@ def test_after_the_opponent_falls_the_survivor_searches_on_alone():
     s = new_game()
     s = GAME.apply(s, 1, {"type": "resign"})[0]
     assert GAME.outcome(s) is None and s["solo"] == 0
-    assert {"type": "give_up"} in GAME.legal_moves(s, 0)
+    assert {"type": "give_up"} in listed(s, 0)
     s = end_turn(s)
     assert s["turn"] == 0  # her turns follow one another
 

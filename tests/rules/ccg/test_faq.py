@@ -2,7 +2,7 @@
 from games.rules.ccg import disputes
 from games.rules.ccg import state as S
 
-from .helpers import (GAME, add_card, join, new_game, place_rt, play, set_area, stack_deck, to_hand)
+from .helpers import (GAME, add_card, join, new_game, listed, place_rt, play, set_area, stack_deck, to_hand)
 
 
 def test_faq_1_the_opponent_chooses_only_whether_the_primary_applies():
@@ -10,7 +10,7 @@ def test_faq_1_the_opponent_chooses_only_whether_the_primary_applies():
     iid = set_area(s, "E0.0", ["french-taunt"], face="down")[0]
     stack_deck(s, 0, ["moor"])
     s = play(s, 0, {"type": "move", "to": "E0.0"})
-    assert GAME.legal_moves(s, 1) == [{"type": "choose", "option": "apply"}, {"type": "choose", "option": "ignore"}]
+    assert listed(s, 1) == [{"type": "choose", "option": "apply"}, {"type": "choose", "option": "ignore"}]
     s = play(s, 1, {"type": "choose", "option": "apply"})
     assert [m["stat"] for m in s["mods"]] == ["wits"]  # the primary, never the secondary draw
 
@@ -38,7 +38,7 @@ def test_faq_3_a_space_may_be_empty():
     arthur = s["p"][0]["knights"][0]
     bk = set_area(s, "E0.0", ["vicious-chicken-of-bristol"])[0]
     place_rt(s, 0, "E0.0")
-    from .helpers import grail_deck, pass_window
+    from .helpers import grail_deck, pass_window, listed
     grail_deck(s, 0, [7])
     grail_deck(s, 1, [0])
     s = play(s, 0, {"type": "fight", "foe": bk, "method": "combat", "lead": arthur})
@@ -62,7 +62,7 @@ def test_faq_5_items_may_pass_between_pages_within_their_limits():
     p["pages"].append({"c": other, "k": [], "i": []})
     sword = add_card(s, "excalibur", 0)
     p["pages"][0]["i"].append(sword)
-    assert {"type": "trade_item", "card": sword, "page": other} in GAME.legal_moves(s, 0)
+    assert {"type": "trade_item", "card": sword, "page": other} in listed(s, 0)
     s = play(s, 0, {"type": "trade_item", "card": sword, "page": other})
     assert s["p"][0]["pages"][1]["i"] == [sword]
 
@@ -72,9 +72,9 @@ def test_faq_6_no_adversary_on_a_space_the_opponent_holds_but_a_land_is_fine():
     set_area(s, "E1.0", ["moor"], owner=1)
     place_rt(s, 1, "E1.0")
     bk = to_hand(s, 0, "black-knight")
-    assert not any(m.get("to") == "E1.0" for m in GAME.legal_moves(s, 0) if m.get("card") == bk)
+    assert not any(m.get("to") == "E1.0" for m in listed(s, 0) if m.get("card") == bk)
     village = to_hand(s, 0, "witch-village")
-    assert any(m.get("to") == "E1.0" and m["face"] == "up" for m in GAME.legal_moves(s, 0)
+    assert any(m.get("to") == "E1.0" and m["face"] == "up" for m in listed(s, 0)
                if m.get("card") == village)
 
 
@@ -82,7 +82,7 @@ def test_faq_7_no_running_away_from_a_village():
     s = new_game()
     set_area(s, "E0.0", ["witch-village"])
     place_rt(s, 0, "E0.0")
-    assert not any(m["type"] == "run_away" for m in GAME.legal_moves(s, 0))
+    assert not any(m["type"] == "run_away" for m in listed(s, 0))
 
 
 def test_faq_8_a_duplicate_turned_up_in_my_england_is_discarded_and_replaced():
@@ -104,10 +104,10 @@ def test_faq_9_never_the_same_space_as_the_opponent():
     set_area(s, "E0.10", ["moor"])
     place_rt(s, 0, "E0.10")
     place_rt(s, 1, "A.1")
-    assert "A.1" not in {m["to"] for m in GAME.legal_moves(s, 0) if m["type"] == "move"}
+    assert "A.1" not in {m["to"] for m in listed(s, 0) if m["type"] == "move"}
 
 
 def test_faq_10_never_into_the_opponents_england():
     s = new_game()
-    for seat_area in [m["to"] for m in GAME.legal_moves(s, 0) if m["type"] == "move"]:
+    for seat_area in [m["to"] for m in listed(s, 0) if m["type"] == "move"]:
         assert seat_area.startswith("E0.")

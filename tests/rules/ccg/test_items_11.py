@@ -1,7 +1,7 @@
 """Rule 11.1: items are carried by a page and usable only from the following turn."""
 from games.rules.ccg import disputes, turns
 
-from .helpers import GAME, end_turn, new_game, play, to_hand
+from .helpers import GAME, end_turn, new_game, play, to_hand, listed
 
 
 def _carry(s, code="excalibur"):
@@ -36,7 +36,7 @@ def test_items_need_a_page_to_carry_them():
     s["p"][0]["pages"][0]["i"].append(to_hand(s, 0, "coconuts"))
     s["p"][0]["hand"].pop()
     iid = to_hand(s, 0, "excalibur")
-    assert not any(m.get("to") == "rt" for m in GAME.legal_moves(s, 0) if m.get("card") == iid)
+    assert not any(m.get("to") == "rt" for m in listed(s, 0) if m.get("card") == iid)
 
 
 def test_an_items_own_ability_is_used_once_a_turn_from_the_following_turn():
@@ -48,11 +48,11 @@ def test_an_items_own_ability_is_used_once_a_turn_from_the_following_turn():
     s["p"][0]["hand"].append(iid)
     page = s["p"][0]["pages"][0]["c"]
     s = play(s, 0, {"type": "play", "card": iid, "use": "primary", "to": "rt", "page": page})
-    assert {"type": "use", "card": iid} not in GAME.legal_moves(s, 0)
+    assert {"type": "use", "card": iid} not in listed(s, 0)
     s = end_turn(s)
     s = end_turn(s)
     hand = len(s["p"][0]["hand"])
     s = play(s, 0, {"type": "use", "card": iid})
     assert len(s["p"][0]["hand"]) == hand + 1
-    assert {"type": "use", "card": iid} not in GAME.legal_moves(s, 0)  # once a turn
+    assert {"type": "use", "card": iid} not in listed(s, 0)  # once a turn
     assert any(iid in pg["i"] for pg in s["p"][0]["pages"])  # the item stays with its page

@@ -2,7 +2,7 @@
 from games.rules.ccg import round_table
 from games.rules.ccg import state as S
 
-from .helpers import GAME, grail_deck, join, new_game, pass_window, place_rt, play, set_area, to_hand
+from .helpers import GAME, grail_deck, join, new_game, pass_window, place_rt, play, set_area, to_hand, listed
 
 
 def _invite_setup(code="gawain"):
@@ -20,7 +20,7 @@ def _with_free_page(s, seat=0):
 def test_a_knight_played_from_hand_joins_only_with_a_page_for_his_coconuts():
     s = new_game()
     k = to_hand(s, 0, "lancelot")
-    assert not any(m.get("to") == "rt" for m in GAME.legal_moves(s, 0) if m.get("card") == k)
+    assert not any(m.get("to") == "rt" for m in listed(s, 0) if m.get("card") == k)
     _with_free_page(s)
     s = play(s, 0, {"type": "play", "card": k, "use": "primary", "to": "rt"})
     assert k in s["p"][0]["knights"] and any(k in pg["k"] for pg in s["p"][0]["pages"])
@@ -45,7 +45,7 @@ def test_a_higher_number_refuses_and_becomes_an_adversary():
     _with_free_page(s)
     s = _invite(s, foe, 2, 5)
     assert foe in S.area(s, "E0.0")["hostile"] and s["p"][0]["must"]
-    assert not any(m["type"] == "invite" for m in GAME.legal_moves(s, 0))
+    assert not any(m["type"] == "invite" for m in listed(s, 0))
 
 
 def test_equal_numbers_do_not_join_but_he_may_be_asked_again_next_turn_only():
@@ -53,16 +53,16 @@ def test_equal_numbers_do_not_join_but_he_may_be_asked_again_next_turn_only():
     _with_free_page(s)
     s = _invite(s, foe, 4, 4)
     assert foe not in s["p"][0]["knights"] and foe not in S.area(s, "E0.0")["hostile"]
-    assert not any(m["type"] == "invite" for m in GAME.legal_moves(s, 0))  # once per turn
+    assert not any(m["type"] == "invite" for m in listed(s, 0))  # once per turn
     from .helpers import end_turn
     s = end_turn(s)
     s = end_turn(s)
-    assert any(m["type"] == "invite" for m in GAME.legal_moves(s, 0))
+    assert any(m["type"] == "invite" for m in listed(s, 0))
 
 
 def test_a_knight_with_no_free_page_cannot_be_invited():
     s, foe = _invite_setup()
-    assert not any(m["type"] == "invite" for m in GAME.legal_moves(s, 0))
+    assert not any(m["type"] == "invite" for m in listed(s, 0))
 
 
 def test_a_challenged_knight_will_never_join():
@@ -130,20 +130,20 @@ def test_a_page_is_never_taken_from_another_knight():
 
 def test_members_cannot_be_dismissed():
     s = new_game()
-    assert not any(m["type"] in ("dismiss", "discard_member") for m in GAME.legal_moves(s, 0))
+    assert not any(m["type"] in ("dismiss", "discard_member") for m in listed(s, 0))
 
 
 def test_a_members_ability_is_used_once_a_turn():
     s = new_game()
     robin = join(s, 0, "robin")
     s["cards"]["robin"] = dict(s["cards"]["robin"], primary=[{"op": "run_away", "who": "self"}])
-    assert {"type": "use", "card": robin} not in GAME.legal_moves(s, 0)  # nothing to run from
+    assert {"type": "use", "card": robin} not in listed(s, 0)  # nothing to run from
     set_area(s, "E0.0", ["black-knight"])
     place_rt(s, 0, "E0.0")
-    assert {"type": "use", "card": robin} in GAME.legal_moves(s, 0)
+    assert {"type": "use", "card": robin} in listed(s, 0)
     s = play(s, 0, {"type": "use", "card": robin})
     assert s["p"][0]["pos"] is None
-    assert {"type": "use", "card": robin} not in GAME.legal_moves(s, 0)
+    assert {"type": "use", "card": robin} not in listed(s, 0)
 
 
 def test_a_persona_members_ability_helps_in_a_dispute_window():
@@ -167,10 +167,10 @@ def test_a_persona_members_ability_helps_in_a_dispute_window():
 def test_another_knight_may_stand_for_the_round_table_once_a_turn():
     s = new_game()
     bed = join(s, 0, "bedevere")
-    assert {"type": "represent", "card": bed} in GAME.legal_moves(s, 0)
+    assert {"type": "represent", "card": bed} in listed(s, 0)
     s = play(s, 0, {"type": "represent", "card": bed})
     assert s["p"][0]["rep"] == bed
-    assert not any(m["type"] == "represent" for m in GAME.legal_moves(s, 0))
+    assert not any(m["type"] == "represent" for m in listed(s, 0))
     from games.rules.ccg import turns
     assert turns.side_bonus(s, 0, "grail") == 1  # Bedevere's Round Table bonus now counts
 
@@ -180,6 +180,6 @@ def test_only_one_invitation_a_turn():
     gawain, tim = set_area(s, "E0.0", ["gawain", "tim-the-enchanter"])
     place_rt(s, 0, "E0.0")
     _with_free_page(s)
-    assert {m["card"] for m in GAME.legal_moves(s, 0) if m["type"] == "invite"} == {gawain, tim}
+    assert {m["card"] for m in listed(s, 0) if m["type"] == "invite"} == {gawain, tim}
     s = _invite(s, tim, 4, 4)
-    assert not any(m["type"] == "invite" for m in GAME.legal_moves(s, 0))
+    assert not any(m["type"] == "invite" for m in listed(s, 0))

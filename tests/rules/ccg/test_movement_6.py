@@ -1,11 +1,11 @@
 """Rules 6.x: movement, face-down reveals, filling an area, one card per space, occupying."""
 from games.rules.ccg import state as S
 
-from .helpers import GAME, add_card, end_turn, new_game, pass_window, place_rt, play, set_area, stack_deck, to_hand
+from .helpers import GAME, add_card, end_turn, new_game, pass_window, place_rt, play, set_area, stack_deck, to_hand, listed
 
 
 def _moves(s, seat=0):
-    return {m["to"] for m in GAME.legal_moves(s, seat) if m["type"] == "move"}
+    return {m["to"] for m in listed(s, seat) if m["type"] == "move"}
 
 
 def test_from_the_round_table_area_the_knights_enter_the_bottom_row():
@@ -73,7 +73,7 @@ def test_one_of_each_kind_per_space_the_first_played_stays():
     s = play(s, 0, {"type": "play", "card": castle, "use": "primary", "to": "E1.0", "face": "up"})
     assert S.up_iids(S.area(s, "E1.0")) == [castle]
     other = to_hand(s, 0, "tintagel")
-    assert not any(m.get("to") == "E1.0" and m.get("face") == "up" for m in GAME.legal_moves(s, 0)
+    assert not any(m.get("to") == "E1.0" and m.get("face") == "up" for m in listed(s, 0)
                    if m.get("card") == other)
 
 
@@ -93,7 +93,7 @@ def test_a_peril_may_not_share_a_space_with_a_knight():
     s = new_game()
     set_area(s, "E1.0", ["gawain"], owner=1)
     chicken = to_hand(s, 0, "vicious-chicken-of-bristol")
-    assert not any(m.get("to") == "E1.0" and m.get("face") == "up" for m in GAME.legal_moves(s, 0)
+    assert not any(m.get("to") == "E1.0" and m.get("face") == "up" for m in listed(s, 0)
                    if m.get("card") == chicken)
 
 
@@ -101,7 +101,7 @@ def test_anthrax_cards_share_a_space_and_are_outwitted_together():
     s = new_game()
     zoot, dingo = set_area(s, "E0.0", ["zoot", "dingo"])
     place_rt(s, 0, "E0.0")
-    fights = [m for m in GAME.legal_moves(s, 0) if m["type"] == "fight" and m["foe"] == zoot]
+    fights = [m for m in listed(s, 0) if m["type"] == "fight" and m["foe"] == zoot]
     assert fights and {m["method"] for m in fights} == {"wits"}
     from games.rules.ccg import disputes
     assert disputes.foe_total(s, zoot, "wits", "E0.0") == 5  # 3 + 2
@@ -122,7 +122,7 @@ def test_occupying_a_space_once_its_adversaries_are_beaten():
     set_area(s, "E0.0", ["moor"])
     place_rt(s, 0, "E0.0")
     assert not s["p"][0]["must"]
-    assert {"move"} <= {m["type"] for m in GAME.legal_moves(s, 0)}
+    assert {"move"} <= {m["type"] for m in listed(s, 0)}
 
 
 def test_a_revealed_lands_primary_acts_on_the_entering_knights_if_the_opponent_chooses():

@@ -1,7 +1,7 @@
 """Rules 16.x: rules switched off by agreement, doubling the ante, three or more players."""
 from games.rules.ccg import state as S
 
-from .helpers import GAME, end_turn, grail_deck, new_game, pass_window, place_rt, play, set_area
+from .helpers import GAME, end_turn, grail_deck, new_game, pass_window, place_rt, play, set_area, listed
 
 
 def test_every_switchable_rule_is_a_known_id():
@@ -24,7 +24,7 @@ def test_unique_rule_off_lets_duplicates_stand():
     lance = to_hand(s, 0, "lancelot")
     from .helpers import add_card
     s["p"][0]["pages"].append({"c": add_card(s, "page-generic", 0), "k": [], "i": []})
-    assert any(m.get("to") == "rt" for m in GAME.legal_moves(s, 0) if m.get("card") == lance)
+    assert any(m.get("to") == "rt" for m in listed(s, 0) if m.get("card") == lance)
 
 
 def _double(s):
@@ -36,14 +36,14 @@ def _double(s):
 
 
 def test_doubling_is_offered_only_when_the_option_is_on():
-    assert {"type": "end_turn", "double": True} not in GAME.legal_moves(new_game(), 0)
-    assert {"type": "end_turn", "double": True} in GAME.legal_moves(new_game(double_the_ante=True), 0)
+    assert {"type": "end_turn", "double": True} not in listed(new_game(), 0)
+    assert {"type": "end_turn", "double": True} in listed(new_game(double_the_ante=True), 0)
 
 
 def test_doubling_asks_the_opponent_to_accept_or_concede():
     s = _double(new_game(double_the_ante=True))
     assert [(p.seat, p.kind) for p in GAME.pending(s)] == [(1, "offer")]
-    assert GAME.legal_moves(s, 1) == [{"type": "accept"}, {"type": "concede"}]
+    assert listed(s, 1) == [{"type": "accept"}, {"type": "concede"}]
     assert GAME.timeout_move(s, 1) == {"type": "concede"}
 
 
@@ -56,7 +56,7 @@ def test_accepting_doubles_each_stake_from_the_tops_of_the_decks():
     # Seat 1 may not double again until seat 2 has.
     s = end_turn(s)
     s = end_turn(s)
-    assert {"type": "end_turn", "double": True} not in GAME.legal_moves(s, 0)
+    assert {"type": "end_turn", "double": True} not in listed(s, 0)
 
 
 def test_the_second_doubling_by_the_other_player_makes_four_each():
@@ -65,7 +65,7 @@ def test_the_second_doubling_by_the_other_player_makes_four_each():
     s = _double(s)  # seat 2 doubles back
     s = play(s, 0, {"type": "accept"})
     assert sorted(s["own"][i] for i in s["ante"]) == [0] * 4 + [1] * 4
-    assert {"type": "end_turn", "double": True} in GAME.legal_moves(s, 0)
+    assert {"type": "end_turn", "double": True} in listed(s, 0)
 
 
 def test_conceding_the_double_loses_and_the_other_searches_on_alone():

@@ -16,7 +16,7 @@ import re
 import pytest
 
 from games.rules.ccg import game_moves
-from games.rules.ccg.game import ante_result, with_words
+from games.rules.ccg.game import ante_result
 from games.rules.rng import Rng
 
 from . import cards_for_tests as T
@@ -47,7 +47,7 @@ def _check_narrow_listings(state):
     """Checking a move lists only moves of its kind (and card, and area): that narrow
     listing must hold the full listing's moves of that kind and nothing else, for every seat."""
     for seat in range(state["n"]):
-        full = GAME.legal_moves(state, seat)
+        full = [game_moves.canonical(m) for m in GAME.legal_moves(state, seat)]
         groups: dict = {}
         for m in full:
             groups.setdefault((m["type"], m.get("card"), m.get("to")), []).append(m)
@@ -55,6 +55,16 @@ def _check_narrow_listings(state):
             narrow = game_moves.candidates(state, seat, same[0])
             assert all(m in narrow for m in same), same[0]
             assert all(m in full for m in narrow), same[0]
+
+
+def _check_every_listed_move_applies(state):
+    """Issue 10, item 11: every move listed for a seat is accepted exactly as listed (a
+    run-away carries its shout, a face-up play its quote), so an API client's loop of
+    "take a listed move, post it" never meets a refusal."""
+    for seat in range(state["n"]):
+        for move in GAME.legal_moves(state, seat):
+            _, events = GAME.apply(state, seat, move)  # IllegalMove fails the test, naming the move
+            assert not any("not read out properly" in e.text for e in events), move
 
 
 def playout(players, seed, decks, views=False, double=False):
@@ -76,7 +86,7 @@ def playout(players, seed, decks, views=False, double=False):
             extra = GAME.legal_moves(state, other) if other not in {p.seat for p in pend} else []
             if extra:
                 seat, moves = other, extra
-        move = with_words(state, moves[rng.below(len(moves))])
+        move = moves[rng.below(len(moves))]  # exactly as listed: the listing carries the words
         before = pickle.dumps(state)
         previous = state
         state, events = GAME.apply(state, seat, move)
@@ -91,6 +101,8 @@ def playout(players, seed, decks, views=False, double=False):
         if views:
             _check_views(state)
             _check_narrow_listings(state)
+            if len(log) % 4 == 0:
+                _check_every_listed_move_applies(state)
     assert state["tn"] <= state["opts"]["turn_cap"] + 1
     res = ante_result(state)
     assert sorted(c["iid"] for c in res["cards"]) == sorted(state["ante"])

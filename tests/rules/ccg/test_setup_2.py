@@ -4,7 +4,7 @@ import pytest
 from games.rules.ccg import layout
 
 from . import cards_for_tests as T
-from .helpers import GAME, new_game, play
+from .helpers import GAME, new_game, play, listed
 
 
 def test_arthur_and_patsy_are_set_aside_as_the_starting_cast():
@@ -31,7 +31,7 @@ def test_cuts_wait_for_each_player_then_the_cut_card_goes_to_the_ante():
 
 def test_the_cut_position_must_lie_inside_the_deck():
     s = new_game(cut=False)
-    moves = GAME.legal_moves(s, 0)
+    moves = listed(s, 0)
     assert {m["at"] for m in moves} == set(range(1, len(s["p"][1]["deck"])))
 
 

@@ -3,13 +3,13 @@ runs like any other card of its type, within the power budget."""
 import pytest
 
 from . import cards_for_tests as T
-from .helpers import GAME, grail_deck, new_game, place_rt, play, play_ev, set_area, to_hand
+from .helpers import GAME, grail_deck, new_game, place_rt, play, play_ev, set_area, to_hand, listed
 
 
 def test_the_blank_may_only_be_played_for_its_secondary_effect():
     s = new_game()
     iid = to_hand(s, 0, "write-yer-own")
-    plays = [m for m in GAME.legal_moves(s, 0) if m.get("card") == iid and m.get("face") != "down"]
+    plays = [m for m in listed(s, 0) if m.get("card") == iid and m.get("face") != "down"]
     assert plays == [{"type": "play", "card": iid, "use": "secondary"}]
     hand = len(s["p"][0]["hand"])
     s = play(s, 0, plays[0])
