@@ -1,0 +1,263 @@
+"""Camelot computer players (see games/rules/computer.py for how they are called).
+
+Camelot hides nothing, but the levels still get only the seat's view and the legal moves;
+the board is public and loaded by the name the view gives (distances, sight, terrain).
+
+The knight ("Knight"), on each of its turns:
+
+* declares an attack only on a target its units can kill from where they stand (strike
+  values within reach and sight above the target's shields: a failed attack costs a unit),
+  the enemy carrying Excalibur (or any item) first, then enemies beside its own carrier;
+* moves its carrier home, its Arthurs to a loose Excalibur (or towards the enemy who holds
+  it), its other units beside its carrier as escorts or towards the fight for the sword,
+  and brings pieces on when it has moves to spare; units that will strike stay put;
+* strikes a declared target until the strikes made are enough to kill it, plain strikes
+  before the once-a-game spells; then ends the turn;
+* lends units to an ally's attack only on a carrier, lets others disengage unless they
+  carry something, revives its own units when asked, never pauses the table.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..computer import random_move
+from ..rng import Rng
+from .board import load
+from .pieces import MODES, SHIELDS, can_carry
+from .sight import can_reach
+
+TYPE_WORTH = {"arthur": 5, "galahad": 4, "lancelot": 7, "merlin": 6, "morgan": 6}
+SPELL_COST = 3      # a once-a-game spell is kept for when plain strikes fall short
+HOME = 100.0
+
+
+def random_level(view: dict, legal: list[dict], rng: Rng) -> dict:
+    calm = [m for m in legal if m["type"] != "pause"] or legal  # a pause needs a question only people ask
+    return random_move(calm, rng)
+
+
+@lru_cache(maxsize=4)
+def _walks(board_name: str) -> dict:
+    """Walking distance between enterable hexes (rocks and water go round)."""
+    board = load(board_name)
+    keys = sorted(board.enterable)
+    out = {}
+    for a in keys:
+        for b in keys:
+            d = board.grid.walk_distance(board.hexes[a], board.hexes[b])
+            out[a, b] = 99 if d is None else d
+    return out
+
+
+class _Field:
+    def __init__(self, view: dict) -> None:
+        self.v = view
+        self.me = view["me"]
+        self.board = load(view["board"])
+        self.walk = _walks(self.board.name)
+        self.units = view["units"]
+        self.turn = view["turns"].get(str(self.me)) or {}
+        self.home = view["players"][self.me]["entry"]
+        self.frozen = set(view["frozen"])
+        self.spells = view["players"][self.me]["spells"]
+        self.mine = {u: x for u, x in self.units.items() if x["seat"] == self.me and not x["guardian"]}
+        self.enemies = {u: x for u, x in self.units.items() if x["guardian"] or x["seat"] != self.me}
+        self.my_carriers = [x["hex"] for x in self.mine.values() if x["carry"]]
+
+    def d(self, a: str | None, b: str | None) -> int:
+        if a is None or b is None:
+            return 99
+        return 0 if a == b else self.walk.get((a, b), self.board.distance(a, b) + 2)
+
+    # --- targets -----------------------------------------------------------------
+
+    def excalibur_at(self) -> str | None:
+        return next((h for h, things in self.v["items"].items() if "excalibur" in things), None)
+
+    def goal_for(self, unit: dict) -> str | None:
+        """Where an empty-handed unit should head: a thing it may carry, else the sword's fight."""
+        best, best_d = None, 99
+        for h, things in self.v["items"].items():
+            if any(can_carry(unit["type"], t) for t in things):
+                dist = self.d(unit["hex"], h) - (3 if "excalibur" in things else 0)
+                if dist < best_d:
+                    best, best_d = h, dist
+        if best is not None:
+            return best
+        carrier = next((x["hex"] for x in self.enemies.values() if x["carry"] == "excalibur"), None)
+        return carrier
+
+    def priority(self, uid: str) -> float:
+        target = self.units[uid]
+        worth = TYPE_WORTH[target["type"]]
+        if target["carry"] == "excalibur":
+            worth += 50
+        elif target["carry"]:
+            worth += 20
+        if any(self.board.distance(target["hex"], h) <= 2 for h in self.my_carriers):
+            worth += 15
+        if target["guardian"]:
+            worth -= 3
+        return worth
+
+    def strike_options(self, uid: str, target: str) -> list[tuple[int, bool]]:
+        """(value, spends a spell) of each way ``uid`` can strike ``target`` now."""
+        unit, tgt = self.units[uid], self.units[target]
+        out = []
+        for mode, (value, reach, sight, spell) in MODES[unit["type"]].items():
+            if mode == "sweep":
+                continue
+            if spell and (unit["guardian"] or not self.spells.get(spell)):
+                continue
+            if mode == "fireball" and tgt["type"] == "merlin":
+                continue
+            if can_reach(self.board, unit["hex"], tgt["hex"], reach, sight):
+                out.append((value, bool(spell)))
+        return out
+
+    def strikers(self) -> list[str]:
+        struck = {s["unit"] for s in self.turn.get("strikes", [])}
+        return [u for u in self.mine if u not in self.frozen and u not in struck]
+
+    def killable(self, target: str) -> bool:
+        total = 0
+        for uid in self.strikers():
+            options = self.strike_options(uid, target)
+            if options:
+                total += max(v for v, _ in options)
+        return total > SHIELDS[self.units[target]["type"]]
+
+    def struck_on(self, target: str) -> int:
+        return sum(s.get("value", 0) for s in self.turn.get("strikes", []) if s.get("target") == target)
+
+    def attackers(self) -> set:
+        """Own units that can reach a target this turn declared (they stay to strike)."""
+        out = set()
+        for target in self.turn.get("declared", []):
+            if target in self.units:
+                out.update(u for u in self.strikers() if self.strike_options(u, target))
+        return out
+
+    # --- moves --------------------------------------------------------------------
+
+    def step_value(self, unit: dict, here: str | None, to: str) -> float:
+        if unit["carry"]:
+            if to == self.home:
+                return HOME
+            return 10.0 * (self.d(here, self.home) - self.d(to, self.home))
+        return self._walk_value(unit, here, to) + self._out_of_the_way(here) - self._in_the_way(to)
+
+    def _in_the_way(self, to: str) -> float:
+        """Standing on the home hex, or on a shortest way home of an own carrier, blocks it."""
+        if to == self.home:
+            return 30.0
+        for h in self.my_carriers:
+            if self.d(h, to) + self.d(to, self.home) == self.d(h, self.home):
+                return 8.0
+        return 0.0
+
+    def _out_of_the_way(self, here: str | None) -> float:
+        return self._in_the_way(here) if here is not None else 0.0
+
+    def _walk_value(self, unit: dict, here: str | None, to: str) -> float:
+        gain = 0.0
+        goal = self.goal_for(unit)
+        if goal is not None and (unit["type"] == "arthur" or not self.my_carriers):
+            lands = goal == to and any(can_carry(unit["type"], t) for t in self.v["items"].get(to, []))
+            gain = (40.0 if lands else 0.0) + 4.0 * (self.d(here, goal) - self.d(to, goal))
+            if unit["type"] != "arthur" and self.d(to, goal) < 2 and not lands:
+                gain -= 3  # escorts close in, they need not stand on it
+        elif self.my_carriers:
+            near = min(self.my_carriers, key=lambda h: self.d(here, h))
+            gain = 2.0 * (min(self.d(here, near), 6) - min(self.d(to, near), 6))
+            if self.d(to, near) == 0:
+                gain -= 5
+        return gain
+
+    def value(self, move: dict) -> float:
+        kind = move["type"]
+        if kind == "move":
+            unit = self.units[move["unit"]]
+            if unit["guardian"] or move.get("teleport"):
+                return -1.0
+            if move["unit"] in self.attackers() and not unit["carry"]:
+                return -5.0
+            return self.step_value(unit, unit["hex"], move["to"])
+        if kind == "enter":
+            if move.get("teleport"):
+                return -1.0
+            unit = {"type": move["piece"], "carry": None, "hex": None}
+            base = {"arthur": 6.0, "lancelot": 4.0, "galahad": 3.5, "morgan": 3.0, "merlin": 3.0}[move["piece"]]
+            goal = self.goal_for(unit) if move["piece"] == "arthur" or not self.my_carriers else (
+                self.my_carriers[0] if self.my_carriers else None)
+            base -= self._in_the_way(move["to"])
+            return base - 0.3 * self.d(move["to"], goal) if goal else base
+        if kind == "strike":
+            return self._strike_value(move)
+        if kind == "declare":
+            targets = move["targets"]
+            if len(targets) != 1 or self.turn.get("declared"):
+                return -10.0
+            return 20.0 + self.priority(targets[0]) if self.killable(targets[0]) else -10.0
+        if kind == "end_turn":
+            return 0.5
+        return -10.0  # drop, asks for help, pause: not part of the knight's plan
+
+    def _strike_value(self, move: dict) -> float:
+        if move["mode"] == "sweep":
+            declared = [t for t in self.turn.get("declared", []) if t in self.units]
+            need = [t for t in declared if self.struck_on(t) <= SHIELDS[self.units[t]["type"]]
+                    and self.board.distance(self.units[t]["hex"], self.units[move["unit"]]["hex"]) == 1]
+            return 12.0 + 2 * len(need) if need else -1.0
+        target = move["target"]
+        need = SHIELDS[self.units[target]["type"]] + 1 - self.struck_on(target)
+        if need <= 0:
+            return -1.0  # already enough to kill it
+        spec = MODES[self.units[move["unit"]]["type"]][move["mode"]]
+        value, spell = spec[0], spec[3]
+        return 12.0 + min(value, need) + 0.1 * self.priority(target) - (SPELL_COST if spell else 0)
+
+
+def knight(view: dict, legal: list[dict], rng: Rng) -> dict:
+    if len(legal) == 1:
+        return legal[0]
+    decides = [m for m in legal if m["type"] == "decide"]
+    if decides:
+        return _answer(view, decides)
+    entries = [m for m in legal if m["type"] == "entry"]
+    if entries:
+        board = load(view["board"])
+        walk = _walks(board.name)
+        return min(entries, key=lambda m: (walk.get((m["hex"], board.excalibur), 99), m["hex"]))
+    resume = [m for m in legal if m["type"] == "resume"]
+    if resume:
+        return resume[0]
+    field = _Field(view)
+    scored = [(field.value(m), i) for i, m in enumerate(legal)]
+    top = max(v for v, _ in scored)
+    best = [i for v, i in scored if v >= top - 1e-9]
+    return legal[best[0] if len(best) == 1 else best[rng.below(len(best))]]
+
+
+def _answer(view: dict, decides: list[dict]) -> dict:
+    """Asks: help only against a carrier, let go unless carrying, revive own units."""
+    mine = {d["id"]: d for d in view["decisions"] if d.get("mine")}
+    decision = mine.get(decides[0]["id"])
+    same = [m for m in decides if m["id"] == decides[0]["id"]]
+    kind = decision["kind"] if decision else None
+    if kind == "ally":
+        carriers = {u for u, x in view["units"].items() if x["carry"]}
+        declared = {t for turn in view["turns"].values() for t in turn["declared"]}
+        helping = bool(carriers & declared - {u for u, x in view["units"].items() if x["seat"] == view["me"]})
+        return max(same, key=lambda m: len(m["choice"]) if helping else -len(m["choice"]))
+    if kind == "disengage":
+        asker_carries = any(x["carry"] for x in view["units"].values()
+                            if x["seat"] is not None and x["seat"] != view["me"])
+        want = "no" if asker_carries else "yes"
+        return next((m for m in same if m["choice"] == want), same[0])
+    if kind == "revive":
+        return next((m for m in same if m["choice"] == "yes"), same[0])
+    return next((m for m in same if decision and m["choice"] == decision.get("default")), same[0])
+
+
+LEVELS = {"random": random_level, "knight": knight}
