@@ -8,6 +8,7 @@ urlpatterns = [
     path("new/", views.deck_create, name="deck_create"),
     path("<int:pk>/", views.deck_builder, name="deck_builder"),
     path("<int:pk>/rename/", views.deck_rename, name="deck_rename"),
+    path("<int:pk>/try/", views.deck_try, name="deck_try"),
     path("<int:pk>/clone/", views.deck_clone, name="deck_clone"),
     path("<int:pk>/delete/", views.deck_delete, name="deck_delete"),
     path("<int:pk>/versions/", views.deck_versions, name="deck_versions"),

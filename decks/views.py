@@ -229,6 +229,30 @@ def deck_builder(request, pk):
 
 @login_required
 @require_POST
+def deck_try(request, pk):
+    """"Try this deck": a practice CCG game of the deck's current (saved) version against a
+    computer player, no clock, no ante taken from or given to any collection."""
+    from games import computers
+    from games import services as game_services
+
+    deck = _own_deck(request, pk)
+    level = computers.default_level("ccg")
+    if level is None:
+        messages.error(request, "There is no computer player for the card game yet.")
+        return redirect("deck_builder", pk=deck.pk)
+    try:
+        match = game_services.match_create(
+            creator=request.user, kind="ccg", num_seats=2, computers_at={1: level}, clock_kind="none",
+            clock_amount=0, allow_spectators=False, title=f"Practice: {deck.name}"[:80],
+            creator_choice={"deck": deck.pk, "deck_version": deck.version, "preset": "ask"})
+    except game_services.ServiceError as exc:
+        messages.error(request, f"This deck cannot be tried yet: {exc.message}")
+        return redirect("deck_builder", pk=deck.pk)
+    return redirect("match_detail", match_id=match.pk)
+
+
+@login_required
+@require_POST
 def deck_rename(request, pk):
     deck = _own_deck(request, pk)
     form = DeckRenameForm(request.POST)

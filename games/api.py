@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 from ninja import Field, Path, Query, Router, Schema, Status
 from pydantic import ConfigDict
 
-from games import registry, selectors, services
+from games import computers, registry, selectors, services
 from games.api_auth import MaybeViewer, Viewer
 from games.models import Notification
 from grailsite import ratelimits
@@ -54,6 +54,7 @@ class GameKindOut(Schema):
     max_players: int
     options: dict[str, Any]
     spectators: bool
+    computer_levels: list[str] = []
 
 
 class GameKindsOut(Schema):
@@ -63,7 +64,8 @@ class GameKindsOut(Schema):
 @router.get("games/", response={200: GameKindsOut, **ERRORS}, auth=PUBLIC, url_name="api_game_kinds")
 def game_kinds(request):
     return {"games": [{"kind": g.kind, "name": g.name, "min_players": g.min_players, "max_players": g.max_players,
-                       "options": g.option_schema, "spectators": g.allows_spectators} for g in registry.kinds()]}
+                       "options": g.option_schema, "spectators": g.allows_spectators, "computer_levels": computers.levels_for(g.kind)}
+                      for g in registry.kinds()]}
 
 
 # -- matches --------------------------------------------------------------------------------
@@ -75,6 +77,11 @@ class ClockIn(In):
     vacation_days: int = Field(0, ge=0, le=30)
 
 
+class ComputerSeatIn(In):
+    seat: int = Field(..., ge=1, le=15, description="Seat index (0 is the creator's).")
+    level: str = Field(..., min_length=1, max_length=24, description="One of the game's computer levels.")
+
+
 class MatchCreateIn(In):
     kind: str = Field(..., min_length=1, max_length=32)
     seats: int = Field(2, ge=1, le=16)
@@ -84,6 +91,11 @@ class MatchCreateIn(In):
     spectators: bool = True
     title: str = Field("", max_length=80)
     choice: JsonObject | None = None
+    computers: list[ComputerSeatIn] = Field(default_factory=list, max_length=15,
+                                            description="Seats given to computer players.")
+    computer_delay: int = Field(2, ge=0, le=60, description="Seconds a computer player waits before moving.")
+    computer_takeover: bool = Field(False, description="Games of 3+: a computer takes over a seat left by "
+                                                       "resigning or timing out.")
 
 
 class MatchSummaryOut(Schema):
@@ -105,6 +117,7 @@ class MatchListOut(Schema):
 class SeatOut(Schema):
     seat: int
     username: str | None
+    computer: str | None = None
     accepted: bool
     to_act: bool
     waiting_for: str | None
@@ -151,8 +164,16 @@ def match_create(request, body: MatchCreateIn):
         creator=request.user, kind=body.kind, num_seats=body.seats, options=body.options, invite=body.invite,
         clock_kind=body.clock.kind, clock_amount=body.clock.amount, weekend_pause=body.clock.weekend_pause,
         vacation_days=body.clock.vacation_days, allow_spectators=body.spectators, title=body.title,
-        creator_choice=body.choice)
+        creator_choice=body.choice, computers_at=_computer_seats(body.computers),
+        computer_delay=body.computer_delay, computer_takeover=body.computer_takeover)
     return Status(201, selectors.match_payload(match, request.user))
+
+
+def _computer_seats(wanted: list[ComputerSeatIn]) -> dict[int, str]:
+    seats = {c.seat: c.level for c in wanted}
+    if len(seats) != len(wanted):
+        raise services.ServiceError("A seat is given to a computer player twice.")
+    return seats
 
 
 def match_summary(match, user) -> dict:
@@ -160,7 +181,7 @@ def match_summary(match, user) -> dict:
     return {"id": match.pk, "kind": match.kind, "name": registry.get(match.kind).name, "title": match.title,
             "status": match.status, "version": match.version,
             "my_turn": any(s.user_id == user.id and s.waiting_for for s in seats),
-            "players": [s.user.username if s.user_id else None for s in seats], "updated_at": match.updated_at}
+            "players": [computers.seat_name(s, seats) for s in seats], "updated_at": match.updated_at}
 
 
 @router.get("matches/{int:id}/", response={200: MatchOut, **ERRORS}, auth=PUBLIC, url_name="api_match")

@@ -1,5 +1,7 @@
 """The in-process worker of the embedded default (no Redis, no Celery): a daemon thread that
-runs the same sweep as Celery beat every few seconds, so turn timers still fire.
+runs the same sweep as Celery beat every few seconds, so turn timers still fire and no
+computer player's move is lost (each is first tried on a timer thread of its own after the
+table's delay: games/computers.py).
 
 The thread must outlive anything one round hits (a locked database, a rules bug in one
 game, a lost connection): each step runs on its own, a failure is logged and the next
@@ -20,6 +22,7 @@ log = logging.getLogger(__name__)
 def _steps():
     """What one round does, in order; each step is tried even when the one before failed."""
     return (("deadline sweep", services.deadlines_sweep),
+            ("computer moves", services.computer_moves_sweep),
             ("notification e-mails", emails.notification_emails_send))
 
 

@@ -1,6 +1,9 @@
 from django import forms
 
-from games import clock, registry
+from games import clock, computers, registry
+
+# Seats 2 to 8 may each be given to a computer player; the page shows as many as the game has.
+COMPUTER_SEATS = range(1, 8)
 
 
 class MatchCreateForm(forms.Form):
@@ -18,11 +21,27 @@ class MatchCreateForm(forms.Form):
     vacation_days = forms.IntegerField(min_value=0, max_value=30, initial=7,
                                        help_text="Days a year each player may stop their clock.")
     allow_spectators = forms.BooleanField(required=False, initial=True, label="Spectators welcome")
+    computer_delay = forms.IntegerField(min_value=0, max_value=computers.MAX_DELAY, initial=computers.DEFAULT_DELAY,
+                                        required=False,
+                                        label="Computer players wait (seconds)",
+                                        help_text="Before each of their moves, so you can follow the table.")
+    computer_takeover = forms.BooleanField(
+        required=False, label="A computer player takes over a seat that is left",
+        help_text="Games of three or more: a player who resigns or runs out of time is replaced by a "
+                  "computer player (Knight) instead of leaving the table.")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["kind"].choices = [(g.kind, f"{g.name} ({g.min_players}–{g.max_players} players)")
                                        for g in registry.kinds()]
+        # Every game's levels in one list; the service refuses a level the chosen game lacks.
+        levels = {level: computers.level_label(level) for g in registry.kinds() for level in computers.levels_for(g.kind)}
+        for index in COMPUTER_SEATS:
+            self.fields[f"seat_{index}"] = forms.ChoiceField(
+                required=False, label=f"Seat {index + 1}",
+                choices=[("", "A person")] + [(level, f"Computer ({label})") for level, label in levels.items()],
+                widget=forms.Select(attrs={"data-testid": f"seat-{index}", "class": "computer-seat",
+                                           "data-seat": index}))
 
     def clean(self):
         data = super().clean()
@@ -32,6 +51,16 @@ class MatchCreateForm(forms.Form):
             except ValueError as exc:
                 self.add_error("clock_amount", str(exc))
         return data
+
+    def clean_computer_delay(self):
+        value = self.cleaned_data.get("computer_delay")
+        return computers.DEFAULT_DELAY if value is None else value
+
+    def computer_seats(self) -> dict[int, str]:
+        """{seat index: level} for the seats given to computer players (within the seat count)."""
+        seats = self.cleaned_data.get("seats") or 0
+        return {i: self.cleaned_data[f"seat_{i}"] for i in COMPUTER_SEATS
+                if i < seats and self.cleaned_data.get(f"seat_{i}")}
 
     def invitees(self) -> list[str]:
         return [n.strip() for n in self.cleaned_data.get("invite", "").split(",") if n.strip()]

@@ -46,6 +46,14 @@ class Match(models.Model):
     weekend_pause = models.BooleanField(default=False)
     vacation_days = models.PositiveSmallIntegerField(default=0, help_text="Days a year each player's clock may stop.")
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches")
+    # Computer players (games/computers.py): seconds they wait before answering (so people can
+    # follow the table), and whether one takes over the seat of a player who resigned or ran
+    # out of time in a game of three or more, instead of that player leaving the table.
+    computer_delay = models.PositiveSmallIntegerField(default=2)
+    computer_takeover = models.BooleanField(default=False)
+    # A game played for practice (a CCG game against a computer player): antes are played on
+    # the table but nothing moves in anyone's collection.
+    practice = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -54,7 +62,8 @@ class Match(models.Model):
     class Meta:
         verbose_name_plural = "matches"
         ordering = ["-updated_at"]
-        constraints = [models.CheckConstraint(condition=Q(num_seats__gte=1) & Q(num_seats__lte=8), name="match_seats_range")]
+        constraints = [models.CheckConstraint(condition=Q(num_seats__gte=1) & Q(num_seats__lte=8), name="match_seats_range"),
+                       models.CheckConstraint(condition=Q(computer_delay__lte=60), name="match_computer_delay_range")]
 
     def __str__(self):
         return f"{self.kind} #{self.pk}"
@@ -70,6 +79,9 @@ class Seat(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
                              related_name="seats")
     accepted = models.BooleanField(default=False, help_text="False while an invitation is unanswered.")
+    # A computer player's level ('' for a person): such a seat has no user and moves through
+    # games/computers.py, with the same service path as people.
+    computer = models.CharField(max_length=24, blank=True)
     # What this player chose on joining, for the game's setup (e.g. which deck).
     choice = models.JSONField(default=dict, blank=True)
     # What the rules wait for from this seat ('' when nothing), which decision of that kind
@@ -95,6 +107,17 @@ class Seat(models.Model):
 
     def __str__(self):
         return f"seat {self.index} of {self.match_id}"
+
+    @property
+    def computer_name(self) -> str:
+        """"Computer (Knight)" for a computer player's seat, '' for a person's."""
+        from games.computers import display_name  # the levels' labels live with the players
+        return display_name(self) if self.computer else ""
+
+    @property
+    def is_open(self) -> bool:
+        """Nobody holds it yet: no person and no computer player."""
+        return self.user_id is None and not self.computer
 
 
 class MoveRecord(models.Model):

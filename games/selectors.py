@@ -6,7 +6,7 @@ import re
 
 from django.db.models import Case, Exists, IntegerField, OuterRef, Value, When
 
-from games import registry
+from games import computers, registry
 from games.errors import NotAllowed, NotFound, ServiceError
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
 from games.rules.base import Event
@@ -69,7 +69,7 @@ def match_payload(match: Match, user, *, seats: list[Seat] | None = None) -> dic
     payload.update({
         "id": match.pk, "kind": match.kind, "name": game.name, "title": match.title,
         "status": match.status, "my_seat": my_seat, "moves": match.move_count,
-        "seats": [seat_public(s) for s in seats],
+        "seats": [seat_public(s, seats) for s in seats],
         "clock": {"kind": match.clock, "amount": match.clock_amount, "weekend_pause": match.weekend_pause,
                   "vacation_days": match.vacation_days},
         "allow_spectators": match.allow_spectators,
@@ -86,7 +86,7 @@ def change_payload(match: Match, seats: list[Seat], seat: int | None, *, game, p
     if payload["outcome"]:
         payload["outcome"] = {**payload["outcome"], "reason": with_names(payload["outcome"]["reason"], seats)}
     payload.update({"prev": prev, "status": match.status, "moves": match.move_count, "my_seat": seat,
-                    "seats": [seat_public(s) for s in seats], "ending": ending_for(match, seat, seats),
+                    "seats": [seat_public(s, seats) for s in seats], "ending": ending_for(match, seat, seats),
                     "events": [line for record in records
                                for line in _log_lines(record.seq, record.events, record.by_timeout, seat, seats)]})
     return payload
@@ -112,8 +112,10 @@ def state_payload(match: Match, my_seat: int | None, *, game=None) -> dict:
             "outcome": match.outcome}
 
 
-def seat_public(seat: Seat) -> dict:
-    return {"seat": seat.index, "username": seat.user.username if seat.user_id else None,
+def seat_public(seat: Seat, seats: list[Seat] | None = None) -> dict:
+    """One seat for the page. A computer player's seat shows its name ("Computer (Knight)")
+    where a person's shows theirs, so every board names it without knowing about computers."""
+    return {"seat": seat.index, "username": computers.seat_name(seat, seats), "computer": seat.computer or None,
             "accepted": seat.accepted, "to_act": bool(seat.waiting_for), "waiting_for": seat.waiting_for or None,
             "deadline": seat.deadline.isoformat() if seat.deadline else None,
             "paused_until": seat.paused_until.isoformat() if seat.paused_until else None}
@@ -124,7 +126,7 @@ _SEAT_WORD = re.compile(r"\bseat (\d+)\b", re.IGNORECASE)
 
 def with_names(text: str, seats: list[Seat]) -> str:
     """The rules speak of "Seat 2"; the site names the person in it."""
-    names = {s.index + 1: s.user.username for s in seats if s.user_id}
+    names = {s.index + 1: name for s in seats if (name := computers.seat_name(s, seats))}
     return _SEAT_WORD.sub(lambda m: names.get(int(m.group(1)), m.group(0)), text)
 
 
@@ -143,7 +145,7 @@ def ending_for(match: Match, seat: int | None, seats: list[Seat]) -> dict | None
     if seat is not None:
         won = seat in winners
         return {"result": "won" if won else "lost", "headline": "You won" if won else "You lost", "reason": reason}
-    names = {s.index: s.user.username if s.user_id else f"Seat {s.index + 1}" for s in seats}
+    names = {s.index: computers.seat_name(s, seats) or f"Seat {s.index + 1}" for s in seats}
     who = " and ".join(names.get(w, f"Seat {w + 1}") for w in winners)
     return {"result": "decided", "headline": f"{who} won", "reason": reason}
 
@@ -198,7 +200,7 @@ def matches_for_user(user) -> list[Match]:
 
 
 def open_matches(*, exclude_user=None, limit: int = 100) -> list[Match]:
-    qs = (Match.objects.filter(status=Match.Status.OPEN, seats__user__isnull=True).defer(*_BIG_COLUMNS).distinct()
+    qs = (Match.objects.filter(status=Match.Status.OPEN, seats__user__isnull=True, seats__computer="").defer(*_BIG_COLUMNS).distinct()
           .prefetch_related("seats__user").order_by("-created_at"))
     if exclude_user is not None and exclude_user.is_authenticated:
         qs = qs.exclude(seats__user=exclude_user)

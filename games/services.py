@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import clock, frames, notify, persistence, registry, selectors
+from games import clock, computers, frames, notify, persistence, registry, selectors
 from games.errors import MoveRejected, NotAllowed, NotFound, ServiceError, StaleVersion
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
 from games.replay import JOIN_MOVE
@@ -29,8 +29,14 @@ CHAT_MAX = 500
 def match_create(*, creator, kind: str, num_seats: int, options: dict | None = None, invite: list[str] = (),
                  clock_kind: str = "days", clock_amount: int = 3, weekend_pause: bool = False,
                  vacation_days: int = 0, allow_spectators: bool = True, title: str = "",
-                 creator_choice: dict | None = None, seed: int | None = None, rematch_of: Match | None = None) -> Match:
-    """Create a match with the creator in seat 0 and invited users in the next seats."""
+                 creator_choice: dict | None = None, seed: int | None = None, rematch_of: Match | None = None,
+                 computers_at: dict[int, str] | None = None, computer_delay: int = computers.DEFAULT_DELAY,
+                 computer_takeover: bool = False) -> Match:
+    """Create a match with the creator in seat 0 and invited users in the next seats.
+
+    ``computers_at`` gives seats (by index, never the creator's) to computer players of the
+    named levels; invitees take the other seats in order. The game starts as soon as every
+    seat held by a person is filled, at once when the rest are all computers."""
     try:
         room = registry.room(kind)
     except LookupError as exc:
@@ -48,8 +54,17 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
     invitees = _users_by_name(invite)
     if creator in invitees:
         raise ServiceError("You are already in your own game.")
-    if len(invitees) > num_seats - 1:
-        raise ServiceError(f"Only {num_seats - 1} other seat(s) to invite into.")
+    computer_seats = _computer_seats(kind, num_seats, computers_at or {}, computer_delay, computer_takeover)
+    if len(invitees) > num_seats - 1 - len(computer_seats):
+        raise ServiceError(f"Only {num_seats - 1 - len(computer_seats)} other seat(s) to invite into.")
+    practice = bool(computer_seats)
+    if computer_takeover and num_seats < 3:
+        raise ServiceError("A computer player takes over seats only in games of three or more.")
+    if computer_takeover and not practice and registry.room(kind).hooks.on_finish is not None:
+        # The game's end moves something outside it (the CCG's antes): no computer may
+        # inherit a person's stake.
+        raise ServiceError(f"In {game.name} a computer player can take over a seat only in a game "
+                           "against the computer.")
     if not allow_spectators or not game.allows_spectators:
         allow_spectators = False
     choice = _seat_choice(kind, creator, creator_choice or {})
@@ -58,15 +73,42 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
             kind=kind, title=title[:80], creator=creator, options=options, num_seats=num_seats,
             allow_spectators=allow_spectators, seed=seed if seed is not None else secrets.randbits(62),
             clock=clock_kind, clock_amount=clock_amount if clock_kind != "none" else 0,
-            weekend_pause=weekend_pause, vacation_days=vacation_days, rematch_of=rematch_of)
-        Seat.objects.create(match=match, index=0, user=creator, accepted=True, choice=choice)
+            weekend_pause=weekend_pause, vacation_days=vacation_days, rematch_of=rematch_of,
+            computer_delay=computer_delay, computer_takeover=computer_takeover, practice=practice)
+        seats = [Seat.objects.create(match=match, index=0, user=creator, accepted=True, choice=choice)]
+        waiting = iter(invitees)
         for index in range(1, num_seats):
-            invitee = invitees[index - 1] if index - 1 < len(invitees) else None
-            Seat.objects.create(match=match, index=index, user=invitee, accepted=False)
+            if index in computer_seats:
+                seats.append(Seat.objects.create(match=match, index=index, accepted=True,
+                                                 computer=computer_seats[index]))
+                continue
+            invitee = next(waiting, None)
+            seats.append(Seat.objects.create(match=match, index=index, user=invitee, accepted=False))
             if invitee is not None:
                 _notify(invitee, match, Notification.Kind.INVITED,
                         f"{creator.username} invites you to a game of {game.name}.")
+        if all(s.accepted for s in seats):
+            _start(match, seats)
     return match
+
+
+def _computer_seats(kind: str, num_seats: int, wanted: dict, delay, takeover) -> dict[int, str]:
+    """{seat index: level} checked: real seats other than the creator's, levels the game has."""
+    if isinstance(delay, bool) or not isinstance(delay, int) or not 0 <= delay <= computers.MAX_DELAY:
+        raise ServiceError(f"A computer player waits 0 to {computers.MAX_DELAY} seconds before it moves.")
+    if not wanted:
+        return {}
+    levels = computers.levels_for(kind)
+    if not levels:
+        raise ServiceError(f"{registry.get(kind).name} has no computer players yet.")
+    seats = {}
+    for index, level in wanted.items():
+        if isinstance(index, bool) or not isinstance(index, int) or not 1 <= index < num_seats:
+            raise ServiceError(f"Computer players sit in seats 2 to {num_seats}; seat 1 is yours.")
+        if level not in levels:
+            raise ServiceError(f"Computer players here are: {', '.join(computers.level_label(lv) for lv in levels)}.")
+        seats[index] = level
+    return seats
 
 
 def _users_by_name(names) -> list:
@@ -102,7 +144,7 @@ def match_join(*, match_id: int, user, choice: dict | None = None) -> Match:
         if mine is not None and mine.accepted:
             raise ServiceError("You already have a seat in this game.")
         if mine is None:
-            mine = next((s for s in seats if s.user_id is None), None)
+            mine = next((s for s in seats if s.is_open), None)
             if mine is None:
                 raise ServiceError("Every seat is taken.")
         mine.user, mine.accepted = user, True
@@ -326,6 +368,7 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
             what = "Your move" if seat.waiting_for == "turn" else f"You are asked to act ({seat.waiting_for})"
             _notify(seat.user, match, Notification.Kind.YOUR_TURN, f"{what} in {name} #{match.pk}.")
     notify.match_changed_on_commit(match, [s for s in seats if s.deadline], timers=new_deadlines)
+    computers.schedule_on_commit(match, seats)
 
 
 def match_resign(*, match_id: int, user) -> Match:
@@ -336,6 +379,9 @@ def match_resign(*, match_id: int, user) -> Match:
             raise NotAllowed("You are not playing in this game.")
         if match.status != Match.Status.ACTIVE:
             raise ServiceError("Only a game in play can be resigned.")
+        if _takes_over(match, seats, seat):
+            _computer_takeover(match, seats, seat, why="resigned")
+            return match
         _apply(match, seats, seat.index, {"type": "resign"}, user=user, key=f"resign-{seat.index}-{match.version}",
                by_timeout=False)
     return match
@@ -390,6 +436,13 @@ def deadline_expire(*, match_id: int, seat_index: int, version: int | None = Non
         if deadline is not None and seat.deadline != deadline:
             return False
         game = registry.get(match.kind)
+        former = seat.user if seat.user_id else None
+        if _takes_over(match, seats, seat):
+            # The computer player makes this move in the late player's place, and the next ones.
+            _computer_takeover(match, seats, seat, why="ran out of time")
+            _computer_apply(match, seats, seat, key=f"timeout-{seat_index}-{match.version}", by_timeout=True)
+            _apply_auto_moves(match, seats)
+            return True
         move = game.timeout_move(match.state, seat_index)
         described = game.describe_move(move, match.state)
         try:
@@ -400,8 +453,8 @@ def deadline_expire(*, match_id: int, seat_index: int, version: int | None = Non
             _apply(match, seats, seat_index, {"type": "resign"}, user=None,
                    key=f"timeout-resign-{seat_index}-{match.version}", by_timeout=True)
         _apply_auto_moves(match, seats)
-        if seat.user_id:
-            _notify(seat.user, match, Notification.Kind.TIMEOUT,
+        if former is not None:
+            _notify(former, match, Notification.Kind.TIMEOUT,
                     f"Your time ran out in {game.name} #{match.pk}: {selectors.with_names(described, seats)}.")
     return True
 
@@ -470,6 +523,80 @@ def vacation_start(*, user, days: int) -> int:
     if stopped == 0:
         raise ValueError("None of your games has vacation days left to stop its clock.")
     return stopped
+
+
+# --- computer players (games/computers.py) ----------------------------------------------
+
+def computer_move_apply(*, match_id: int, seat_index: int, version: int) -> bool:
+    """A computer player's move, through the same path as a person's: under the match lock,
+    with an idempotency key from (match, version, seat), then deadlines, pushes and the humans'
+    notifications as after any move. Does nothing (False) when the game moved on from
+    ``version``, or the seat is no longer a computer's or owes nothing: the change that moved
+    it on scheduled its own task."""
+    with transaction.atomic():
+        try:
+            match, seats = lock_match(match_id)
+        except NotFound:
+            return False
+        seat = next((s for s in seats if s.index == seat_index), None)
+        if (match.status != Match.Status.ACTIVE or match.version != version or seat is None
+                or not seat.computer or not seat.waiting_for):
+            return False
+        key = f"computer-{seat_index}-{version}"
+        if persistence.earlier_move(match.pk, key) is not None:
+            return False
+        _computer_apply(match, seats, seat, key=key, by_timeout=False)
+        _apply_auto_moves(match, seats)
+    return True
+
+
+def computer_moves_sweep(*, limit: int = 200) -> int:
+    """The guarantee behind the scheduled tasks: make every computer move overdue by more
+    than a few seconds (a lost task, a restarted process). Returns how many were made."""
+    return sum(computer_move_apply(match_id=m, seat_index=i, version=v) for m, i, v in computers.overdue(limit=limit))
+
+
+def _computer_apply(match: Match, seats: list[Seat], seat: Seat, *, key: str, by_timeout: bool) -> MoveRecord:
+    """Choose and apply the computer player's move in a locked match. A crash or an illegal
+    choice is logged and replaced by a legal move; if even that is refused, the rules' timeout
+    move is made, so a computer player never stalls a game."""
+    game = registry.get(match.kind)
+    try:
+        move = computers.choose(game, match, seat)
+    except Exception:  # noqa: BLE001 - any bug in a player: logged, and a legal move instead
+        log.exception("computer player (%s) failed in match %s seat %s", seat.computer, match.pk, seat.index)
+        legal = game.legal_moves(match.state, seat.index)
+        move = legal[computers.move_seed(match.seed, match.version, seat.index) % len(legal)] if legal else None
+    if move is not None:
+        try:
+            return _apply(match, seats, seat.index, move, user=None, key=key, by_timeout=by_timeout)
+        except MoveRejected as exc:
+            log.error("computer player (%s) chose a refused move in match %s seat %s: %s (%s)",
+                      seat.computer, match.pk, seat.index, move, exc.message)
+    return _apply(match, seats, seat.index, game.timeout_move(match.state, seat.index), user=None,
+                  key=f"{key}-fallback", by_timeout=by_timeout)
+
+
+def _takes_over(match: Match, seats: list[Seat], seat: Seat) -> bool:
+    """Whether a computer player takes over this person's seat rather than the player leaving
+    the table (the table's option, in games of three or more, while another person plays on:
+    a table of computers alone would only play for itself)."""
+    others_play = any(s.user_id is not None for s in seats if s.index != seat.index)
+    return (match.computer_takeover and len(seats) >= 3 and seat.user_id is not None and others_play
+            and computers.default_level(match.kind) is not None)
+
+
+def _computer_takeover(match: Match, seats: list[Seat], seat: Seat, *, why: str) -> None:
+    """The seat passes to a computer player, named as such from now on; the person who left
+    is told, and no longer sees the seat's hidden cards."""
+    former, level = seat.user, computers.default_level(match.kind)
+    seat.user, seat.computer = None, level
+    seat.save(update_fields=["user", "computer"])
+    name = registry.get(match.kind).name
+    _notify(former, match, Notification.Kind.TIMEOUT if why == "ran out of time" else Notification.Kind.GAME_OVER,
+            f"You {why} in {name} #{match.pk}: {computers.display_name(seat, seats)} plays your seat from now on.")
+    _bump(match, seats)
+    computers.schedule_on_commit(match, seats)
 
 
 # --- chat and notifications ------------------------------------------------------------

@@ -17,8 +17,16 @@ def deadline_fire(match_id: int, seat_index: int, version: int, deadline: str | 
 
 @shared_task(ignore_result=True)
 def deadlines_sweep() -> int:
-    """Beat, every minute: the guarantee that no deadline is lost."""
-    return services.deadlines_sweep()
+    """Beat, every minute: the guarantee that no deadline is lost, nor a computer player's move."""
+    fired = services.deadlines_sweep()
+    return fired + services.computer_moves_sweep()
+
+
+@shared_task(ignore_result=True)
+def computer_move(match_id: int, seat_index: int, version: int) -> bool:
+    """A computer player's move, after the table's delay; nothing if the game moved on from
+    ``version`` (the change that moved it scheduled its own)."""
+    return services.computer_move_apply(match_id=match_id, seat_index=seat_index, version=version)
 
 
 @shared_task(ignore_result=True)

@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from decks import selectors as deck_selectors
-from games import registry, selectors, services
+from games import computers, registry, selectors, services
 from games.errors import NotAllowed, ServiceError
 from games.forms import MatchCreateForm
 from games.kinds.base import raw_values
@@ -35,7 +35,44 @@ def home(request):
         "open": [m for m in mine if m.status == "open" and not m.invited],
         "finished": finished,
         "welcome": _welcome(request.user) if not mine else None,
+        "vs_computer": _computer_games(),
     })
+
+
+def _computer_games() -> list:
+    """The games a computer player can play, for "Play against the computer"."""
+    return [g for g in registry.kinds() if computers.default_level(g.kind)]
+
+
+@login_required
+@require_POST
+def match_vs_computer(request):
+    """"Play against the computer": the chosen game, the fewest seats it takes, every other
+    seat a computer player of the real level, no clock; the game starts at once. The card
+    game needs a deck: the player's first playable one (the deck builder's "Try this deck"
+    chooses another)."""
+    kind = request.POST.get("kind", "")
+    if kind not in {g.kind for g in _computer_games()}:
+        messages.error(request, "Choose a game that computer players know.")
+        return redirect("home")
+    game, room = registry.get(kind), registry.room(kind)
+    choice = None
+    if room.seat_form is not None:
+        playable = [row["deck"] for row in deck_selectors.decks_playability(user=request.user) if row["playable"]]
+        if not playable:
+            messages.error(request, "You need a playable deck first: build one in the deck builder.")
+            return redirect("deck_list")
+        choice = {"deck": playable[0].pk}
+    level = computers.default_level(kind)
+    try:
+        match = services.match_create(
+            creator=request.user, kind=kind, num_seats=game.min_players, clock_kind="none", clock_amount=0,
+            computers_at={i: level for i in range(1, game.min_players)}, creator_choice=choice,
+            title=f"{request.user.username} against the computer")
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("home")
+    return redirect("match_detail", match_id=match.pk)
 
 
 def _welcome(user) -> dict:
@@ -72,7 +109,9 @@ def match_new(request):
                     weekend_pause=form.cleaned_data["weekend_pause"],
                     vacation_days=form.cleaned_data["vacation_days"],
                     allow_spectators=form.cleaned_data["allow_spectators"],
-                    creator_choice=raw_values(panel.seat) if panel.seat is not None else None)
+                    creator_choice=raw_values(panel.seat) if panel.seat is not None else None,
+                    computers_at=form.computer_seats(), computer_delay=form.cleaned_data["computer_delay"],
+                    computer_takeover=form.cleaned_data["computer_takeover"])
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
@@ -99,7 +138,7 @@ def match_detail(request, match_id):
     return render(request, "games/match.html", {
         "match": match, "seats": seats, "game": registry.get(match.kind), "my_seat": my_seat,
         "invited": invited, "can_join": (request.user.is_authenticated and match.status == "open" and my_seat is None
-                                         and (invited or any(s.user_id is None for s in seats))),
+                                         and (invited or any(s.is_open for s in seats))),
         "can_join_running": _can_join_running(match, seats, request.user),
         "chat": selectors.chat_for(match, player=my_seat is not None),
         "can_chat": selectors.can_chat(match, request.user, my_seat), **_room_assets(match.kind),

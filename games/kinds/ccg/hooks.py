@@ -12,7 +12,10 @@ docs/rules/ccg-web.md. In short:
   it there; at the end the engine's ``ante_result`` says where the held cards go, and the
   ledger moves them in the transaction that ends the game;
 * a game drawn with the ante carried over (15.1) starts its rematch at once, same players,
-  same decks, with the carried cards held again for the new match.
+  same decks, with the carried cards held again for the new match;
+* a game against a computer player is practice (``Match.practice``): the computer plays a
+  starter deck, antes are played on the table as the rules say, but nothing is held, won or
+  lost in anyone's collection, and a carried-over ante starts no rematch.
 """
 from __future__ import annotations
 
@@ -42,14 +45,15 @@ TIMED_WAITS = {"response": "window", "offer": "offer"}
 def setup_options(match, seats) -> dict:
     table = match.options
     carried = carried_ante_of(match.rematch_of) if match.rematch_of_id else []
-    decks = [_deck_cards(seat) for seat in seats]
+    decks = [_computer_deck(seat) if seat.computer else _deck_cards(seat) for seat in seats]
     # 15.1: the carried cards lie in the ante, so they are not in their owners' decks too.
     for entry in carried:
         deck = decks[entry["owner"]]
         index = next((i for i, c in enumerate(deck) if c["code"] == entry["card"]["code"]), None)
         if index is not None:
             deck.pop(index)
-    options = {"decks": decks, "collection_sizes": [_collection_size(seat.user) for seat in seats],
+    sizes = [len(deck) if seat.computer else _collection_size(seat.user) for seat, deck in zip(seats, decks)]
+    options = {"decks": decks, "collection_sizes": sizes,
                "rules_off": list(table.get("rules_off") or []),
                "double_the_ante": bool(table.get("double_the_ante"))}
     if carried:
@@ -71,6 +75,17 @@ def _deck_cards(seat) -> list[dict]:
     return [known[code].to_format() for code, n in sorted(version.cards.items()) for _ in range(n)]
 
 
+def _computer_deck(seat) -> list[dict]:
+    """A computer player's deck: one of the starter decks (a different one per seat), as data;
+    it owns no collection, which is why its games are practice."""
+    starters = deck_services.starter_deck_lists()
+    if not starters:
+        raise ValueError("There is no starter deck for a computer player to play.")
+    cards = starters[(seat.index - 1) % len(starters)]["cards"]
+    known = deck_selectors.deck_cards(cards)
+    return [known[code].to_format() for code, n in sorted(cards.items()) if code in known for _ in range(n)]
+
+
 def _collection_size(user) -> int:
     """Copies owned, free and staked (2.6: the largest collection goes first)."""
     totals = Holding.objects.filter(user=user).aggregate(q=Sum("quantity"), h=Sum("held"))
@@ -87,6 +102,8 @@ def carried_ante_of(previous) -> list[dict]:
 def on_start(match) -> None:
     """A rematch starts with the carried cards already in the ante: hold them again, now
     for this match (the drawn game released them in the same transaction)."""
+    if match.practice:
+        return
     _hold(match, list(match.state["ante"]))
 
 
@@ -94,6 +111,8 @@ def on_start(match) -> None:
 
 def after_move(match, previous_state) -> None:
     """Hold every card the move put into the ante (the cut, a doubled stake)."""
+    if match.practice:
+        return
     before = set(previous_state["ante"])
     new = [iid for iid in match.state["ante"] if iid not in before]
     if not new:
@@ -153,6 +172,8 @@ def preset_set(*, match_id: int, user, preset: str):
 
 def on_finish(match, outcome) -> None:
     """Move the held ante as the engine's ante_result says, inside the ending transaction."""
+    if match.practice:
+        return  # nothing was held
     result = ante_result(match.state)
     if result["status"] == "won":
         winner = match.seats.select_related("user").get(index=result["winner"]).user

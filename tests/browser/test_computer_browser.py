@@ -1,0 +1,129 @@
+"""Playing against computer players in Chromium (issue 16): a whole Cup Quest game of one
+person against two Knights, their moves made by a real Celery worker after the table's
+delay and shown on the page over the websocket; "Play against the computer" from the home
+page in two clicks; "Try this deck" from the deck builder.
+
+The Cup Quest game is seeded, and the computer players seed their choices from the match's
+seed, version and seat, so the whole game is known in advance: it is played out once here
+with the pure rules (the person's moves chosen as in test_cupquest_browser.py) and the page
+must arrive at the same ending.
+"""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from games.rules import computer
+from games.rules.cupquest.game import CupQuest
+from tests.browser.helpers import sign_up, wait_live
+from tests.browser.test_cupquest_browser import LOG_TEXTS, _click_move, _wait_for_log, choose_move
+
+pytestmark = pytest.mark.browser
+
+GAME = CupQuest()
+# With the person moving as choose_move does and two Knights, this seed's game ends in 13
+# moves, five of them the person's (a snipe among them).
+SEED = 4
+
+
+def _expected_game(seed: int, options: dict) -> tuple[list[dict], dict]:
+    """The seeded game played out with the pure rules: every move, and the outcome. Version 1
+    is the started game; each move adds one (as in the shell)."""
+    state = GAME.setup(3, options, seed)
+    moves, version, made = [], 1, []
+    while GAME.outcome(state) is None:
+        seat = GAME.pending(state)[0].seat
+        if seat == 0:
+            move = choose_move(state, 0, sniped_yet="snipe" in made)
+            made.append(move["type"])
+        else:
+            move, _note = computer.choose_move(GAME, state, seat, "knight", computer.seed_for(seed, version, seat))
+        moves.append({"seat": seat, "move": move})
+        state, _ = GAME.apply(state, seat, move)
+        version += 1
+    return moves, GAME.outcome(state).as_dict()
+
+
+def _wait_for_my_turn_or_the_end(match_id: int, timeout: float = 15.0):
+    from games.models import Match
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        match = Match.objects.get(pk=match_id)
+        if match.status != "active" or GAME.pending(match.state)[0].seat == 0:
+            return match
+        time.sleep(0.05)
+    raise AssertionError("the computer players did not move in time")
+
+
+def test_a_person_plays_a_whole_cup_quest_game_against_two_computers(live_url, new_page, worker):
+    from django.contrib.auth import get_user_model
+    from django.db import connections
+
+    from games import selectors, services
+    from games.models import MoveRecord
+
+    page = new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    sign_up(page, live_url, "percival")
+    user = get_user_model().objects.get(username="percival")
+    match = services.match_create(creator=user, kind="cupquest", num_seats=3, seed=SEED, clock_kind="none",
+                                  clock_amount=0, computers_at={1: "knight", 2: "knight"}, computer_delay=1)
+    match.refresh_from_db()
+    expected_moves, expected_outcome = _expected_game(SEED, match.options)
+    page.goto(f"{live_url}/games/{match.pk}/")
+    page.wait_for_selector("svg.cq-map")
+    wait_live(page)
+    page.evaluate("window.__sameDocument = true")
+    for where in ("#seats", "[data-testid=players]"):  # the shell's seat list and the board's
+        shown = page.inner_text(where)
+        assert "Computer 2 (Knight)" in shown and "Computer 3 (Knight)" in shown
+
+    made = []
+    while True:
+        match = _wait_for_my_turn_or_the_end(match.pk)
+        seats = selectors.seats_for(match)
+        # The page shows every computer move without a reload before the person acts.
+        _wait_for_log(page, [line["text"] for line in selectors.log_for(match, 0, seats=seats)])
+        if match.status != "active":
+            break
+        assert len(made) < 20, "the seeded game should have ended by now"
+        move = choose_move(match.state, 0, sniped_yet="snipe" in made)
+        before = match.version
+        _click_move(page, move, match.state, 0)
+        made.append(move["type"])
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and type(match).objects.get(pk=match.pk).version == before:
+            time.sleep(0.05)
+    records = list(MoveRecord.objects.filter(match=match).order_by("seq"))
+    assert [{"seat": r.seat, "move": r.move} for r in records] == expected_moves
+    assert all(r.key.startswith("computer-") for r in records if r.seat != 0)
+    assert match.outcome["winners"] == expected_outcome["winners"]
+    assert page.evaluate("window.__sameDocument === true"), "every computer move came without a reload"
+    assert page.inner_text("[data-testid=status]") == "The game is over."
+    log = page.inner_text("[data-testid=log]")
+    assert "Computer 2 (Knight)" in log and "Computer 3 (Knight)" in log
+    assert errors == []
+    connections.close_all()
+
+
+def test_play_against_the_computer_in_two_clicks(live_url, new_page, worker):
+    from django.db import connections
+
+    from games.models import Match
+
+    page = new_page()
+    sign_up(page, live_url, "gareth")
+    page.select_option("[data-testid=vs-computer-kind]", "duel")
+    page.click("[data-testid=vs-computer-go]")
+    page.wait_for_url(f"{live_url}/games/*/")
+    wait_live(page)
+    match = Match.objects.get(creator__username="gareth")
+    assert match.kind == "duel" and match.status == "active"
+    assert "Computer (Knight)" in page.inner_text("#seats")
+    # One move of mine; the Knight answers on the page after its delay.
+    page.click("[data-testid=hand] button:not([disabled]) >> nth=0")
+    page.wait_for_function(f"() => ({LOG_TEXTS})().some(t => t.startsWith('Computer (Knight) lays'))", timeout=15000)
+    connections.close_all()
