@@ -103,7 +103,7 @@ def choose_move(game: Game, state: dict, seat: int, level: str, seed: int) -> tu
 
 def _copy(data):
     """A deep copy of plain JSON data (marshal: several times faster than copy.deepcopy)."""
-    return marshal.loads(marshal.dumps(data))
+    return marshal.loads(marshal.dumps(data, 2))  # version 2: no back-references, loads faster
 
 
 def _listed(move, offered: list[dict], legal: list[dict]) -> dict | None:
