@@ -127,3 +127,54 @@ def test_play_against_the_computer_in_two_clicks(live_url, new_page, worker):
     page.click("[data-testid=hand] button:not([disabled]) >> nth=0")
     page.wait_for_function(f"() => ({LOG_TEXTS})().some(t => t.startsWith('Computer (Knight) lays'))", timeout=15000)
     connections.close_all()
+
+
+def test_try_this_deck_opens_a_playable_practice_game(live_url, new_page, worker):
+    """From the deck builder, one click starts a practice CCG game of that deck against a
+    computer player; the person plays it on the page and the computer answers; no card is
+    staked from the collection."""
+    from django.db import connections
+
+    from decks.models import AnteStake, Deck, LedgerEntry
+    from games.models import Match, MoveRecord
+    from tests.browser.test_ccg_browser import click_move
+    from tests.platform.ccg_helpers import GAME as CCG, ensure_card_database, scripted_move
+
+    ensure_card_database()
+    page = new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    sign_up(page, live_url, "bedevere")
+    deck = Deck.objects.filter(owner__username="bedevere").order_by("pk").first()
+    ledger = LedgerEntry.objects.filter(user=deck.owner).count()
+    page.goto(f"{live_url}/decks/{deck.pk}/")
+    page.click("[data-testid=try-deck]")
+    page.wait_for_url(f"{live_url}/games/*/")
+    wait_live(page)
+    match = Match.objects.get(creator=deck.owner)
+    assert match.kind == "ccg" and match.status == "active" and match.practice
+    assert match.seats.get(index=0).choice["deck_version"] == deck.version
+    assert "Computer (Knight)" in page.inner_text("#seats")
+
+    mine = 0
+    deadline = time.monotonic() + 60
+    while mine < 4 and time.monotonic() < deadline:
+        match.refresh_from_db()
+        assert match.status == "active"
+        if CCG.pending(match.state)[0].seat != 0:
+            time.sleep(0.1)  # the computer player's turn: its task runs after the delay
+            continue
+        page.wait_for_function(f"Grail.page.data && Grail.page.data.version >= {match.version}")
+        click_move(page, scripted_move(match.state, 0, CCG.legal_moves(match.state, 0)))
+        version = match.version
+        while Match.objects.get(pk=match.pk).version == version and time.monotonic() < deadline:
+            time.sleep(0.05)
+        mine += 1
+    assert mine == 4, "the person could keep playing"
+    assert MoveRecord.objects.filter(match=match, seat=1, key__startswith="computer-").exists()
+    match.refresh_from_db()
+    assert match.state["ante"], "the cut put cards in the ante on the table"
+    assert not AnteStake.objects.exists() and LedgerEntry.objects.filter(user=deck.owner).count() == ledger
+    assert "Computer (Knight)" in page.inner_text("[data-testid=log]")
+    assert errors == []
+    connections.close_all()

@@ -59,6 +59,37 @@ def test_the_game_waits_for_the_people_and_skips_the_computers_seats(make_user):
     assert names == ["alice", "Computer (Random squire)", "bob"]
 
 
+def test_the_new_game_form_gives_seats_to_computers(client, make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    client.force_login(alice)
+    page = client.get("/games/new/").content.decode()
+    assert 'data-testid="seat-1"' in page and "Computer (Knight)" in page
+    r = client.post("/games/new/", {"kind": "cupquest", "seats": 3, "clock_kind": "hours", "clock_amount": 8,
+                                    "vacation_days": 3, "invite": "bob", "seat_1": "knight", "seat_5": "random",
+                                    "computer_delay": 5, "computer_takeover": "on"})
+    match = Match.objects.get()
+    assert r.status_code == 302 and match.status == "open"
+    assert (match.computer_delay, match.computer_takeover) == (5, True)
+    # Seat 6's choice lies beyond the three seats and is ignored; bob takes the seat left.
+    assert [(s.user, s.computer) for s in match.seats.all()] == [(alice, ""), (None, "knight"), (bob, "")]
+    refused = client.post("/games/new/", {"kind": "duel", "seats": 2, "clock_kind": "hours", "clock_amount": 8,
+                                          "vacation_days": 3, "seat_1": "knight", "computer_takeover": "on"})
+    assert refused.status_code == 200 and "three or more" in refused.content.decode()
+
+
+def test_home_page_plays_against_the_computer(client, make_user):
+    alice = make_user("alice")
+    client.force_login(alice)
+    assert 'data-testid="vs-computer"' in client.get("/").content.decode()
+    r = client.post("/games/against-the-computer/", {"kind": "cupquest"})
+    match = Match.objects.get()
+    assert r.status_code == 302 and r.url == f"/games/{match.pk}/"
+    assert match.status == "active" and match.clock == "none"
+    assert [s.computer for s in match.seats.all()] == ["", "knight"]
+    assert client.post("/games/against-the-computer/", {"kind": "nonsense"}).status_code == 302
+    assert Match.objects.count() == 1
+
+
 @pytest.mark.parametrize("wanted, delay, message", [
     ({0: "knight"}, 2, "seat 1 is yours"),
     ({2: "knight"}, 2, "seats 2 to 2"),
