@@ -41,9 +41,13 @@ class Board:
         }
         self.grid = hexgrid.Grid(self.hexes[k] for k in self.enterable)
         self._sight: dict[tuple[str, str], bool] = {}
+        # Every pairwise distance, once per board (169 x 169 small ints): rules ask often.
+        self.dist: dict[str, dict[str, int]] = {
+            a: {b: hexgrid.distance(ha, hb) for b, hb in self.hexes.items()} for a, ha in self.hexes.items()
+        }
 
     def distance(self, a: str, b: str) -> int:
-        return hexgrid.distance(self.hexes[a], self.hexes[b])
+        return self.dist[a][b]
 
     def edge_distance(self, a: str, b: str) -> int:
         """Steps along the edge ring between two edge spaces (0..len/2)."""

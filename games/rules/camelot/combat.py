@@ -111,10 +111,11 @@ def ally_value(state: dict, uid: str, target: str, ice: set) -> int:
     return strike_value(state, unit["seat"], uid, target, BASIC_MODE[unit["type"]]) or 0
 
 
-def ally_candidates(state: dict, ally: int, target: str) -> list[str]:
-    ice = frozen(state)
+def ally_candidates(state: dict, ally: int, target: str, ice: set | None = None) -> list[str]:
+    ice = frozen(state) if ice is None else ice
+    near = board_of(state).dist[state["units"][target]["hex"]]
     return [uid for uid, u in state["units"].items()
-            if u["seat"] == ally and uid not in ice and ally_value(state, uid, target, ice) > 0]
+            if u["seat"] == ally and near[u["hex"]] <= 3 and uid not in ice and ally_value(state, uid, target, ice) > 0]
 
 
 def resolve(state: dict, seat: int, timed_out: bool, events: list) -> list[dict]:

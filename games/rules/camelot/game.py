@@ -19,7 +19,7 @@ from . import combat, items, requests, turns
 from .movement import Mover
 from .pieces import COUNT, NAMES, TYPES
 from .setup import entry_chooser, entry_choices, new_state
-from .state import controls, frozen, turn_of
+from .state import board_of, controls, frozen, turn_of
 from .state_copy import copy_state
 from .view import build_view
 
@@ -197,6 +197,7 @@ class Camelot(Game):
     def _ask_moves(self, state, seat, turn):
         out = []
         units = state["units"]
+        ice = frozen(state) if turn["declared"] else None
         for target in turn["declared"]:
             if target not in units:
                 continue
@@ -206,7 +207,7 @@ class Camelot(Game):
                     continue
                 if requests.asked(state, ally, "ally", asker=seat, turn=turn["number"], target=target):
                     continue
-                if combat.ally_candidates(state, ally, target):
+                if combat.ally_candidates(state, ally, target, ice):
                     out.append({"type": "ask_ally", "target": target, "seat": ally})
         if turn["stage"] != "attack":
             for other in sorted(_engaging_seats(state, seat)):
@@ -453,17 +454,9 @@ def _choices(decision):
 def _engaging_seats(state, seat):
     """Players with a unit next to one of ``seat``'s units."""
     units = state["units"]
-    mine = {u["hex"] for u in units.values() if u["seat"] == seat}
-    if not mine:
-        return set()
-    from .state import board_of
     adjacent = board_of(state).adjacent
-    out = set()
-    for u in units.values():
-        s = u["seat"]
-        if s is not None and s != seat and s not in out and any(n in mine for n in adjacent[u["hex"]]):
-            out.add(s)
-    return out
+    near = {n for u in units.values() if u["seat"] == seat for n in adjacent[u["hex"]]}
+    return {u["seat"] for u in units.values() if u["seat"] is not None and u["seat"] != seat and u["hex"] in near}
 
 
 def _maybe_start_play(state):

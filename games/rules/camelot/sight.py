@@ -14,7 +14,7 @@ def in_sight(board: Board, a: str, b: str) -> bool:
 
 
 def can_reach(board: Board, a: str, b: str, reach: int, needs_sight: bool) -> bool:
-    d = board.distance(a, b)
+    d = board.dist[a][b]
     if d < 1 or d > reach:
         return False
     return not needs_sight or d == 1 or board.sees(a, b)

@@ -29,9 +29,11 @@ def _score(state, seat, move, near_cache):
     if kind == "declare":
         if len(move["targets"]) > 1:
             return -5
-        there = units[move["targets"][0]]["hex"]
-        mine = [u["hex"] for u in units.values() if u["seat"] == seat]
-        return 6 if any(_dist(h, there) <= 2 for h in mine) else -2
+        mine = near_cache.get("mine")
+        if mine is None:  # hexes within 2 of one of my units, worked out once per choice
+            mine = near_cache["mine"] = {h for u in units.values() if u["seat"] == seat
+                                         for h, d in BOARD.dist[u["hex"]].items() if d <= 2}
+        return 6 if units[move["targets"][0]]["hex"] in mine else -2
     if kind == "enter":
         return 3 if move["piece"] in ("arthur", "lancelot", "galahad") else 1
     if kind == "move":
@@ -51,10 +53,15 @@ def _score(state, seat, move, near_cache):
 
 
 def _near(state, unit, h, cache):
-    key = (unit["type"], h)
+    """Steps from ``h`` to the nearest thing a unit of this type could carry."""
+    kind = unit["type"]
+    key = (kind, h)
     if key not in cache:
-        spots = [where for where, things in state["items"].items() if any(can_carry(unit["type"], t) for t in things)]
-        cache[key] = min((_dist(h, w) for w in spots), default=0)
+        spots = cache.get(kind)
+        if spots is None:
+            spots = cache[kind] = [w for w, things in state["items"].items() if any(can_carry(kind, t) for t in things)]
+        row = BOARD.dist[h]
+        cache[key] = min((row[w] for w in spots), default=0)
     return cache[key]
 
 
@@ -73,7 +80,7 @@ def random_options(seed):
     rng = Rng({"seed": seed * 31 + 7, "n": 0})
     return {"accoutrements": rng.below(3) == 0, "gold": rng.below(3) == 0, "guardians": rng.below(2) == 0,
             "turn_based": rng.below(5) == 0, "failed_attack_penalty": rng.below(4) != 0,
-            "turn_cap": 400 if rng.below(4) else 60}
+            "turn_cap": (400, 150, 100, 60)[rng.below(4)]}
 
 
 def play(game, seed, players=4, chooser=seeking, options=None, on_step=None, in_place=False):

@@ -1,0 +1,65 @@
+"""What each seat and spectators see: the spec's shape, and never the generator."""
+import json
+
+from .helpers import GAME, play, put, table
+
+KEYS = {"board", "me", "phase", "options", "order", "rolls", "entry_turn", "entry_choices", "players", "tokens",
+        "turns", "units", "items", "item_values", "frozen", "decisions", "paused", "turn_count", "turn_cap",
+        "last_combat", "result"}
+
+
+def check_views(state):
+    seats = list(range(state["players"])) + [None]
+    for seat in seats:
+        view = GAME.view_for(state, seat)
+        assert set(view) == KEYS and view["me"] == seat
+        text = json.dumps(view)
+        assert '"rng"' not in text and '"seed"' not in text  # the generator never shows
+        for d in view["decisions"]:
+            if d["seat"] == seat and not d["done"]:
+                assert d["mine"] and {"prompt", "options", "pick", "default"} <= set(d)
+            else:
+                assert not d.get("mine") and "options" not in d and "data" not in d
+    return True
+
+
+def test_the_entry_phase_view():
+    state = GAME.setup(4, {"gold": True}, 3)
+    view = GAME.view_for(state, None)
+    assert view["phase"] == "entry" and view["entry_turn"] == state["order"][0]
+    assert len(view["entry_choices"]) == 42 and view["tokens"] == state["order"][:2]
+    assert sum(view["item_values"].values()) == 40
+    assert view["players"][0] == {"seat": 0, "entry": None, "active": True,
+                                  "pool": {"arthur": 5, "galahad": 4, "lancelot": 4, "merlin": 1, "morgan": 1},
+                                  "lost": {"arthur": 0, "galahad": 0, "lancelot": 0, "merlin": 0, "morgan": 0},
+                                  "spells": {"teleport": True, "fireball": True, "death_touch": True},
+                                  "banked": {"items": [], "gold": 0, "coins": []}, "pauses_left": 2}
+    check_views(state)
+
+
+def test_the_play_view_shows_turns_frozen_units_and_asks_to_the_right_seat():
+    state = table(3, tokens=(0, 1))
+    mine = put(state, 0, "arthur", "0,1")
+    target = put(state, 1, "arthur", "1,0")
+    put(state, 2, "galahad", "3,-1")
+    state = play(state, 0, {"type": "declare", "targets": [target]})
+    state = play(state, 0, {"type": "ask_ally", "target": target, "seat": 2})
+    state = play(state, 0, {"type": "strike", "unit": mine, "target": target, "mode": "melee"})
+    view = GAME.view_for(state, 2)
+    assert view["frozen"] == [target] and view["turns"]["0"]["stage"] == "attack"
+    assert view["turns"]["0"]["strikes"] == [{"unit": mine, "target": target, "mode": "melee", "value": 1}]
+    assert set(view["turns"]["0"]) >= {"number", "stage", "declared", "moved", "moves_left", "strikes", "permissions"}
+    assert view["units"][mine] == {"seat": 0, "type": "arthur", "hex": "0,1", "carry": None, "guardian": False}
+    assert view["decisions"][0]["mine"] and view["decisions"][0]["kind"] == "ally"
+    assert not GAME.view_for(state, 0)["decisions"][0]["mine"]
+    assert "prompt" not in GAME.view_for(state, None)["decisions"][0]
+    check_views(state)
+
+
+def test_views_do_not_change_the_state():
+    state = table(3)
+    before = json.dumps(state, sort_keys=True)
+    view = GAME.view_for(state, 0)
+    view["units"]["x"] = {}
+    view["players"][0]["pool"]["arthur"] = 99
+    assert json.dumps(state, sort_keys=True) == before
