@@ -82,6 +82,7 @@ class _Table:
         self.keeper_limit = (eff.get("keeper_limit") or {}).get("value") if eff.get("keeper_limit") else None
         self.resolving = list(view["resolving"])
         self.now = self.score(self.tables, self.goals, self.hand)
+        self._played: dict[str, float] = {}  # play_value per card, asked again and again by discards
 
     # --- scoring a position ---------------------------------------------------------
 
@@ -138,6 +139,12 @@ class _Table:
 
     def play_value(self, card: str) -> float:
         """The score after playing ``card`` from hand (or from a pool drawn to use)."""
+        got = self._played.get(card)
+        if got is None:
+            got = self._played[card] = self._play_value(card)
+        return got
+
+    def _play_value(self, card: str) -> float:
         hand = self.without(card)
         kind = TYPE[card]
         if kind in ("keeper", "creeper"):
