@@ -225,10 +225,10 @@ def knight(view: dict, legal: list[dict], rng: Rng) -> dict:
         return moves[len(moves) // 2]
     if "accept" in by_type:
         return _answer_double(sight, by_type)
+    if "discard" in by_type:  # balancing a hand, or a card that makes it discard
+        return min(by_type["discard"], key=lambda m: (_keep_value(sight, m["card"]), m["card"]))
     if kind == "choice":
         return _choice(sight, pend, legal, by_type)
-    if "discard" in by_type:
-        return min(by_type["discard"], key=lambda m: (_keep_value(sight, m["card"]), m["card"]))
     if kind == "response" and "pass" in by_type:
         return _respond(sight, pend, by_type)
     if view["turn"] != sight.me:
