@@ -8,6 +8,7 @@ RUNS = [
     ["ccg_engine.py"],
     ["cupquest_playout.py"],
     ["fluxx_engine.py", "--games", "200"],
+    ["camelot_engine.py", "--games", "40"],
     ["computer_players.py", "--games", "200"],
     ["card_search.py"],
     ["move_roundtrip.py", "--games", "40", "--seconds", "15"],
