@@ -16,6 +16,7 @@ ROOMS = (
     "games.kinds.cupquest",
     "games.kinds.ccg",
     "games.kinds.fluxx",
+    "games.kinds.camelot",
 )
 
 _ROOMS: dict[str, Room] = {}

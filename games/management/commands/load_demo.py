@@ -1,4 +1,4 @@
-"""Demo data for `make run`: three players, an admin, and games between them. Idempotent."""
+"""Demo data for `make run`: four players, an admin, and games between them. Idempotent."""
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
@@ -6,7 +6,7 @@ from games import services
 from games.models import Match
 
 DEMO_PASSWORD = "grail-demo-1"
-DEMO_PLAYERS = ("arthur", "bedevere", "galahad")
+DEMO_PLAYERS = ("arthur", "bedevere", "galahad", "lancelot")
 
 
 class Command(BaseCommand):
@@ -27,13 +27,16 @@ class Command(BaseCommand):
             admin.save()
         if not Match.objects.filter(creator=users[0]).exists():
             self._demo_game(users[:2], "duel", "Demo duel")
-            self._demo_game(users, "cupquest", "Demo Cup Quest")
+            self._demo_game(users[:3], "cupquest", "Demo Cup Quest")
             # Each demo player brings the first of the starter decks every new account gets.
             self._demo_game(users[:2], "ccg", "Demo quest for the Grail",
                             choose=lambda user: {"deck": user.decks.order_by("pk").first().pk})
         # Added after the first three: a database loaded before Fluxx existed gets it on the next run.
         if not Match.objects.filter(creator=users[0], kind="fluxx").exists():
-            self._demo_game(users, "fluxx", "Demo Fluxx (newcomers welcome)")
+            self._demo_game(users[:3], "fluxx", "Demo Fluxx (newcomers welcome)")
+        # Camelot, four players on a correspondence clock (a live table would time out unwatched).
+        if not Match.objects.filter(creator=users[0], kind="camelot").exists():
+            self._demo_game(users, "camelot", "Demo Camelot: two turns at once")
         self.stdout.write(f"Demo players: {', '.join(DEMO_PLAYERS)} and admin, password {DEMO_PASSWORD}")
 
     def _demo_game(self, users, kind, title, choose=lambda user: None):
