@@ -2,6 +2,9 @@
 
 The higher total of laid cards wins and every card laid is replaced from the deck, so the
 knight simply lays its highest card each turn: a card kept back is worth nothing at the end.
+What it draws does not depend on what it lays, so no player can do better; against the
+random level it still wins only about three games in four (74.9% of 1,000 in
+bench/computer_players.py, 4.7% drawn): the rest is the deal.
 """
 from __future__ import annotations
 
