@@ -29,6 +29,7 @@ class Board:
         self.edge_index = {k: i for i, k in enumerate(self.edge)}
         self.hexes: dict[str, tuple[int, int]] = {k: hexgrid.parse(k) for k in self.terrain}
         self.enterable = frozenset(k for k, t in self.terrain.items() if t in ENTERABLE)
+        self.enterable_order = sorted(self.enterable)  # a fixed order for listing moves
         self.blockers = frozenset(self.hexes[k] for k, t in self.terrain.items() if t in SIGHT_BLOCKING)
         # Neighbour keys a piece may step to, precomputed once (movement asks this a lot).
         self.steps: dict[str, tuple[str, ...]] = {

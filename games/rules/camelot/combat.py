@@ -22,7 +22,7 @@ def declarable(state: dict, seat: int) -> list[str]:
     return [uid for uid, u in state["units"].items() if is_enemy(u, seat) and uid not in turn["declared"]]
 
 
-def strike_value(state: dict, seat: int, uid: str, target: str, mode: str, ice: set | None = None) -> int | None:
+def strike_value(state: dict, seat: int, uid: str, target: str, mode: str) -> int | None:
     """The value of ``uid`` striking ``target`` in ``mode`` now, or None if it cannot."""
     unit = state["units"][uid]
     tgt = state["units"].get(target)

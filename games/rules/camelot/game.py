@@ -178,17 +178,17 @@ class Camelot(Game):
                 if state["pool"][seat][kind] <= 0:
                     continue
                 ends = mover.enter_ends(kind)
-                out += [{"type": "enter", "piece": kind, "to": h} for h in sorted(ends)]
+                out += [{"type": "enter", "piece": kind, "to": h} for h in ends]
                 if kind == "merlin" and spells["teleport"] and ends:
                     out += [{"type": "enter", "piece": kind, "to": h, "teleport": True}
-                            for h in sorted(mover.teleport_ends(None))]
+                            for h in mover.teleport_ends(None)]
             for uid, unit in state["units"].items():
                 if not controls(state, unit, seat) or uid in ice or uid in turn["moved"]:
                     continue
-                out += [{"type": "move", "unit": uid, "to": h} for h in sorted(mover.unit_ends(uid))]
+                out += [{"type": "move", "unit": uid, "to": h} for h in mover.unit_ends(uid)]
                 if unit["type"] == "merlin" and not unit["guardian"] and spells["teleport"]:
                     out += [{"type": "move", "unit": uid, "to": h, "teleport": True}
-                            for h in sorted(mover.teleport_ends(unit["hex"]))]
+                            for h in mover.teleport_ends(unit["hex"])]
         for uid, unit in state["units"].items():
             if unit["seat"] == seat and unit["carry"] and uid not in turn["moved"] and uid not in ice:
                 out.append({"type": "drop", "unit": uid})
@@ -227,6 +227,7 @@ class Camelot(Game):
             raise IllegalMove("You have no seat at this table.")
         if not state["active"][seat]:
             raise IllegalMove("You have left this game.")
+        _check_fields(move)
         kind = move["type"]
         events: list[Event] = []
         if state["paused"] is not None:
@@ -276,7 +277,7 @@ class Camelot(Game):
         if turn["stage"] != "declare":
             raise IllegalMove("Attacks are declared before anything else in a turn.")
         targets = move.get("targets")
-        if not isinstance(targets, list) or len(set(map(str, targets))) != len(targets):
+        if not isinstance(targets, list) or len(set(targets)) != len(targets):
             raise IllegalMove("Declare a list of different units.")
         allowed = set(combat.declarable(state, seat))
         if any(t not in allowed for t in targets):
@@ -436,6 +437,23 @@ class Camelot(Game):
         elif state["phase"] == "entry":
             _maybe_start_play(state)
         return events
+
+
+_TEXT_FIELDS = ("unit", "to", "piece", "target", "mode", "hex", "question")
+_INT_FIELDS = ("seat", "id")
+
+
+def _check_fields(move):
+    """Refuse ill-typed fields up front, so no rule ever meets a list where it wants a key."""
+    for name in _TEXT_FIELDS:
+        if name in move and move[name] is not None and not isinstance(move[name], str):
+            raise IllegalMove(f"'{name}' must be text.")
+    for name in _INT_FIELDS:
+        if name in move and (not isinstance(move[name], int) or isinstance(move[name], bool)):
+            raise IllegalMove(f"'{name}' must be a whole number.")
+    targets = move.get("targets")
+    if targets is not None and (not isinstance(targets, list) or not all(isinstance(t, str) for t in targets)):
+        raise IllegalMove("'targets' must be a list of unit ids.")
 
 
 def _choices(decision):

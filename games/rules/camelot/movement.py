@@ -36,13 +36,14 @@ class Mover:
                          if u["seat"] is not None and u["seat"] != seat and u["seat"] not in allowed}
         self.seat = seat
 
-    def walk_ends(self, start: str, steps: int, guardian: bool, vacated: str | None = None) -> set[str]:
-        """Hexes a walk of 1..steps from ``start`` may stop on."""
+    def walk_ends(self, start: str, steps: int, guardian: bool, vacated: str | None = None) -> dict[str, None]:
+        """Hexes a walk of 1..steps from ``start`` may stop on, in a fixed order (a dict used
+        as an ordered set: ``legal_moves`` lists moves in the same order in every process)."""
         board, occupied = self.board, self.occupied
         closed = self.closed_for_guardian if guardian else self.closed_for_seat
         engagers = () if guardian else self.engagers
         adjacent = board.adjacent
-        ends: set[str] = set()
+        ends: dict[str, None] = {}
 
         def engaged_at(h: str) -> frozenset:
             return frozenset(n for n in adjacent[h] if n in engagers) if engagers else frozenset()
@@ -53,25 +54,25 @@ class Mover:
                     continue
                 if held and not all(e in adjacent[nxt] for e in held):
                     continue
-                ends.add(nxt)
+                ends[nxt] = None
                 if left > 1:
                     walk(nxt, left - 1, held | engaged_at(nxt), seen + (nxt,))
 
         walk(start, steps, engaged_at(start), (start,))
-        ends.discard(start)
+        ends.pop(start, None)
         return ends
 
     def teleport_ends(self, start: str | None) -> list[str]:
         closed, occupied = self.closed_for_seat, self.occupied
-        return [h for h in self.board.enterable if h not in closed and h not in occupied and h != start]
+        return [h for h in self.board.enterable_order if h not in closed and h not in occupied and h != start]
 
-    def unit_ends(self, uid: str) -> set[str]:
+    def unit_ends(self, uid: str) -> dict[str, None]:
         unit = self.state["units"][uid]
         return self.walk_ends(unit["hex"], movement(unit), unit["guardian"])
 
-    def enter_ends(self, kind: str) -> set[str]:
+    def enter_ends(self, kind: str) -> dict[str, None]:
         """Where a piece entering now may stop: its Entry hex (if empty) and a walk on."""
         entry = self.state["entries"][self.seat]
         if entry is None or entry in self.occupied:
-            return set()
-        return {entry} | self.walk_ends(entry, MOVE[kind], False)
+            return {}
+        return {entry: None, **self.walk_ends(entry, MOVE[kind], False)}

@@ -14,6 +14,7 @@ from games.rules.rng import Rng
 
 BOARD = load("standard")
 _dist = BOARD.distance
+NEAR = {h: frozenset(k for k, d in row.items() if d <= 2) for h, row in BOARD.dist.items()}  # within 2
 
 
 def uniform(game, state, seat, moves, rng):
@@ -31,8 +32,7 @@ def _score(state, seat, move, near_cache):
             return -5
         mine = near_cache.get("mine")
         if mine is None:  # hexes within 2 of one of my units, worked out once per choice
-            mine = near_cache["mine"] = {h for u in units.values() if u["seat"] == seat
-                                         for h, d in BOARD.dist[u["hex"]].items() if d <= 2}
+            mine = near_cache["mine"] = set().union(*(NEAR[u["hex"]] for u in units.values() if u["seat"] == seat))
         return 6 if units[move["targets"][0]]["hex"] in mine else -2
     if kind == "enter":
         return 3 if move["piece"] in ("arthur", "lancelot", "galahad") else 1

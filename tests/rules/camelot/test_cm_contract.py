@@ -56,7 +56,11 @@ def test_the_copy_shares_no_mutable_part_but_the_frozen_parts_of_asks():
 def test_apply_leaves_its_input_unchanged_and_every_listed_move_applies():
     junk = [{"type": "move", "unit": "nobody", "to": "0,0"}, {"type": "strike"}, {"type": "enter", "piece": "dragon"},
             {"type": "declare", "targets": "all"}, {"type": "decide", "id": -1, "choice": None}, {"type": "fly"},
-            {"type": "entry", "hex": "0,0"}, {"type": "drop", "unit": 3}, {"type": "ask_ally", "seat": 9}, "not a move"]
+            {"type": "entry", "hex": "0,0"}, {"type": "drop", "unit": 3}, {"type": "ask_ally", "seat": 9}, "not a move",
+            {"type": "move", "unit": ["x"], "to": {"a": 1}}, {"type": "declare", "targets": [["x"]]},
+            {"type": "enter", "piece": ["arthur"], "to": "0,0"}, {"type": "strike", "unit": {}, "mode": []},
+            {"type": "decide", "id": "1", "choice": "yes"}, {"type": "ask_disengage", "seat": True},
+            {"type": "pause", "question": 7}, {"type": "entry", "hex": [0, 0]}]
     checked = {"moves": 0}
 
     def step(before, state, seat, move, moves, events):
