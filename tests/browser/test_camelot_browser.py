@@ -425,5 +425,41 @@ def test_a_declared_attack_struck_with_its_line_of_sight(live_url, make_page, sh
     match = _wait_version(match.pk, match.version + 1)
     assert MoveRecord.objects.get(match=match, seq=match.move_count).move == {"type": "end_turn"}
     page.wait_for_function("() => !document.querySelector('[data-testid=struck]')")
-    assert "strikes" in page.inner_text("[data-testid=log]") or "attack" in page.inner_text("[data-testid=log]")
+    page.wait_for_selector("[data-testid=combat]")  # the attack's result, in words
+    combat = match.state["last_combat"][0]
+    assert combat["target"] == target and combat["outcome"] in ("killed", "held")
+    said = {"killed": "killed", "held": "it held"}[combat["outcome"]]
+    assert f"{unit_words(match, target)}: {combat['total']} against {combat['shields']} shield" in \
+        page.inner_text("[data-testid=combat]")
+    assert said in page.inner_text("[data-testid=combat]")
+
+    # A question stops every clock: the defender pauses, both pages say so, the attacker resumes.
+    question = "Does an Arthur beside a Lancelot count as engaged?"
+    other.click(".cam-pause-box summary")
+    other.fill("[data-testid=question]", question)
+    other.click("[data-testid=pause]")
+    match = _wait_version(match.pk, match.version + 1)
+    assert MoveRecord.objects.get(match=match, seq=match.move_count).move == {"type": "pause", "question": question}
+    for p in (page, other):
+        p.wait_for_selector("[data-testid=paused]")
+        assert question in p.inner_text("[data-testid=paused]")
+        assert not p.locator(".cam-token .clock").count()
+    page.click("[data-testid=resume]")
+    match = _wait_version(match.pk, match.version + 1)
+    other.wait_for_selector("[data-testid=paused]", state="detached")
+
+    # The replay draws the same board, step by step.
+    other.goto(f"{live_url}/games/{match.pk}/replay/")
+    other.wait_for_selector(f"text=Step 0 of {match.move_count}")
+    other.wait_for_selector("svg.cam-map")
+    assert other.locator("g.cam-unit").count() == 0
+    other.click("#last")
+    other.wait_for_selector(f"text=Step {match.move_count} of {match.move_count}")
+    assert other.locator("g.cam-unit").count() == len(match.state["units"])
     assert errors == []
+
+
+def unit_words(match, uid: str) -> str:
+    """How the page names a unit that has (or had) an owner: "gawain's Arthur"."""
+    seat, kind = uid.split("-")[0][1:], uid.split("-")[1]
+    return f"{PLAYERS[int(seat)]}'s {kind.capitalize()}"

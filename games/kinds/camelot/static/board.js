@@ -534,12 +534,12 @@
                                      onclick: function () { send(ctx, o.endTurn); } }, "End turn"));
     }
     if (row.childNodes.length) box.appendChild(row);
-    if (o.pause) box.appendChild(pauseForm(v, o, ctx, me));
-    if (!box.childNodes.length) {
-      if (!holding && v.phase === "play") box.appendChild(el("p", { class: "muted", text: "Waiting for a turn token: the other players' turns go on meanwhile." }));
-      else return null;
+    if (!holding && v.phase === "play" && !v.paused) {
+      box.insertBefore(el("p", { class: "muted", "data-testid": "waiting",
+                                 text: "Waiting for a turn token: the holders' turns go on meanwhile." }), box.firstChild);
     }
-    return box;
+    if (o.pause) box.appendChild(pauseForm(v, o, ctx, me));
+    return box.childNodes.length ? box : null;
   }
 
   function poolTray(v, o, me) {
@@ -589,7 +589,8 @@
     return box;
   }
 
-  function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
+  // Our own words start with a capital; a username stays as its owner wrote it.
+  function cap(s) { return /^(your|a) /.test(s) ? s.charAt(0).toUpperCase() + s.slice(1) : s; }
 
   function strikeLabel(v, m, ctx, me) {
     var u = v.units[m.unit] || {};
