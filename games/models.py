@@ -104,6 +104,9 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["match", "index"], name="seat_unique_index"),
             models.UniqueConstraint(fields=["match", "user"], condition=Q(user__isnull=False), name="seat_unique_user"),
         ]
+        # The sweep's question, "which computer players owe a move?", reads only these rows.
+        indexes = [models.Index(fields=["match"], condition=~Q(computer="") & ~Q(waiting_for=""),
+                                name="seat_computer_owes")]
 
     def __str__(self):
         return f"seat {self.index} of {self.match_id}"

