@@ -319,3 +319,42 @@ def test_a_practice_ccg_game_changes_no_collection(make_user):
     assert antes, "cards went into the ante on the table"
     assert LedgerEntry.objects.count() == ledger and not AnteStake.objects.exists()
     assert list(Holding.objects.values_list("card_id", "quantity", "held")) == holdings
+
+
+# --- every game with computer players, through the shell ------------------------------------
+
+def _kinds_with_players():
+    return sorted(room.kind for room in registry.rooms() if computers.levels_for(room.kind))
+
+
+@pytest.mark.parametrize("kind", _kinds_with_players())
+def test_computer_moves_go_through_the_service_in_every_game(make_user, kind, caplog):
+    """A person (playing random legal moves) against Knights through the services, up to 40
+    moves: every computer move is taken as chosen (no fallback), each is named in the log."""
+    from games.rules import computer as pure
+    from tests.platform.ccg_helpers import ensure_card_database, prepared_player
+
+    game = registry.get(kind)
+    alice = make_user("alice")
+    choice = None
+    if kind == "ccg":
+        ensure_card_database()
+        choice = {"deck": prepared_player(alice).pk}
+    seats = min(3, game.max_players)
+    match = services.match_create(creator=alice, kind=kind, num_seats=seats, seed=21, creator_choice=choice,
+                                  computers_at={i: "knight" for i in range(1, seats)}, clock_kind="none", clock_amount=0)
+    with caplog.at_level(logging.WARNING):
+        for step in range(40):
+            match.refresh_from_db()
+            if match.status != "active":
+                break
+            seat = game.pending(match.state)[0].seat
+            if seat == 0:
+                move, _ = pure.choose_move(game, match.state, 0, "random", pure.seed_for(step))
+                services.move_submit(match_id=match.pk, user=alice, move=move, version=match.version)
+            else:
+                assert services.computer_move_apply(match_id=match.pk, seat_index=seat, version=match.version)
+    records = list(_computer_records(match))
+    assert records and not any(r.key.endswith("-fallback") for r in records)
+    assert not [r for r in caplog.records if r.name in ("games.computers", "games.services")], caplog.text
+    assert "Computer" in " ".join(line["text"] for line in selectors.log_for(match, 0, seats=selectors.seats_for(match)))
