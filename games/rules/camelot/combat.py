@@ -66,9 +66,13 @@ def strikes_available(state: dict, seat: int) -> list[dict]:
     out = []
     units = state["units"]
     targets = [t for t in turn["declared"] if t in units]
+    dist = board_of(state).dist
     for uid, unit in units.items():
-        if not can_strike_with(state, seat, uid, ice):
+        if (unit["seat"] != seat and not unit["guardian"]) or not can_strike_with(state, seat, uid, ice):
             continue
+        row = dist[unit["hex"]]
+        if all(row[units[t]["hex"]] > 3 for t in targets):
+            continue  # nothing declared within any strike's reach
         for mode in MODES[unit["type"]]:
             if mode == "sweep":
                 if sweep_targets(state, seat, uid):

@@ -36,7 +36,7 @@ class Mover:
                          if u["seat"] is not None and u["seat"] != seat and u["seat"] not in allowed}
         self.seat = seat
 
-    def walk_ends(self, start: str, steps: int, guardian: bool, vacated: str | None = None) -> dict[str, None]:
+    def walk_ends(self, start: str, steps: int, guardian: bool) -> dict[str, None]:
         """Hexes a walk of 1..steps from ``start`` may stop on, in a fixed order (a dict used
         as an ordered set: ``legal_moves`` lists moves in the same order in every process)."""
         board, occupied = self.board, self.occupied
@@ -48,9 +48,14 @@ class Mover:
         def engaged_at(h: str) -> frozenset:
             return frozenset(n for n in adjacent[h] if n in engagers) if engagers else frozenset()
 
+        if steps == 1:  # most pieces: one step, no search needed
+            held = engaged_at(start)
+            return {n: None for n in board.steps[start] if n not in closed and n not in occupied
+                    and (not held or all(e in adjacent[n] for e in held))}
+
         def walk(here: str, left: int, held: frozenset, seen: tuple) -> None:
             for nxt in board.steps[here]:
-                if nxt in seen or nxt in closed or (nxt in occupied and nxt != vacated):
+                if nxt in seen or nxt in closed or nxt in occupied:
                     continue
                 if held and not all(e in adjacent[nxt] for e in held):
                     continue

@@ -113,3 +113,20 @@ def test_words_for_moves():
 def test_states_are_plain_json_through_a_game():
     state, log = play_game(GAME, 5, players=4, chooser=uniform, options={"turn_cap": 30, "gold": True})
     assert json.loads(json.dumps(state)) == state and log
+
+
+def test_legal_moves_come_in_the_same_order_in_every_process():
+    # Sets of hex keys iterate in a hash-dependent order; the engine never lets that leak
+    # into legal_moves, so a seeded player makes the same game under any PYTHONHASHSEED.
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import json\nfrom games.rules.camelot import Camelot\nfrom tests.rules.camelot.playout import play\n"
+            "s, log = play(Camelot(), 3, players=5, options={'guardians': True, 'turn_cap': 30})\n"
+            "print(json.dumps(log))\n")
+    root = Path(__file__).resolve().parents[3]
+    logs = {subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True,
+                           env={**os.environ, "PYTHONHASHSEED": h}, check=True).stdout for h in ("1", "99")}
+    assert len(logs) == 1 and len(json.loads(logs.pop())) > 50
