@@ -12,6 +12,7 @@ tests/platform/test_ccg_hidden_information.py); here it is checked exactly for t
 makes the check above provably non-vacuous."""
 import json
 import random
+import re
 
 import pytest
 
@@ -27,6 +28,20 @@ pytestmark = pytest.mark.django_db
 
 STEPS = 40          # per kind; enough to deal, draw and play in every kind registered today
 MIN_LENGTH = 4      # shorter strings ("up", "yes") are words, not secrets
+IDENTIFIER = re.compile(r"[a-z_]+")
+
+
+def keys_in(data) -> set[str]:
+    """Every dict key in ``data``: the names of fields ("combat", "method"), never secrets."""
+    found, stack = set(), [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            found.update(k for k in value if isinstance(k, str))
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return found
 
 
 def strings_in(data) -> set[str]:
@@ -93,10 +108,17 @@ def check_step(match: Match, users, watcher) -> int:
     there were to find (so a test can show it looked at something)."""
     game = registry.get(match.kind)
     seats = selectors.seats_for(match)
-    public = strings_in(game.view_for(match.state, None))
-    own = {s.index: strings_in(game.view_for(match.state, s.index)) for s in seats}
-    secrets = {i: strings - public for i, strings in own.items()}
     viewers = [(seat.index, seat.user) for seat in seats] + [(None, watcher)]
+    # The shell's own vocabulary (a log entry's kind, what a seat waits for: "turn", "play")
+    # is public; a seat's card may hold the same word as a value ("duration": "turn") without
+    # that word being its secret. Card titles, codes and texts never look like identifiers.
+    watcher_shell = dict(selectors.match_payload(match, watcher, seats=seats), view=None)
+    vocabulary = {s for s in strings_in(watcher_shell) if IDENTIFIER.fullmatch(s)}
+    views = [game.view_for(match.state, s.index) for s in seats]
+    field_names = set().union(*(keys_in(v) for v in views), keys_in(watcher_shell))
+    public = strings_in(game.view_for(match.state, None)) | vocabulary | field_names
+    own = {s.index: strings_in(view) for s, view in zip(seats, views)}
+    secrets = {i: strings - public for i, strings in own.items()}
     for index, user in viewers:
         text = json.dumps(selectors.match_payload(match, user, seats=seats))
         for other, theirs in secrets.items():
