@@ -287,8 +287,10 @@ def test_four_players_two_moving_at_once_to_a_win(live_url, make_page, shots):
     assert watcher.locator(f"g.cam-unit[data-unit='{carrier}'] .cam-item.carried").count() == 1
 
     # Both holders pick a piece from their reserve, then both click at the same instant.
+    # Each steps off its Entry hex: the hero's must stay free for Excalibur, the other's for a second piece.
     entering = {seat: next(m for m in GAME.legal_moves(match.state, seat) if m["type"] == "enter" and m["piece"] == "arthur"
-                            and not m.get("teleport")) for seat in (hero, other)}
+                            and not m.get("teleport") and m["to"] != match.state["entries"][seat])
+                for seat in (hero, other)}
     for seat, page in ((hero, hero_page), (other, other_page)):
         page.click("[data-testid=pool] button[data-piece='arthur']")
         page.wait_for_selector(f"polygon.cam-dest[data-hex='{entering[seat]['to']}']")

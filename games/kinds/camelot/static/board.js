@@ -136,9 +136,10 @@
     if (!u) {  // gone from the board: its id still says whose and what it was ("s2-arthur-3")
       var m = /^s(\d+)-([a-z]+)-\d+$/.exec(uid || "");
       if (m && NAME[m[2]]) u = { seat: parseInt(m[1], 10), type: m[2] };
-      else return /^guardian/.test(uid || "") ? "a Guardian Lancelot" : "a piece no longer on the board";
+      else return /^guardian/.test(uid || "") ? "a Guardian" : "a piece no longer on the board";
     }
-    if (u.guardian || u.seat === null || u.seat === undefined) return "a Guardian " + NAME[u.type];
+    // Two Guardians look alike: where one stands tells them apart.
+    if (u.guardian || u.seat === null || u.seat === undefined) return "a Guardian" + (u.hex ? " at " + u.hex : "");
     if (u.seat === me) return "your " + NAME[u.type];
     return ctx.seatName(u.seat) + "'s " + NAME[u.type];
   }
@@ -203,8 +204,12 @@
       .then(function () { if (ui.busy === mine) ui.busy = null; redraw(); });
   }
 
-  // A piece has gone where it was sent: nothing stays picked.
-  function afterMove() { ui.sel = null; ui.teleport = false; }
+  // A piece has gone where it was sent: it is no longer picked (unless another piece was
+  // picked meanwhile: the answer may come after the new state and the next click).
+  function afterMove() {
+    var picked = ui.sel;
+    return function () { if (ui.sel === picked) { ui.sel = null; ui.teleport = false; } };
+  }
 
   // Forget choices the state no longer allows (the turn ended, a piece moved or died).
   function prune(v, o, me) {
@@ -261,7 +266,7 @@
       if (move) cls += " cam-dest" + (tele[k] ? " tele" : "");
       var poly = svg("polygon", { points: corners(k), class: cls, "data-hex": k });
       poly.appendChild(svg("title", {}, hexTitle(b, v, k, entryOf[k], ctx)));
-      if (move) clickable(poly, destLabel(v, k, move, ctx, me), function () { send(ctx, move, afterMove); });
+      if (move) clickable(poly, destLabel(v, k, move, ctx, me), function () { send(ctx, move, afterMove()); });
       ground.appendChild(poly);
       decorate(ground, t, k);
       if (entryOf[k] !== undefined) {
