@@ -135,7 +135,7 @@ def test_a_seeded_game_is_played_to_excalibur_home_and_replays(camelot, client):
     words = _words(match)
     assert any("Excalibur" in w or "excalibur" in w for w in words[-3:])
     history = client.get(f"/games/{match.pk}/history/").content.decode()
-    assert f"{PLAYERS[hero]} takes the Entry hex" in history or "Entry hex" in history
+    assert f"{PLAYERS[hero]} takes the Entry hex {final['entries'][hero]}." in history
     assert "games/camelot/board.js" in client.get(f"/games/{match.pk}/replay/").content.decode()
     for step in (0, 4, len(script) // 2, match.move_count):
         frame = client.get(f"/api/matches/{match.pk}/replay/?step={step}").json()
