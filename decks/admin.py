@@ -15,6 +15,8 @@ from django.utils.html import format_html, format_html_join
 from decks import cardformat, cardio, services
 from decks.models import AnteStake, Card, CardRevision, Deck, Holding, ImportJob, LedgerEntry
 from decks.models import JSON_FIELDS as CARD_JSON_FIELDS
+from games import errors as games_errors
+from games.api_auth import parse_json
 from games.rules.ccg import vocabulary
 
 IMPORT_BATCH = 200
@@ -216,9 +218,9 @@ class CardAdmin(admin.ModelAdmin):
         if request.method != "POST" or not self.has_view_permission(request):
             return JsonResponse({"error": "POST required."}, status=405)
         try:
-            effects = json.loads(request.body or b"null")
-        except json.JSONDecodeError as exc:
-            return JsonResponse({"errors": [f"Not valid JSON: {exc.msg} (line {exc.lineno})."], "text": ""})
+            effects = parse_json(request.body or b"null")  # the shell's one bounded JSON reader
+        except games_errors.ServiceError as exc:
+            return JsonResponse({"errors": [exc.message], "text": ""})
         errors = cardformat.effects_errors(effects)
         return JsonResponse({"errors": errors, "text": "" if errors else cardformat.effects_text(effects)})
 

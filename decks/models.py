@@ -11,11 +11,9 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
-CARD_TYPES = (
-    "adversary", "castle", "event", "item", "knight", "land", "page", "persona", "peril",
-    "questions_three", "song", "taunt", "village", "write_yer_own",
-)
-RARITIES = ("fixed", "common", "uncommon", "rare")
+# Card types and rarities are the rules' own, defined once in the pure card format.
+from games.rules.ccg.cards import CARD_TYPES, RARITIES
+
 TITLE_MAX = 80
 QUOTE_MAX = 280
 TEXT_MAX = 1000

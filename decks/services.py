@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from decks import cardformat, loader
+from games import errors as games_errors
 from decks.models import AnteStake, Card, CardRevision, Deck, DeckVersion, Holding, ImportJob, LedgerEntry
 
 Reason = LedgerEntry.Reason
@@ -26,8 +27,9 @@ MAX_DECK_COPIES = 99
 MAX_DECK_SIZE = 200
 
 
-class ServiceError(Exception):
-    """A refusal with a reason a person can read."""
+class ServiceError(games_errors.ServiceError):
+    """A refusal with a reason a person can read: the shell's one error type (status 400,
+    the one JSON error shape), so every endpoint reports a deck refusal like a game's."""
 
 
 class NotEnoughCards(ServiceError):

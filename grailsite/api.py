@@ -12,7 +12,6 @@ from django.http import Http404, JsonResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
-from decks import services as deck_services
 from decks.api import router as decks_router
 from games.api import router as games_router
 from games.api_auth import BoundedParser
@@ -57,11 +56,6 @@ def _invalid(request, exc: ValidationError) -> JsonResponse:
 @api.exception_handler(ServiceError)
 def _refused(request, exc: ServiceError) -> JsonResponse:
     return service_error_response(exc)
-
-
-@api.exception_handler(deck_services.ServiceError)
-def _deck_refused(request, exc: deck_services.ServiceError) -> JsonResponse:
-    return error_response(400, "bad_request", str(exc))
 
 
 @api.exception_handler(AuthenticationError)

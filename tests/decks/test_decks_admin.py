@@ -150,6 +150,9 @@ def test_the_effect_editor_checks_effects_live(admin_client):
     bad = admin_client.post(url, [{"op": "draw_cards", "count": 9, "who": "self"}], content_type="application/json")
     assert "from 1 to 7" in bad.json()["errors"][0]
     broken = admin_client.post(url, "[{", content_type="application/json")
-    assert "Not valid JSON" in broken.json()["errors"][0]
+    assert "not valid JSON" in broken.json()["errors"][0]
+    # The shell's bounded reader: nesting past its limit is a reason, not a crash.
+    deep = admin_client.post(url, "[" * 5000 + "]" * 5000, content_type="application/json")
+    assert deep.status_code == 200 and "nested" in deep.json()["errors"][0]
     page = admin_client.get(f"/admin/decks/card/{Card.objects.get(code='arthur').pk}/change/").content.decode()
     assert 'id="effect-ops"' in page and "admin_effects.js" in page
