@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from games import registry, selectors, services
 from games.errors import MoveRejected, StaleVersion
-from games.models import Match, MoveRecord, Seat
+from games.models import Match, MoveRecord, Notification, Seat
 from games.replay import state_at
 from tests.browser.test_camelot_browser import (
     CLOCK, GAME, PLAYERS, SEED, _carrier, duel_script, race_script, scripted)
@@ -259,6 +259,8 @@ def test_a_timed_out_turn_passes_its_token_on(camelot):
     assert Seat.objects.get(match=match, index=receiver).deadline is not None
     assert Seat.objects.get(match=match, index=other).deadline == other_deadline
     assert Seat.objects.get(match=match, index=late).waiting_for == ""
+    note = Notification.objects.get(user=users[late], kind=Notification.Kind.TIMEOUT)
+    assert note.text == f"Your time ran out in Camelot #{match.pk}: ends the turn (time ran out)."
     assert _replays(match)
 
 
