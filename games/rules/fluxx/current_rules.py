@@ -14,6 +14,7 @@ from typing import NamedTuple
 from .cards import EFFECT, NAME, TYPE
 
 ALL = "all"  # the play count of "Play All"
+KEEPERS = frozenset(c for c, t in TYPE.items() if t == "keeper")
 
 
 class Reading(NamedTuple):
@@ -90,7 +91,8 @@ def _bonus_holder(state: dict, rule: str, fewest: bool) -> int | None:
     """The one seat with strictly the fewest (or most) Keepers, when ``rule`` is in play."""
     if rule not in state["rules"]:
         return None
-    counts = {s: keeper_count(state, s) for s in active_seats(state)}
+    tables = state["tables"]
+    counts = {s: len([c for c in tables[s] if c in KEEPERS]) for s, on in enumerate(state["active"]) if on}
     if len(counts) < 2:
         return None
     best = (min if fewest else max)(counts.values())
@@ -103,7 +105,7 @@ def active_seats(state: dict) -> list[int]:
 
 
 def keeper_count(state: dict, seat: int) -> int:
-    return sum(1 for c in state["tables"][seat] if TYPE[c] == "keeper")
+    return len([c for c in state["tables"][seat] if c in KEEPERS])
 
 
 def poor_bonus(state: dict, seat: int) -> int:

@@ -92,9 +92,10 @@ def use_power(state: dict, seat: int, move: dict, events: list) -> None:
 
 # --- free-action rules -------------------------------------------------------------
 
-def rule_moves(state: dict, seat: int) -> list[dict]:
+def rule_moves(state: dict, seat: int, done: bool | None = None) -> list[dict]:
+    """``done``: whether the plays are done, when the caller has just worked it out."""
     out = []
-    if plays_done(state):
+    if plays_done(state) if done is None else done:
         return out
     if in_play(state, "get-on-with-it") and state["hands"][seat]:
         out.append({"type": "get_on_with_it"})

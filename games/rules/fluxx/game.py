@@ -130,7 +130,7 @@ class MontyPythonFluxx(Game):
                     moves.append({"type": "play", "card": card, "quote": NAME[card]})
         moves += free_actions.power_moves(state, seat)
         if not done:
-            moves += free_actions.rule_moves(state, seat)
+            moves += free_actions.rule_moves(state, seat, done)
         moves += free_actions.claim_moves(state, seat)
         if done:
             moves.append({"type": "end_turn"})

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from .. import decisions
 from ..base import Event
-from .cards import NAME, TYPE
-from .current_rules import active_seats, hand_limit, keeper_limit, limits
+from .cards import NAME
+from .current_rules import KEEPERS, hand_limit, keeper_limit, limits
 from .zones import card_list, seat_name
 
 LIMIT_HANDLER = "limit"
@@ -25,7 +25,7 @@ def _excess(state: dict, seat: int, zone: str) -> tuple[list[str], int]:
     if zone == "hand":
         limit, cards = hand_limit(state), state["hands"][seat]
     else:
-        limit, cards = keeper_limit(state), [c for c in state["tables"][seat] if TYPE[c] == "keeper"]
+        limit, cards = keeper_limit(state), [c for c in state["tables"][seat] if c in KEEPERS]
     if limit is None or len(cards) <= limit:
         return cards, 0
     return cards, len(cards) - limit
@@ -71,13 +71,14 @@ def ask_others(state: dict, events: list) -> bool:
     if hands is None and keepers is None:
         return False
     turn_seat = state["turn"]["seat"]
+    all_hands, tables = state["hands"], state["tables"]
     wanted = []
-    for s in active_seats(state):
-        if s == turn_seat:
+    for s, on in enumerate(state["active"]):
+        if not on or s == turn_seat:
             continue
-        if hands is not None and len(state["hands"][s]) > hands:
+        if hands is not None and len(all_hands[s]) > hands:
             wanted.append((s, "hand"))
-        if keepers is not None and sum(1 for c in state["tables"][s] if TYPE[c] == "keeper") > keepers:
+        if keepers is not None and len([c for c in tables[s] if c in KEEPERS]) > keepers:
             wanted.append((s, "keepers"))
     return bool(wanted) and _ask_or_apply(state, wanted, events)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..base import Event
 from .cards import EFFECT
-from .current_rules import ALL, draw_count, in_play, number, play_target
+from .current_rules import ALL, draw_count, in_play, number, reading, rich_bonus
 from .zones import draw_to_hand, seat_name
 
 PLAY, HAND_LIMIT, KEEPER_LIMIT, OVER = "play", "hand_limit", "keeper_limit", "over"
@@ -32,6 +32,9 @@ def draw_shortfall(state: dict, events: list) -> bool:
     """Draw whatever the Draw rule asks beyond what was drawn this turn. A draw the empty
     piles cannot supply is counted as taken, so it is not retried. True if it drew."""
     turn = state["turn"]
+    r = reading(state)
+    if turn["drawn"] >= r.draw + r.poor:
+        return False  # owed nothing even with the Poor Bonus: no need to count Keepers
     need = draw_count(state, turn["seat"]) - turn["drawn"]
     if need <= 0:
         return False
@@ -41,15 +44,31 @@ def draw_shortfall(state: dict, events: list) -> bool:
 
 
 def plays_left(state: dict) -> int:
+    # current_rules.play_target, unfolded: this is read several times a move.
     turn = state["turn"]
-    hand = state["hands"][turn["seat"]]
-    target = play_target(state, turn["seat"])
-    if target == ALL:
+    seat = turn["seat"]
+    hand = state["hands"][seat]
+    r = reading(state)
+    if r.play == ALL:
         return len(hand)
+    target = r.play + rich_bonus(state, seat) if r.rich else r.play
     return min(len(hand), max(0, target - turn["played"]))
 
 
 def plays_done(state: dict) -> bool:
+    """``plays_left(state) == 0``, without counting Keepers for the Rich Bonus when the
+    answer does not depend on it (this is asked several times a move)."""
+    turn = state["turn"]
+    if not state["hands"][turn["seat"]]:
+        return True
+    r = reading(state)
+    if r.play == ALL:
+        return False
+    played = turn["played"]
+    if played >= r.play + r.rich:
+        return True
+    if played < r.play:
+        return False
     return plays_left(state) == 0
 
 

@@ -302,9 +302,9 @@ def _empty_the_trash(state):
     assert state["discard"] == ["empty-the-trash"] and len(state["draw"]) == before + 2
 
 
-def _discard_and_draw(state):
-    old = [c for c in state["hands"][0] if c != "discard-and-draw"]
-    state, _ = play(state, 0, "discard-and-draw")
+def _completely_different(state):
+    old = [c for c in state["hands"][0] if c != "completely-different"]
+    state, _ = play(state, 0, "completely-different")
     assert set(old) <= set(state["discard"]) and len(state["hands"][0]) == len(old)
 
 
@@ -426,7 +426,7 @@ ACTIONS = {
     "trash-a-keeper": _trash_a_keeper, "steal-a-keeper": _steal_a_keeper, "my-hovercraft": _my_hovercraft,
     "jackpot": _jackpot, "rotate-hands": _rotate_hands, "rules-reset": _rules_reset,
     "trash-a-new-rule": _trash_a_new_rule, "exchange-keepers": _exchange_keepers,
-    "empty-the-trash": _empty_the_trash, "discard-and-draw": _discard_and_draw,
+    "empty-the-trash": _empty_the_trash, "completely-different": _completely_different,
     "take-another-turn": _take_another_turn, "lets-do-that-again": _lets_do_that_again,
     "lets-simplify": _lets_simplify, "no-limits": _no_limits, "everybody-gets-1": _everybody_gets_1,
     "share-the-wealth": _share_the_wealth, "use-what-you-take": _use_what_you_take, "zap-a-card": _zap_a_card,
