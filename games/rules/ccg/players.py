@@ -342,7 +342,7 @@ def _turn(sight: _Sight, by_type: dict, legal: list[dict], rng: Rng) -> dict:
     fights = by_type.get("fight", [])
     runs = by_type.get("run_away", [])
     if fights or runs:
-        choice = _face_foe(sight, fights, runs, by_type)
+        choice = _face_foe(sight, fights, runs, by_type, rng)
         if choice is not None:
             return choice
     if "search" in by_type:
@@ -378,7 +378,7 @@ def _turn(sight: _Sight, by_type: dict, legal: list[dict], rng: Rng) -> dict:
     return legal[rng.below(len(legal))]
 
 
-def _face_foe(sight: _Sight, fights: list[dict], runs: list[dict], by_type: dict) -> dict | None:
+def _face_foe(sight: _Sight, fights: list[dict], runs: list[dict], by_type: dict, rng: Rng) -> dict | None:
     best = None
     if fights:
         best = max(fights, key=lambda m: (sight.margin(m) + (WITS_PREFERENCE if m["method"] == "wits" else 0),
@@ -390,9 +390,14 @@ def _face_foe(sight: _Sight, fights: list[dict], runs: list[dict], by_type: dict
                     for e in _effects(sight.card(m["card"]), m.get("use", "primary")))]
     if slay and fights:
         return slay[0]
-    if runs:
+    # Running away is unlimited (7.6): two foes could send a stateless runner back and forth
+    # for ever. So it does not run back from where it came if a foe there beat it too, and
+    # otherwise runs three times in four (a run that repeats ends with certainty).
+    came_from = sight.mine["came_from"]
+    trapped = came_from != sight.mine["position"] and sight.area_danger(came_from) >= 4.0
+    if runs and not (fights and (trapped or rng.below(4) == 0)):
         return max(runs, key=lambda m: sight.progress(m.get("to"))) if len(runs) > 1 else runs[0]
-    if best is not None and (sight.margin(best) >= 0 or "end_turn" not in by_type):
+    if best is not None and (sight.margin(best) >= 0 or "end_turn" not in by_type or runs):
         return best
     return None
 
