@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .board import Board
 from .pieces import MOVE
-from .state import board_of, entry_hexes, occupancy
+from .state import board_of, entry_hexes
 
 
 def movement(unit: dict) -> int:
@@ -25,15 +25,22 @@ class Mover:
     def __init__(self, state: dict, seat: int) -> None:
         self.state = state
         self.board: Board = board_of(state)
-        self.occupied = occupancy(state)
         entries = entry_hexes(state)
         self.closed_for_seat = {h for h, s in entries.items() if s != seat}
         self.closed_for_guardian = set(entries)
         turn = state["turns"].get(str(seat))
-        allowed = set(turn["permissions"]) if turn else set()
-        # Hexes of enemy units that engage this seat's units.
-        self.engagers = {u["hex"] for u in state["units"].values()
-                         if u["seat"] is not None and u["seat"] != seat and u["seat"] not in allowed}
+        allowed = set(turn["permissions"]) if turn else ()
+        # One pass over the units: every occupied hex, and the hexes of enemy units that
+        # engage this seat's units (guardians and players who gave leave do not).
+        occupied: set[str] = set()
+        engagers: set[str] = set()
+        for u in state["units"].values():
+            occupied.add(u["hex"])
+            s = u["seat"]
+            if s is not None and s != seat and s not in allowed:
+                engagers.add(u["hex"])
+        self.occupied = occupied
+        self.engagers = engagers
         self.seat = seat
 
     def walk_ends(self, start: str, steps: int, guardian: bool) -> dict[str, None]:

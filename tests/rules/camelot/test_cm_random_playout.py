@@ -90,9 +90,11 @@ def test_random_games_keep_every_invariant_and_end():
         outcome = GAME.outcome(final)
         assert outcome is not None and final["turn_count"] <= options["turn_cap"]
         endings["draw" if outcome.draw else "won"] += 1
+        endings["capped"] += final["turn_count"] >= options["turn_cap"]
         if seed % 15 == 0:
             state = GAME.setup(players, options, seed)
             for seat, move in log:
                 state, _ = GAME.apply(state, seat, move)
             assert json.dumps(state, sort_keys=True) == json.dumps(final, sort_keys=True)
+    print(f"{GAMES} games: {dict(endings)}")  # shown with -s (the figures in docs/rules/camelot.md)
     assert endings["won"] > 0, endings
