@@ -136,6 +136,13 @@ def resolve(state, act, events):
     pair = draw_pair(state, seat, events, method)
     if pair is None or state["turn"] != seat:
         return
+    if p["pos"] != ref or lead not in S.rt_members(p) or foe not in challengeable(state, seat):
+        # A song drawn for a grail number (4.4) made the Round Table run away, or took the
+        # lead or the foe: the dispute ends there, nobody is slain or outwitted by it.
+        events.append(ev("fizzle", "The dispute ends: " + ("the Round Table has run away." if p["pos"] != ref
+                                                            else "the lead or the adversary is gone.")))
+        state["todo"].insert(0, {"do": "dispute_done"})
+        return
     mine, theirs = pair
     lead_total = member_total(state, seat, lead, method) + mine
     if method == "combat" and S.ctype(state, foe) == "peril":
@@ -152,6 +159,7 @@ def resolve(state, act, events):
     p["must"] = False
     name_l, name_f = S.title(state, lead), S.title(state, foe)
     data = {"lead": lead, "foe": foe, "method": method, "lead_total": lead_total, "foe_total": foe_total_}
+    members = set(S.rt_members(p))
     if lead_total == foe_total_:
         events.append(ev("dispute", f"{name_l} and {name_f} tie at {lead_total}: it goes on next turn.", data=data))
     elif method == "combat":
@@ -173,7 +181,27 @@ def resolve(state, act, events):
         else:
             events.append(ev("dispute", f"{name_f} ({foe_total_}) outwits {name_l} ({lead_total}).", data=data))
             foe_wins(state, seat, foe, lead, ref, events)
+    record(state, seat, ref, method, lead, foe, lead_total, foe_total_, members, a)
     state["todo"].insert(0, {"do": "dispute_done"})
+
+
+def record(state, seat, ref, method, lead, foe, lead_total, foe_total, members, a):
+    """``state["last_dispute"]``: what the last settled dispute did, for the board (both
+    sides' totals, who won, who died, who was outwitted). Only public facts: both cards
+    were face up and every number was drawn in the open. The key is absent until a game's
+    first dispute settles (older stored games have none)."""
+    p = state["p"][seat]
+    result = "tie" if lead_total == foe_total else ("lead" if lead_total > foe_total else "foe")
+    gone = [i for i in sorted(members) if i not in S.rt_members(p)]  # the lead, or more by a foe's effect
+    if method == "combat" and result == "lead":
+        gone = [foe] + gone
+    outwitted = anthrax_group(state, a, foe) if method == "wits" and result == "lead" else []
+    state["last_dispute"] = {
+        "seq": state["seq"], "turn": state["tn"], "seat": seat, "area": ref, "method": method,
+        "lead": {"card": lead, "name": S.title(state, lead), "total": lead_total},
+        "foe": {"card": foe, "name": S.title(state, foe), "total": foe_total},
+        "result": result, "slain": [S.title(state, i) for i in gone], "slain_cards": gone,
+        "outwitted": [S.title(state, i) for i in outwitted]}
 
 
 def foe_wins(state, seat, foe, lead, ref, events):

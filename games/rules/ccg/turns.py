@@ -86,9 +86,32 @@ def defeat(state, seat, events, reason):
 
 
 # ------------------------------------------------------------------ the flow engine
+def out_of_cards(state, events):
+    """15.2: "Any player who runs out of cards in his deck for any reason automatically
+    loses": an empty deck ends the player's game as soon as what emptied it (a grail
+    number, a draw, a fill card, an ante card, an effect) is settled, not at his next
+    draw. A grail number that takes the last card still counts for what it was drawn for,
+    so a search it wins is won. When every player left runs out at once, nobody wins."""
+    if state["phase"] != "play":
+        return
+    left = [s for s in range(state["n"]) if not state["p"][s]["out"]]
+    empty = [s for s in left if not state["p"][s]["deck"]]
+    if not empty:
+        return
+    if len(empty) == len(left) and len(left) > 1:
+        finish(state, events, draw=True, reason="Every player still in ran out of cards at once (15.2).",
+               ante="returned")
+        return
+    for s in empty:
+        defeat(state, s, events, "ran out of cards")
+
+
 def advance(state, events):
     from . import timing, movement, disputes
     while state["result"] is None:
+        out_of_cards(state, events)
+        if state["result"] is not None:
+            return
         steps = state["steps"]
         if steps:
             top = steps[-1]

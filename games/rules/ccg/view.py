@@ -9,6 +9,7 @@ generator. Card definitions are sent only for cards the viewer can see.
 """
 from __future__ import annotations
 
+import marshal
 
 
 def view_for(state, seat):
@@ -55,6 +56,9 @@ def view_for(state, seat):
         "result": None if state["result"] is None else dict(state["result"]),
         "pending": pending_view(state, seat),
         "england_size": state["esize"],
+        # The last settled dispute (disputes.record): face-up cards and numbers drawn in
+        # the open, the same for every seat. Absent from older stored states: None.
+        "last_dispute": marshal.loads(marshal.dumps(state["last_dispute"])) if state.get("last_dispute") else None,
     }
     pend = out["pending"]
     if pend and pend.get("what") == "occupant" and "options" in pend:

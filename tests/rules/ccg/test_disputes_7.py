@@ -232,3 +232,124 @@ def test_a_foe_already_disputed_this_turn_does_not_keep_the_turn_open():
     s = _fight(s, gawain, "combat", lancelot, 2, 6)  # a tie
     assert s["p"][0]["pos"] == "E0.0"
     assert {"type": "end_turn"} in listed(s, 0)
+
+
+def _walk_off_and_back(s, there="E0.0", away="E0.4"):
+    """Seat 0 leaves ``there`` for ``away``, both players end a turn, and seat 0 walks back."""
+    set_area(s, away, ["moor"])
+    s = play(s, 0, {"type": "move", "to": away})
+    s = end_turn(s)
+    s = end_turn(s)
+    return play(s, 0, {"type": "move", "to": there})
+
+
+def test_an_outwitted_multi_talented_adversary_met_again_must_be_combated():
+    # 7.1: entering its area is a dispute; 7.4: outwitting lets the knights pass "but the
+    # adversary remains"; 7.5: "thereafter it must be combated".
+    s = new_game()
+    arthur = s["p"][0]["knights"][0]
+    bk = set_area(s, "E0.0", ["black-knight"])[0]
+    place_rt(s, 0, "E0.0")
+    s = _fight(s, bk, "wits", arthur, 5, 0)
+    assert not s["p"][0]["must"] and any(m["type"] == "move" for m in listed(s, 0))
+    s = _walk_off_and_back(s)
+    assert s["p"][0]["pos"] == "E0.0" and s["p"][0]["must"]
+    assert {m["method"] for m in listed(s, 0) if m["type"] == "fight" and m["foe"] == bk} == {"combat"}
+    assert {"type": "end_turn"} not in listed(s, 0)
+
+
+def test_an_outwitted_wits_only_adversary_met_again_is_a_new_battle_of_wits():
+    s = new_game()
+    arthur = s["p"][0]["knights"][0]
+    keeper = set_area(s, "E0.0", ["bridgekeeper"])[0]
+    place_rt(s, 0, "E0.0")
+    s = _fight(s, keeper, "wits", arthur, 4, 1)
+    s = _walk_off_and_back(s)
+    assert s["p"][0]["must"]
+    assert {m["method"] for m in listed(s, 0) if m["type"] == "fight" and m["foe"] == keeper} == {"wits"}
+
+
+def test_from_a_top_area_entered_from_avalon_the_way_back_is_offered():
+    s = new_game()
+    set_area(s, "E0.10", ["black-knight"])
+    set_area(s, "E0.7", ["moor"])
+    set_area(s, "E0.8", ["moor"])
+    set_area(s, "A.1", ["moor"])
+    place_rt(s, 0, "E0.10", came_from="A.1")
+    s = play(s, 0, {"type": "run_away"})
+    assert set(s["steps"][-1]["options"]) == {"E0.7", "E0.8", "A.1"}
+    s = play(s, 1, {"type": "choose", "option": "A.1"})
+    assert s["p"][0]["pos"] == "A.1"
+
+
+def test_the_way_back_into_avalon_is_closed_while_another_round_table_holds_it():
+    s = new_game()
+    set_area(s, "E0.10", ["black-knight"])
+    set_area(s, "E0.7", ["moor"])
+    set_area(s, "E0.8", ["moor"])
+    set_area(s, "A.1", ["moor"])
+    place_rt(s, 1, "A.1")
+    place_rt(s, 0, "E0.10", came_from="A.1")
+    s = play(s, 0, {"type": "run_away"})
+    assert set(s["steps"][-1]["options"]) == {"E0.7", "E0.8"}
+
+
+def test_a_card_laid_face_down_later_leaves_an_explored_area_explored():
+    # 7.6: unexplored means "with its original face-down card".
+    from .helpers import add_card
+    s = new_game()
+    set_area(s, "E0.4", ["black-knight"])
+    set_area(s, "E0.0", ["moor"])
+    set_area(s, "E0.1", ["moor"])
+    S.area(s, "E0.1")["down"].append([add_card(s, "french-taunt", 1), 99, 1])  # laid by seat 1 later
+    place_rt(s, 0, "E0.4", came_from="E0.4")
+    s = play(s, 0, {"type": "run_away"})
+    assert GAME.pending(s)[0].seat == 1 and set(s["steps"][-1]["options"]) == {"E0.0", "E0.1"}
+
+
+def test_a_song_that_forces_a_run_away_mid_dispute_ends_the_dispute():
+    from . import cards_for_tests as T
+    from .helpers import stack_deck
+    s = new_game()
+    robin = join(s, 0, "robin")
+    bk = set_area(s, "E0.0", ["black-knight"])[0]
+    place_rt(s, 0, "E0.0")
+    run_song = dict(T.SONG, code="run-song", primary=[{"op": "run_away", "who": "opponent"}])
+    grail_deck(s, 0, [0])
+    stack_deck(s, 1, [run_song])  # the Black Knight's number (6) is a song sung at seat 0
+    s = play(s, 0, {"type": "fight", "foe": bk, "method": "combat", "lead": robin})
+    s, events = play_ev(s, 1, {"type": "pass"})
+    s, more = play_ev(s, 0, {"type": "pass"})
+    events += more
+    assert s["p"][0]["pos"] is None  # ran away to the Round Table Area
+    assert robin in s["p"][0]["knights"] and bk in S.up_iids(S.area(s, "E0.0"))
+    assert not any(e.kind == "dispute" for e in events)
+    assert s.get("last_dispute") is None
+
+
+def test_the_last_dispute_is_in_every_view_with_both_totals_and_the_dead():
+    s = new_game()
+    assert GAME.view_for(s, 0)["last_dispute"] is None
+    robin = join(s, 0, "robin")
+    bk = set_area(s, "E0.0", ["black-knight"])[0]
+    place_rt(s, 0, "E0.0")
+    s = _fight(s, bk, "combat", robin, 1, 2)  # 2 + 1 = 3 against 6 + 2 = 8
+    d = s["last_dispute"]
+    assert d["area"] == "E0.0" and d["seat"] == 0 and d["method"] == "combat" and d["result"] == "foe"
+    assert d["lead"] == {"card": robin, "name": "Brave Sir Robin", "total": 3}
+    assert d["foe"] == {"card": bk, "name": "The Black Knight", "total": 8}
+    assert d["slain"] == ["Brave Sir Robin"] and d["outwitted"] == []
+    views = [GAME.view_for(s, seat)["last_dispute"] for seat in (0, 1, None)]
+    assert views[0] == views[1] == views[2] == d
+    # A won battle of wits names the outwitted; the newer dispute replaces the older.
+    arthur = s["p"][0]["knights"][0]
+    s["p"][0]["disputed"] = []
+    s = _fight(s, bk, "wits", arthur, 5, 0)
+    d = GAME.view_for(s, 1)["last_dispute"]
+    assert (d["result"], d["method"], d["outwitted"], d["slain"]) == ("lead", "wits", ["The Black Knight"], [])
+
+
+def test_a_state_stored_before_last_dispute_existed_still_shows_none():
+    s = new_game()
+    s.pop("last_dispute", None)
+    assert GAME.view_for(s, None)["last_dispute"] is None

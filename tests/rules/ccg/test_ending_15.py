@@ -3,7 +3,7 @@ the game, the ante to the finder, finishing alone."""
 from games.rules.ccg import state as S
 from games.rules.ccg.game import ante_result
 
-from .helpers import GAME, end_turn, grail_deck, new_game, pass_window, place_rt, play, set_area, listed
+from .helpers import GAME, end_turn, grail_deck, new_game, pass_window, place_rt, play, play_ev, set_area, listed
 
 
 def _in_avalon(s, seat=0, ref="A.0"):
@@ -134,4 +134,60 @@ def test_alone_the_survivor_may_call_it_a_draw():
     s = new_game()
     s = GAME.apply(s, 1, {"type": "resign"})[0]
     s = play(s, 0, {"type": "call_draw"})
+    assert GAME.outcome(s).draw and ante_result(s)["status"] == "returned"
+
+
+def _last_card_only(s, seat, number):
+    """The seat's deck holds one card, whose grail number is ``number``."""
+    s["p"][seat]["dead"] += s["p"][seat]["deck"]
+    s["p"][seat]["deck"] = []
+    grail_deck(s, seat, [number])
+
+
+def test_a_grail_number_that_takes_the_last_card_ends_the_game_at_once():
+    # 15.2: "runs out of cards in his deck for any reason": not at his next draw.
+    s = new_game()
+    arthur = s["p"][0]["knights"][0]
+    bk = set_area(s, "E0.0", ["black-knight"])[0]
+    place_rt(s, 0, "E0.0")
+    _last_card_only(s, 0, 7)
+    grail_deck(s, 1, [1])
+    s, events = play_ev(s, 0, {"type": "fight", "foe": bk, "method": "combat", "lead": arthur})
+    while s["steps"] and s["steps"][-1]["k"] == "response":
+        step = s["steps"][-1]
+        s, more = play_ev(s, step["order"][step["i"]], {"type": "pass"})
+        events += more
+    # The number still counted for the dispute it was drawn for ...
+    assert bk in s["p"][0]["dead"] and any(e.kind == "dispute" for e in events)
+    # ... and the empty deck then ends seat 0's game, before any later draw.
+    assert s["p"][0]["out"] and s["solo"] == 1
+    assert any(e.kind == "defeat" and "ran out of cards" in e.text for e in events)
+
+
+def test_a_search_with_the_last_card_that_finds_the_grail_still_wins():
+    s = new_game()
+    _in_avalon(s)
+    _last_card_only(s, 0, 6)
+    s = play(s, 0, {"type": "search"})
+    s = pass_window(s)
+    assert GAME.outcome(s).winners == (0,) and ante_result(s)["status"] == "won"
+
+
+def test_a_draw_that_empties_the_deck_ends_the_game_at_once():
+    s = new_game()
+    s["p"][1]["dead"] += s["p"][1]["deck"][1:]
+    s["p"][1]["deck"] = s["p"][1]["deck"][:1]
+    s = end_turn(s)  # seat 1's draw phase takes his last card
+    assert s["p"][1]["out"] and s["solo"] == 0
+
+
+def test_every_player_out_of_cards_at_once_is_a_draw():
+    s = new_game()
+    arthur = s["p"][0]["knights"][0]
+    bk = set_area(s, "E0.0", ["black-knight"])[0]
+    place_rt(s, 0, "E0.0")
+    _last_card_only(s, 0, 3)
+    _last_card_only(s, 1, 3)
+    s = play(s, 0, {"type": "fight", "foe": bk, "method": "combat", "lead": arthur})
+    s = pass_window(s)
     assert GAME.outcome(s).draw and ante_result(s)["status"] == "returned"

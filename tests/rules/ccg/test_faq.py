@@ -111,3 +111,38 @@ def test_faq_10_never_into_the_opponents_england():
     s = new_game()
     for seat_area in [m["to"] for m in listed(s, 0) if m["type"] == "move"]:
         assert seat_area.startswith("E0.")
+
+
+def _avalon_runner_beside_the_opponent():
+    """Seat 0 faces the Black Knight in Avalon 2, having come from Avalon 1, where seat
+    1's Round Table now stands."""
+    s = new_game()
+    for i in range(4):
+        set_area(s, f"A.{i}", ["moor"])
+    bk = set_area(s, "A.1", ["black-knight"])[0]
+    place_rt(s, 1, "A.0")
+    place_rt(s, 0, "A.1", came_from="A.0")
+    return s, bk
+
+
+def test_faq_9_in_avalon_running_away_by_choice_never_joins_the_opponent():
+    s, _ = _avalon_runner_beside_the_opponent()
+    assert {m.get("to") for m in listed(s, 0) if m["type"] == "run_away"} == {"E0.10", "E0.11"}
+
+
+def test_faq_9_in_avalon_the_timeout_run_away_never_joins_the_opponent():
+    s, _ = _avalon_runner_beside_the_opponent()
+    s = play(s, 0, GAME.timeout_move(s, 0))
+    assert s["p"][0]["pos"] in ("E0.10", "E0.11") and s["p"][1]["pos"] == "A.0"
+
+
+def test_faq_9_in_avalon_a_song_that_makes_the_knights_run_never_joins_the_opponent():
+    from . import cards_for_tests as T
+    from .helpers import grail_deck, pass_window
+    s, bk = _avalon_runner_beside_the_opponent()
+    run_song = dict(T.SONG, code="run-song", primary=[{"op": "run_away", "who": "opponent"}])
+    grail_deck(s, 0, [3])
+    stack_deck(s, 1, [run_song])  # seat 1 draws it for the Black Knight: sung at seat 0
+    s = play(s, 0, {"type": "fight", "foe": bk, "method": "combat", "lead": s["p"][0]["knights"][0]})
+    s = pass_window(s)
+    assert s["p"][0]["pos"] in ("E0.10", "E0.11")

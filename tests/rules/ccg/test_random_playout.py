@@ -15,12 +15,14 @@ import re
 
 import pytest
 
+from games.rules.ccg import disputes as D
 from games.rules.ccg import game_moves
+from games.rules.ccg import state as S
 from games.rules.ccg.game import ante_result
 from games.rules.rng import Rng
 
 from . import cards_for_tests as T
-from .helpers import GAME, assert_every_card_once, starter_decks
+from .helpers import GAME, assert_every_card_once, join, new_game, place_rt, set_area, starter_decks
 from .test_views import _hidden_ids, _shown_ids
 
 GAMES = int(os.environ.get("CCG_PLAYOUTS", "15"))
@@ -67,9 +69,34 @@ def _check_every_listed_move_applies(state):
             assert not any("not read out properly" in e.text for e in events), move
 
 
-def playout(players, seed, decks, views=False, double=False):
+def _check_places_and_passes(state, events):
+    """Issue 11: two Round Tables never share an area (FAQ 9: also not in Avalon, however
+    they got there: a move, a run away by choice, by a song or by a timeout); an
+    adversary's "outwitted" pass lasts only while the Round Table that won it stays (7.4);
+    and a Round Table entering the area of an adversary it once outwitted meets it again
+    (7.1), by combat when it has combat and wits (7.5)."""
+    held = [q["pos"] for q in state["p"] if not q["out"] and q["pos"] is not None]
+    assert len(held) == len(set(held)), f"two Round Tables in one area: {held}"
+    for a in [a for q in state["p"] for a in q["england"]] + state["avalon"]:
+        for foe, seat in a["ow"]:
+            assert state["p"][seat]["pos"] == a["ref"], "an outwitted pass outlived the visit"
+    entered = {e.data["seat"]: e.data["to"] for e in events if e.kind == "move" and e.data}
+    for seat, to in entered.items():
+        if to is None or state["p"][seat]["pos"] != to or state["p"][seat]["out"]:
+            continue
+        barring = D.blocking_foes(state, seat)
+        for foe in S.up_iids(S.peek_area(state, to)):
+            if foe in state["outwitted"] and S.ctype(state, foe) in ("adversary", "peril"):
+                assert foe in barring, "an adversary outwitted before was walked past"
+                combat, _ = D.foe_stats(state, foe)
+                if combat is not None:
+                    assert D.methods_for(state, seat, foe) in (["combat"], []), "outwitted twice (7.5)"
+
+
+def playout(players, seed, decks, views=False, double=False, start=None):
+    """A game of random legal moves from set-up (or from the arranged state ``start``)."""
     opts = {"decks": decks, "collection_sizes": [seed % 3, 1, 2, 0][:players], "double_the_ante": double}
-    state = GAME.setup(players, opts, seed)
+    state = GAME.setup(players, opts, seed) if start is None else start
     rng = Rng({"seed": seed * 7919 + players, "n": 0})
     log = []
     ante = list(state["ante"])
@@ -94,6 +121,7 @@ def playout(players, seed, decks, views=False, double=False):
         log.append((seat, move))
         assert not any(RAW_AREA_REF.search(e.text) for e in events), [e.text for e in events]
         assert_every_card_once(state)
+        _check_places_and_passes(state, events)
         assert state["ante"][:len(ante)] == ante, "an ante card left the ante"
         grown = len(state["ante"]) - len(ante)
         assert grown == 0 or any(e.kind == "ante" for e in events)
@@ -128,6 +156,29 @@ def test_random_games_keep_every_invariant(players, kind):
             again = replay(players, seed, opts, log)
             assert json.dumps(again, sort_keys=True) == json.dumps(final, sort_keys=True)
         assert json.loads(json.dumps(final)) == final  # plain JSON data throughout
+
+
+def _crowded_avalon(players, seed):
+    """Every Round Table already in Avalon, each having come from an area another one now
+    holds, with adversaries about: random play from here runs away (by choice, by song,
+    to and from the top two areas) where FAQ 9 and 7.5 are easiest to break."""
+    state = new_game(players, seed=seed)
+    foes = ["black-knight", "bridgekeeper", "vicious-chicken-of-bristol", "moor", "moor"]
+    for i, a in enumerate(state["avalon"]):
+        set_area(state, a["ref"], [foes[i % len(foes)]], owner=i % players)
+    for seat in range(players):
+        join(state, seat, "lancelot")
+        join(state, seat, "bedevere")
+        place_rt(state, seat, f"A.{seat}", came_from=f"A.{(seat + 1) % players}")
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_random_games_from_a_crowded_avalon_keep_every_invariant(players):
+    decks = [T.test_deck() for _ in range(players)]
+    for seed in range(max(6, GAMES // 2)):
+        _, final, _ = playout(players, seed, decks, views=seed % 3 == 0, start=_crowded_avalon(players, seed))
+        assert GAME.outcome(final) is not None
 
 
 JUNK = [{"type": "play", "card": "x"}, {"type": "play", "card": 10 ** 6, "use": "primary"}, {"type": "move", "to": 5},
