@@ -87,35 +87,37 @@ def _numbers_note(state: dict, printed: int) -> str:
     return f" ({NAME[changer]} makes it {read})"
 
 
-def _bonus_holder(state: dict, rule: str, fewest: bool) -> int | None:
-    """The one seat with strictly the fewest (or most) Keepers, when ``rule`` is in play."""
-    if rule not in state["rules"]:
-        return None
-    tables = state["tables"]
-    counts = {s: len([c for c in tables[s] if c in KEEPERS]) for s, on in enumerate(state["active"]) if on}
-    if len(counts) < 2:
-        return None
-    best = (min if fewest else max)(counts.values())
-    holders = [s for s, n in counts.items() if n == best]
-    return holders[0] if len(holders) == 1 else None
-
-
 def active_seats(state: dict) -> list[int]:
     return [s for s, on in enumerate(state["active"]) if on]
 
 
-def keeper_count(state: dict, seat: int) -> int:
-    return len([c for c in state["tables"][seat] if c in KEEPERS])
+def _holds(state: dict, seat: int, fewest: bool) -> bool:
+    """Does ``seat`` alone have strictly the fewest (or most) Keepers of the players still
+    in? (Nobody does on a tie, or with one player left.) Counts ``seat``'s Keepers, then
+    the others' only until one ties or beats it: the draw and play counts ask this often."""
+    active, tables = state["active"], state["tables"]
+    if not (0 <= seat < len(active) and active[seat]):
+        return False
+    mine = len([c for c in tables[seat] if c in KEEPERS])
+    others = False
+    for s, on in enumerate(active):
+        if not on or s == seat:
+            continue
+        others = True
+        count = len([c for c in tables[s] if c in KEEPERS])
+        if (count <= mine) if fewest else (count >= mine):
+            return False
+    return others
 
 
 def poor_bonus(state: dict, seat: int) -> int:
     extra = reading(state).poor
-    return extra if extra and _bonus_holder(state, "poor-bonus", fewest=True) == seat else 0
+    return extra if extra and _holds(state, seat, fewest=True) else 0
 
 
 def rich_bonus(state: dict, seat: int) -> int:
     extra = reading(state).rich
-    return extra if extra and _bonus_holder(state, "rich-bonus", fewest=False) == seat else 0
+    return extra if extra and _holds(state, seat, fewest=False) else 0
 
 
 def draw_count(state: dict, seat: int) -> int:

@@ -23,7 +23,7 @@ def _compile(goal: str) -> tuple:
 
 _GOALS = {c: _compile(c) for c, t in TYPE.items() if t == "goal"}
 _CREEPERS = frozenset(c for c, t in TYPE.items() if t == "creeper")
-_FIRST_NAMED = {g: next(iter(EFFECT[g].get("have", ())), None) for g in _GOALS}
+_HAVE = {g: tuple(EFFECT[g].get("have", ())) for g in _GOALS}
 
 
 def meets(state: dict, seat: int, goal: str) -> bool:
@@ -40,15 +40,19 @@ def meeting(state: dict) -> list[int]:
 
 
 def _may_be_met(state: dict, goals: list) -> bool:
-    """A cheap first look, run after every step: is the first card some Goal names on
-    anyone's table at all?"""
+    """A cheap first look, run after every step: does any one table hold every card some
+    Goal in play names? (Necessary for meeting it; Creepers and counts are left to
+    ``_meeting``.) Most steps end here."""
     tables = state["tables"]
     for goal in goals:
-        first = _FIRST_NAMED[goal]
-        if first is None:
+        have = _HAVE[goal]
+        if not have:
             return True
         for table in tables:
-            if first in table:
+            for card in have:
+                if card not in table:
+                    break
+            else:
                 return True
     return False
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from .. import decisions
 from ..base import Event
 from .cards import NAME
-from .current_rules import KEEPERS, hand_limit, keeper_limit, limits
+from .current_rules import KEEPERS, hand_limit, keeper_limit, reading
 from .zones import card_list, seat_name
 
 LIMIT_HANDLER = "limit"
@@ -67,7 +67,8 @@ def _ask_or_apply(state: dict, wanted: list[tuple[int, str]], events: list) -> b
 
 def ask_others(state: dict, events: list) -> bool:
     """Hold everyone but the player whose turn it is to the limits, now."""
-    hands, keepers = limits(state)
+    r = reading(state)  # asked after every step: the reading itself, not through limits()
+    hands, keepers = r.hand_limit, r.keeper_limit
     if hands is None and keepers is None:
         return False
     turn_seat = state["turn"]["seat"]
@@ -78,7 +79,8 @@ def ask_others(state: dict, events: list) -> bool:
             continue
         if hands is not None and len(all_hands[s]) > hands:
             wanted.append((s, "hand"))
-        if keepers is not None and len([c for c in tables[s] if c in KEEPERS]) > keepers:
+        # A table no longer than the limit cannot hold too many Keepers: skip the count.
+        if keepers is not None and len(tables[s]) > keepers and len([c for c in tables[s] if c in KEEPERS]) > keepers:
             wanted.append((s, "keepers"))
     return bool(wanted) and _ask_or_apply(state, wanted, events)
 
