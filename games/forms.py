@@ -42,6 +42,8 @@ class MatchCreateForm(forms.Form):
                 choices=[("", "A person")] + [(level, f"Computer ({label})") for level, label in levels.items()],
                 widget=forms.Select(attrs={"data-testid": f"seat-{index}", "class": "computer-seat",
                                            "data-seat": index}))
+        # Who sits where, right under how many play; the computer players' table options last.
+        self.order_fields(["kind", "seats", *(f"seat_{i}" for i in COMPUTER_SEATS), "title", "invite"])
 
     def clean(self):
         data = super().clean()
