@@ -104,6 +104,8 @@ def resolve_table(state, act, events):
     g2 = None if g1 is None else timing.draw_grail(state, seat, events, "castle table")
     if g2 is None or state["turn"] != seat:
         return
+    if left_mid_draw(state, p, a, lead, events, "parley"):
+        return
     total = g1 + g2 + D.member_total(state, seat, lead, "wits") - D.foe_total(state, occ, "wits", a["ref"])
     castle = castle_in(state, a)
     result = lookup(S.card(state, castle)["castle_table"] or [], total)
@@ -120,6 +122,17 @@ def resolve_table(state, act, events):
     p["must"] = False
 
 
+def left_mid_draw(state, p, a, lead, events, what):
+    """True (and said) when a song drawn for a grail number (4.4) made the Round Table run
+    away, or took the lead or the occupant: the parley or assault ends there, as a dispute
+    does (disputes.resolve), and nobody is slain by it."""
+    if p["pos"] == a["ref"] and lead in S.rt_members(p) and S.peek_area(state, a["ref"])["occ"] is not None:
+        return False
+    events.append(ev("fizzle", f"The {what} ends: " + ("the Round Table has run away." if p["pos"] != a["ref"]
+                                                        else "the lead or the occupant is gone.")))
+    return True
+
+
 def resolve_assault(state, act, events):
     """8.3: lead knight +1 per other knight against occupant combat + castle defence."""
     seat, lead = act["seat"], act["lead"]
@@ -131,6 +144,9 @@ def resolve_assault(state, act, events):
         return
     pair = D.draw_pair(state, seat, events, "assault")
     if pair is None or state["turn"] != seat:
+        return
+    if left_mid_draw(state, p, a, lead, events, "assault"):
+        state["todo"].insert(0, {"do": "dispute_done"})
         return
     mine, theirs = pair
     castle = castle_in(state, a)

@@ -173,3 +173,16 @@ def test_inside_a_castle_the_knights_have_its_defence_against_foes_outside_it():
     grail_deck(s, 1, [3])
     s, events = _events_of(s, 0, {"type": "fight", "foe": bk, "method": "combat", "lead": arthur}, "dispute")
     assert events[-1].data["lead_total"] == 10  # 5 + 3 + Swamp Castle's defence 2
+
+
+def test_a_song_that_makes_the_round_table_run_mid_assault_ends_the_assault():
+    # As with a dispute (7.6): once the Round Table has run, no lead knight is slain.
+    s, _ = _at_tintagel()
+    arthur = s["p"][0]["knights"][0]
+    grail_deck(s, 0, [4, 2])
+    s, _ = _events_of(s, 0, {"type": "parley", "lead": arthur}, "castle")
+    run_song = dict(T.SONG, code="run-song", primary=[{"op": "run_away", "who": "opponent"}])
+    grail_deck(s, 0, [0])
+    stack_deck(s, 1, [run_song])  # Bors's number (6) is a song sung at seat 0
+    s, events = _events_of(s, 0, {"type": "assault", "lead": arthur}, "castle")
+    assert s["p"][0]["pos"] is None and arthur in s["p"][0]["knights"] and not events
