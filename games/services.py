@@ -15,7 +15,7 @@ from games import clock, computers, frames, notify, persistence, registry, selec
 from games.errors import MoveRejected, NotAllowed, NotFound, ServiceError, StaleVersion
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
 from games.replay import JOIN_MOVE
-from games.rules.base import IllegalMove
+from games.rules.base import Event, IllegalMove
 
 log = logging.getLogger(__name__)
 User = get_user_model()
@@ -260,8 +260,9 @@ def _stale_for(match: Match, seat: Seat, version: int) -> bool:
 
 
 def _apply(match: Match, seats: list[Seat], seat_index: int, move: dict, *, user, key: str,
-           by_timeout: bool) -> MoveRecord:
+           by_timeout: bool, lead_events: list[dict] = ()) -> MoveRecord:
     """Apply ``move`` to a locked active match (``seats`` locked too) and persist what follows.
+    ``lead_events`` are the shell's own log lines that come before the rules' (a takeover).
 
     The idempotency key was checked under the match lock, so the insert cannot collide."""
     game = registry.get(match.kind)
@@ -272,7 +273,7 @@ def _apply(match: Match, seats: list[Seat], seat_index: int, move: dict, *, user
     previous_state, match.state = match.state, state
     match.move_count += 1
     record = MoveRecord(match=match, seq=match.move_count, seat=seat_index, user=user, move=move,
-                        events=[e.as_dict() for e in events], key=key, by_timeout=by_timeout,
+                        events=[*lead_events, *(e.as_dict() for e in events)], key=key, by_timeout=by_timeout,
                         version_after=match.version + 1)
     hooks = registry.room(match.kind).hooks
     if hooks.after_move:
@@ -561,6 +562,7 @@ def _computer_apply(match: Match, seats: list[Seat], seat: Seat, *, key: str, by
     choice is logged and replaced by a legal move; if even that is refused, the rules' timeout
     move is made, so a computer player never stalls a game."""
     game = registry.get(match.kind)
+    lead = _takeover_announcement(seat, seats)
     try:
         move = computers.choose(game, match, seat)
     except Exception:  # noqa: BLE001 - any bug in a player: logged, and a legal move instead
@@ -569,12 +571,27 @@ def _computer_apply(match: Match, seats: list[Seat], seat: Seat, *, key: str, by
         move = legal[computers.move_seed(match.seed, match.version, seat.index) % len(legal)] if legal else None
     if move is not None:
         try:
-            return _apply(match, seats, seat.index, move, user=None, key=key, by_timeout=by_timeout)
+            return _apply(match, seats, seat.index, move, user=None, key=key, by_timeout=by_timeout,
+                          lead_events=lead)
         except MoveRejected as exc:
             log.error("computer player (%s) chose a refused move in match %s seat %s: %s (%s)",
                       seat.computer, match.pk, seat.index, move, exc.message)
     return _apply(match, seats, seat.index, game.timeout_move(match.state, seat.index), user=None,
-                  key=f"{key}-fallback", by_timeout=by_timeout)
+                  key=f"{key}-fallback", by_timeout=by_timeout, lead_events=lead)
+
+
+def _takeover_announcement(seat: Seat, seats: list[Seat]) -> list[dict]:
+    """The log line saying who left and who plays on, once, with the computer's first move
+    after a takeover (a log line needs a move record to belong to). The name is written out:
+    the seat's number now names the computer."""
+    former = (seat.choice or {}).get("took_over_from")
+    if not former:
+        return []
+    seat.choice = {k: v for k, v in seat.choice.items() if k != "took_over_from"}
+    seat.save(update_fields=["choice"])
+    text = (f"{former['name']} {former['why']}: {computers.display_name(seat, seats)} "
+            "plays on in their place.")
+    return [Event("takeover", text).as_dict()]
 
 
 def _takes_over(match: Match, seats: list[Seat], seat: Seat) -> bool:
@@ -591,7 +608,8 @@ def _computer_takeover(match: Match, seats: list[Seat], seat: Seat, *, why: str)
     is told, and no longer sees the seat's hidden cards."""
     former, level = seat.user, computers.default_level(match.kind)
     seat.user, seat.computer = None, level
-    seat.save(update_fields=["user", "computer"])
+    seat.choice = dict(seat.choice or {}, took_over_from={"name": former.username, "why": why})
+    seat.save(update_fields=["user", "computer", "choice"])
     name = registry.get(match.kind).name
     _notify(former, match, Notification.Kind.TIMEOUT if why == "ran out of time" else Notification.Kind.GAME_OVER,
             f"You {why} in {name} #{match.pk}: {computers.display_name(seat, seats)} plays your seat from now on.")

@@ -195,7 +195,8 @@ def test_a_computer_replaces_a_timed_out_player(worker, make_user):
     assert wait_for(lambda: _computer_records(match).exists(), timeout=10)
     match.refresh_from_db()
     log = " ".join(line["text"] for line in selectors.log_for(match, None, seats=selectors.seats_for(match)))
-    assert "Computer (Knight)" in log and late.user.username not in log
+    assert f"{late.user.username} ran out of time: Computer (Knight) plays on in their place." in log
+    assert log.count(late.user.username) == 1, "the seat's own lines now name the computer player"
     assert selectors.match_payload(match, late.user)["my_seat"] is None, "the player who left sees no hand"
 
 
@@ -209,6 +210,19 @@ def test_resigning_hands_the_seat_to_a_computer(make_user):
     match.refresh_from_db()
     assert match.status == "active" and match.seats.get(index=2).computer == "knight"
     assert not match.state["resigned"][2], "the seat plays on"
+    assert Notification.objects.filter(user=carol, text__contains="Computer (Knight) plays your seat").exists()
+    game = registry.get("cupquest")
+    for _ in range(6):  # the people play on until the computer's turn comes
+        match.refresh_from_db()
+        seat = game.pending(match.state)[0].seat
+        if seat == 2:
+            break
+        services.move_submit(match_id=match.pk, user=(alice, bob)[seat], move=game.legal_moves(match.state, seat)[0],
+                             version=match.version)
+    assert services.computer_move_apply(match_id=match.pk, seat_index=2, version=match.version)
+    record = _computer_records(match).get()
+    assert record.events[0]["text"] == "carol resigned: Computer (Knight) plays on in their place."
+    assert "took_over_from" not in match.seats.get(index=2).choice, "said once"
 
 
 # --- stale, repeated and broken moves -------------------------------------------------------
@@ -272,6 +286,16 @@ def test_the_sweep_makes_a_lost_computer_move(worker, make_user, monkeypatch):
     Match.objects.filter(pk=match.pk).update(updated_at=timezone.now() - timedelta(seconds=30))
     deadlines_sweep.delay()
     assert wait_for(lambda: _computer_records(match).count() == 2, timeout=10)
+
+
+def test_the_sweep_waits_for_the_delay_before_making_a_computer_move(make_user):
+    match, alice = _vs_computer(make_user, delay=60)
+    services.move_submit(match_id=match.pk, user=alice, move={"type": "play", "card": match.state["hands"][0][0]},
+                         version=match.version)
+    assert services.computer_moves_sweep() == 0, "its task is still due to run"
+    Match.objects.filter(pk=match.pk).update(updated_at=timezone.now() - timedelta(seconds=66))
+    assert services.computer_moves_sweep() == 1 and _computer_records(match).count() == 1
+    assert services.computer_moves_sweep() == 0
 
 
 # --- the embedded default -------------------------------------------------------------------
