@@ -156,13 +156,45 @@ def _counts_from(data) -> dict[str, int]:
 # -- antes ----------------------------------------------------------------------------------
 
 def ante_hold(*, user, card_code: str, match_id) -> AnteStake:
-    """Stake one free copy of a card for a match."""
+    """Stake one free copy of a card for a match. The refusal names no card: the card may be
+    face down to whoever caused the stake (a game stakes with ``ante_hold_first_free``)."""
     card = _cards_by_code([card_code])[card_code]
     match_id = str(match_id)
+    try:
+        with transaction.atomic():
+            _ledger_apply([Change(user.pk, card.pk, quantity_delta=-1, held_delta=1, reason=Reason.ANTE_HELD,
+                                  match_id=match_id)])
+            return AnteStake.objects.create(match_id=match_id, user=user, card=card)
+    except NotEnoughCards:
+        raise NotEnoughCards("Every copy of that card is staked in another game.") from None
+
+
+def ante_hold_first_free(*, user, codes: list[str], wanted: int, match_id) -> list[int]:
+    """Stake for a match the first ``wanted`` cards of ``codes`` (a deck's cards in drawing
+    order) of which ``user`` has a free copy; a card whose copies are all staked in other
+    games is passed over. Returns the positions in ``codes`` staked, in order (fewer than
+    ``wanted`` if the list runs out). The user's holdings of every code are locked first, in
+    the ledger's order, so nothing frees or takes a copy between looking and holding. It
+    refuses nothing and names no card: which cards were passed over is hidden information."""
+    if wanted <= 0 or not codes:
+        return []
+    by_code = _cards_by_code(codes)
+    match_id = str(match_id)
     with transaction.atomic():
-        _ledger_apply([Change(user.pk, card.pk, quantity_delta=-1, held_delta=1, reason=Reason.ANTE_HELD,
-                              match_id=match_id)])
-        return AnteStake.objects.create(match_id=match_id, user=user, card=card)
+        holdings = _lock_holdings((user.pk, card.pk) for card in by_code.values())
+        free = {code: holdings[(user.pk, card.pk)].quantity for code, card in by_code.items()}
+        staked: list[int] = []
+        for index, code in enumerate(codes):
+            if len(staked) == wanted:
+                break
+            if free[code] > 0:
+                free[code] -= 1
+                staked.append(index)
+        _ledger_apply([Change(user.pk, by_code[codes[i]].pk, quantity_delta=-1, held_delta=1,
+                              reason=Reason.ANTE_HELD, match_id=match_id) for i in staked])
+        AnteStake.objects.bulk_create([AnteStake(match_id=match_id, user=user, card=by_code[codes[i]])
+                                       for i in staked])
+    return staked
 
 
 def _held_stakes(match_id) -> list[AnteStake]:

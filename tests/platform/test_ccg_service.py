@@ -1,9 +1,12 @@
 """The CCG on the platform: deck choice, real antes held at the cut and moved through the
 ledger when the game ends (Grail found, draw and rematch, resignation, abandon, timeout),
 presets and the per-wait clocks."""
+import json
 from datetime import timedelta
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 
 from decks import selectors as deck_selectors
@@ -210,18 +213,52 @@ def test_a_timed_out_cut_is_made_for_the_player_and_its_card_held(players):
     assert AnteStake.objects.filter(match_id=str(match.pk), user=bob, status="held").count() == 1
 
 
-def test_a_card_staked_in_another_game_cannot_go_into_the_ante_twice(players):
+def test_a_cut_onto_a_card_staked_in_another_game_stakes_the_next_free_card(players):
+    """Issue 10, item 4: the card the cut turns up has every copy staked in another game. It
+    is passed over (it stays on top of the deck, face down) and the next card that can be
+    staked goes in; nothing is refused, no card is named, and the game replays."""
     match, (alice, bob) = start(players, seed=5)
-    # Bob's deck top after alice's cut is known to the engine: take every free copy of it first.
+    after_cut, _ = GAME.apply(match.state, 0, {"type": "cut", "at": 3})
+    top = after_cut["ante"][-1]
+    code = after_cut["inst"][top]
+    services.match_abandon(match_id=match.pk, user=alice)
+    for n in range(copies(bob, code)[0]):
+        deck_services.ante_hold(user=bob, card_code=code, match_id=f"other-{n}")
+    match, _ = start(players, seed=5)  # the same shuffle, started while those copies are away
+    assert match.state["stakeable"][1][code] == 0
+    services.move_submit(match_id=match.pk, user=alice, move={"type": "cut", "at": 3}, version=match.version)
+    match.refresh_from_db()
+    staked = match.state["ante"][-1]
+    assert staked == next(i for i in after_cut["p"][1]["deck"][::-1] if after_cut["inst"][i] != code)
+    assert match.state["p"][1]["deck"][-1] == top  # where it lay, face down
+    held = AnteStake.objects.get(match_id=str(match.pk), status="held")
+    assert (held.user, held.card.code) == (bob, match.state["inst"][staked])
+    record = MoveRecord.objects.get(match=match, seq=1)
+    assert all(name not in json.dumps(record.events) for name in (code, after_cut["cards"][code]["title"]))
+    out = StringIO()
+    call_command("replay_check", match=match.pk, stdout=out)
+    assert "0 mismatch" in out.getvalue()
+    assert deck_selectors.ledger_discrepancies() == []
+
+
+def test_a_card_whose_last_copy_went_elsewhere_mid_game_waits_in_the_ante_for_a_copy(players, caplog):
+    """The copies went into another game after this one began: the cut is still made (a
+    refusal would say where the card lies), the card goes into the ante unstaked, the log
+    names no card, and it is staked once a copy comes home (at the next draw or the end)."""
+    match, (alice, bob) = start(players, seed=5)
     after_cut, _ = GAME.apply(match.state, 0, {"type": "cut", "at": 3})
     code = after_cut["inst"][after_cut["ante"][-1]]
-    free = copies(bob, code)[0]
-    for n in range(free):
+    for n in range(copies(bob, code)[0]):
         deck_services.ante_hold(user=bob, card_code=code, match_id=f"other-{n}")
-    with pytest.raises(ServiceError, match="staked in another game"):
-        services.move_submit(match_id=match.pk, user=alice, move={"type": "cut", "at": 3}, version=match.version)
+    services.move_submit(match_id=match.pk, user=alice, move={"type": "cut", "at": 3}, version=match.version)
     match.refresh_from_db()
-    assert match.move_count == 0 and not AnteStake.objects.filter(match_id=str(match.pk)).exists()
+    assert match.state["ante"] == after_cut["ante"] and not AnteStake.objects.filter(match_id=str(match.pk)).exists()
+    said = [r.getMessage() for r in caplog.records if r.name.startswith("games.kinds.ccg")]
+    assert said and all(code not in line and "wait to be staked" in line for line in said)
+    deck_services.ante_release(match_id="other-0")  # a copy comes home
+    ccg_shell._stake_owed(match)  # as the next draw or the end of the game does
+    assert AnteStake.objects.get(match_id=str(match.pk), status="held").card.code == code
+    assert deck_selectors.ledger_discrepancies() == []
 
 
 # --- presets and clocks ----------------------------------------------------------------

@@ -9,8 +9,10 @@ docs/rules/ccg-web.md. In short:
   rules switched off (16.1), doubling (16.2) and the clocks of response windows and doubling
   offers (``forms.TableOptionsForm``, stored as the match's options);
 * every card that enters the ante is held from its owner's collection by the move that put
-  it there; at the end the engine's ``ante_result`` says where the held cards go, and the
-  ledger moves them in the transaction that ends the game;
+  it there; a card whose copies are all staked in the owner's other games is passed over
+  and the next one that can be staked goes in (``_stakeable``, ``_stake_owed``); at the end
+  the engine's ``ante_result`` says where the held cards go, and the ledger moves them in
+  the transaction that ends the game;
 * a game drawn with the ante carried over (15.1) starts its rematch at once, same players,
   same decks, with the carried cards held again for the new match;
 * a game against a computer player is practice (``Match.practice``): the computer plays a
@@ -20,15 +22,16 @@ docs/rules/ccg-web.md. In short:
 from __future__ import annotations
 
 import logging
+from collections import Counter
 
 from django.db import transaction
 from django.db.models import Sum
 
 from decks import selectors as deck_selectors
 from decks import services as deck_services
-from decks.models import DeckVersion, Holding
+from decks.models import AnteStake, DeckVersion, Holding
 from games import services
-from games.errors import MoveRejected, ServiceError
+from games.errors import ServiceError
 from games.rules.ccg.game import ante_result
 
 from .forms import PRESETS
@@ -58,7 +61,29 @@ def setup_options(match, seats) -> dict:
                "double_the_ante": bool(table.get("double_the_ante"))}
     if carried:
         options["carried_ante"] = carried
+    if not match.practice:
+        options["stakeable"] = _stakeable(seats, decks, carried)
     return options
+
+
+def _stakeable(seats, decks, carried) -> list:
+    """Per seat, how many copies of each card of its deck its owner can stake now: the free
+    copies (a copy staked in another game is held there). The rules pass over a card with
+    none left (games/rules/ccg/ante.py), so a cut or a doubling is never refused for it.
+    A rematch's carried cards are held again at the start (``on_start``): not free."""
+    out = []
+    for index, (seat, deck) in enumerate(zip(seats, decks)):
+        if seat.computer or seat.user_id is None:
+            out.append(None)
+            continue
+        codes = {card["code"] for card in deck}
+        free = dict(Holding.objects.filter(user_id=seat.user_id, card__code__in=codes)
+                    .values_list("card__code", "quantity"))
+        for entry in carried:
+            if entry["owner"] == index and entry["card"]["code"] in free:
+                free[entry["card"]["code"]] -= 1
+        out.append({code: max(0, free.get(code, 0)) for code in sorted(codes)})
+    return out
 
 
 def _deck_cards(seat) -> list[dict]:
@@ -104,36 +129,44 @@ def on_start(match) -> None:
     for this match (the drawn game released them in the same transaction)."""
     if match.practice:
         return
-    _hold(match, list(match.state["ante"]))
+    _stake_owed(match)
 
 
 # --- during play -----------------------------------------------------------------------
 
 def after_move(match, previous_state) -> None:
-    """Hold every card the move put into the ante (the cut, a doubled stake)."""
+    """Stake every card the move drew into the ante (the cut, a doubled stake). The rules drew
+    only cards their owners could stake when the game began (``_stakeable``); should the last
+    free copy have gone into another game since, the card stays in the ante unstaked until a
+    copy comes home (``_stake_owed``). The move is never refused for it: a refusal would tell
+    the mover where that card lies (issue 10, item 4), and the ledger never holds a copy twice."""
     if match.practice:
         return
-    before = set(previous_state["ante"])
-    new = [iid for iid in match.state["ante"] if iid not in before]
-    if not new:
-        return
-    try:
-        _hold(match, new)
-    except deck_services.NotEnoughCards as exc:
-        # The copy is staked in another game started since this one. Nothing was held (the
-        # savepoint rolled back); undo the move in memory too so the caller stays consistent.
-        match.state = previous_state
-        match.move_count -= 1
-        raise MoveRejected(f"{exc} The card going into the ante is staked in another game; "
-                           "that game must end first.") from None
+    if len(match.state["ante"]) > len(previous_state["ante"]):
+        _stake_owed(match)
 
 
-def _hold(match, iids) -> None:
-    users = {s.index: s.user for s in match.seats.select_related("user")}
+def _stake_owed(match) -> None:
+    """Stake each card in the ante not staked yet (a rematch's carried cards, the cards just
+    drawn, a card that could not be staked when drawn), as far as free copies allow. Names
+    no card: the log says only how many wait."""
     state = match.state
-    with transaction.atomic():
-        for iid in iids:
-            deck_services.ante_hold(user=users[state["own"][iid]], card_code=state["inst"][iid], match_id=match.pk)
+    users = {s.index: s.user for s in match.seats.select_related("user")}
+    owed = Counter((state["own"][i], state["inst"][i]) for i in state["ante"])
+    seat_of = {u.pk: seat for seat, u in users.items() if u is not None}
+    for user_id, code in AnteStake.objects.filter(match_id=str(match.pk), status=AnteStake.Status.HELD) \
+            .values_list("user_id", "card__code"):
+        owed[(seat_of.get(user_id, -1), code)] -= 1
+    # One owner after another in user order, each owner's holdings locked at once: the
+    # ledger's lock order (decks/services.py).
+    for seat, user in sorted(((s, u) for s, u in users.items() if u is not None), key=lambda su: su[1].pk):
+        codes = [code for (owner, code), n in sorted(owed.items()) if owner == seat for _ in range(max(n, 0))]
+        if not codes:
+            continue
+        staked = deck_services.ante_hold_first_free(user=user, codes=codes, wanted=len(codes), match_id=match.pk)
+        if len(staked) < len(codes):
+            log.warning("CCG match %s: %d ante card(s) of seat %s wait to be staked: their copies are "
+                        "staked in other games", match.pk, len(codes) - len(staked), seat)
 
 
 def allowance(match, pending_kind):
@@ -176,6 +209,7 @@ def on_finish(match, outcome) -> None:
         return  # nothing was held
     result = ante_result(match.state)
     if result["status"] == "won":
+        _stake_owed(match)  # a card that could not be staked when drawn, if a copy came home since
         winner = match.seats.select_related("user").get(index=result["winner"]).user
         deck_services.ante_settle(match_id=match.pk, winner=winner)
         return

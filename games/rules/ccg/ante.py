@@ -6,8 +6,19 @@ turn may double: every other player must accept or concede (no third way). On
 acceptance each player still in adds as many cards from the top of their deck as they
 already have in the ante (1 -> 2 -> 4 -> 8 ...). A player who has doubled may not double
 again until every other player still in has doubled since.
+
+A card going into the ante is staked from its owner's collection, and a copy staked in the
+owner's other games cannot be staked twice. The site says, when the game starts, how many
+copies of each card of each deck its owner can stake (``state["stakeable"]``, per seat a
+{code: copies} or None for no limit; absent in older games and practice). A card whose
+copies are used up is passed over, face down where it lies, and the next card of the deck
+that can be staked goes in instead: a cut at any position is made, and says nothing of the
+cards passed over. A player who cannot pay a doubling from the cards he can stake may not
+accept it (nor double), and is told so before answering (docs/rules/ccg-web.md).
 """
 from __future__ import annotations
+
+from collections import Counter
 
 from . import state as S
 from . import turns
@@ -25,10 +36,54 @@ def cut(state, cutter, at, events):
     lifted = deck[len(deck) - at:]
     rest = deck[:len(deck) - at]
     deck[:] = lifted + rest
-    top = deck.pop()
-    state["ante"].append(top)
+    top = draw(state, victim)
+    if top is None:
+        events.append(ev("ante", f"Seat {cutter + 1} cuts seat {victim + 1}'s deck at {at}: no card of that deck "
+                         "can be staked (each is staked in another game), so nothing goes into the ante."))
+        return
     events.append(ev("ante", f"Seat {cutter + 1} cuts seat {victim + 1}'s deck at {at}: "
                      f"{S.title(state, top)} goes into the ante.", data={"card": top, "code": state["inst"][top]}))
+
+
+def _limits(state, seat):
+    """{code: copies seat can still stake}, or None when the site set no limit."""
+    limits = state.get("stakeable")
+    return None if limits is None else limits[seat]
+
+
+def draw(state, seat):
+    """The topmost card of ``seat``'s deck that its owner can stake goes into the ante (the
+    cards above it stay as they lie, face down); None if there is none."""
+    deck = state["p"][seat]["deck"]
+    limits = _limits(state, seat)
+    index = len(deck) - 1
+    if limits is not None:
+        while index >= 0 and limits.get(state["inst"][deck[index]], 0) <= 0:
+            index -= 1
+    if index < 0:
+        return None
+    iid = deck.pop(index)
+    if limits is not None:
+        limits[state["inst"][iid]] -= 1
+    state["ante"].append(iid)
+    return iid
+
+
+def stakeable_count(state, seat):
+    """How many cards of ``seat``'s deck its owner can still stake."""
+    deck = state["p"][seat]["deck"]
+    limits = _limits(state, seat)
+    if limits is None:
+        return len(deck)
+    counts = Counter(state["inst"][i] for i in deck)
+    return sum(min(n, limits.get(code, 0)) for code, n in counts.items())
+
+
+def can_match(state, seat):
+    """Whether ``seat`` can pay its share of a doubled ante from cards it can stake. A deck
+    too short to pay at all is the rules' own case (paying from it loses), not this one."""
+    deck = state["p"][seat]["deck"]
+    return stakeable_count(state, seat) >= min(stake(state, seat), len(deck))
 
 
 def stake(state, seat):
@@ -38,7 +93,7 @@ def stake(state, seat):
 def may_double(state, seat):
     if not state["opts"]["double_the_ante"] or state["solo"] is not None:
         return False
-    return seat not in state["doubling"]["since"]
+    return seat not in state["doubling"]["since"] and can_match(state, seat)
 
 
 def open_offer(state, seat, events):
@@ -78,8 +133,9 @@ def settle_offer(state, step, events):
             if not deck:
                 turns.defeat(state, s, events, "ran out of cards doubling the ante")
                 break
-            iid = deck.pop()
-            state["ante"].append(iid)
+            iid = draw(state, s)
+            if iid is None:
+                break  # only when the seat's collection changed mid-game; see can_match
             events.append(ev("ante", f"{S.title(state, iid)} from seat {s + 1} goes into the ante.",
                              data={"card": iid, "code": state["inst"][iid]}))
     d = state["doubling"]

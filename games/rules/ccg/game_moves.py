@@ -95,7 +95,10 @@ def step_moves(state, seat, step, kind=None, card=None, cache=None):
     if k == "response":
         return window_moves(state, seat, step, kind, card, cache)
     if k == "offer":
-        return [{"type": "accept"}, {"type": "concede"}] if seat in step["wait"] else []
+        if seat not in step["wait"]:
+            return []
+        # A seat that cannot pay from the cards it can stake may only concede (ante.can_match).
+        return ([{"type": "accept"}] if ante.can_match(state, seat) else []) + [{"type": "concede"}]
     if seat != step["seat"]:
         return []
     if k == "balance" or step.get("what") == "discard":
@@ -534,11 +537,17 @@ def why_illegal(state, seat, move):
     if state["p"][seat]["out"]:
         return "You are out of the game."
     if state["steps"]:
+        if move["type"] == "accept" and state["steps"][-1]["k"] == "offer" and seat in state["steps"][-1]["wait"]:
+            return ("You cannot accept: too few cards of your deck are free of your other games' antes to pay "
+                    "the doubled ante, so you may only concede.")
         return "That move is not open now: " + describe_wait(state)
     if seat != state["turn"]:
         if move["type"] == "play":
             return "On another player's turn a card can only be played face up, where the rules allow it."
         return "It is not your turn: you may play cards face up or use an ability, nothing else."
+    if move["type"] == "end_turn" and move.get("double") and not must_dispute(state, seat):
+        return ("You cannot double the ante now: doubling is off, you doubled since the others last did, or "
+                "your deck cannot pay your share from cards free of your other games' antes.")
     if move["type"] == "end_turn":
         return "You must deal with the adversary first: fight, outwit, or run away."
     if move["type"] == "move":

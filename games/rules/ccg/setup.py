@@ -65,7 +65,7 @@ def _check_deck(seat, deck, known, defs):
 
 
 def validate_options(players, options):
-    known = {"decks", "collection_sizes", "rules_off", "double_the_ante", "carried_ante", "turn_cap"}
+    known = {"decks", "collection_sizes", "rules_off", "double_the_ante", "carried_ante", "turn_cap", "stakeable"}
     extra = set(options) - known
     if extra:
         raise ValueError(f"Unknown option(s): {', '.join(sorted(extra))}")
@@ -94,8 +94,14 @@ def validate_options(players, options):
     cap = options.get("turn_cap", DEFAULT_TURN_CAP)
     if not isinstance(cap, int) or cap < 10:
         raise ValueError("'turn_cap' must be a whole number of at least 10.")
+    # Copies of each card each seat can stake into the ante (ante.py; None: no limit).
+    stakeable = options.get("stakeable")
+    if stakeable is not None and (not isinstance(stakeable, list) or len(stakeable) != players or not all(
+            s is None or (isinstance(s, dict) and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0
+                                                      for n in s.values())) for s in stakeable)):
+        raise ValueError("'stakeable' must be one {card code: copies} (or null) per seat.")
     return {"decks": decks, "defs": defs, "sizes": sizes, "rules_off": list(off), "carried": carried,
-            "double": bool(options.get("double_the_ante", False)), "turn_cap": cap}
+            "double": bool(options.get("double_the_ante", False)), "turn_cap": cap, "stakeable": stakeable}
 
 
 def new_seat():
@@ -148,6 +154,8 @@ def setup(players, options, seed):
     state["first"] = tied[rng.below(len(tied))] if len(tied) > 1 else tied[0]
     state["turn"] = state["first"]
     state["steps"].append({"k": "cut", "seat": 0})
+    if o["stakeable"] is not None:
+        state["stakeable"] = [None if s is None else dict(s) for s in o["stakeable"]]
     return state
 
 
