@@ -495,6 +495,14 @@
           if (m) send(ctx, m); else ctx.showError("Cut between " + input.min + " and " + input.max + " cards.");
         }, text: "Cut" })));
     }
+    var answering = pend.kind === "offer" && (pend.waiting || []).indexOf(data.my_seat) >= 0;
+    if (answering && !moves.some(function (m) { return m.type === "accept"; })) {
+      // The rules list no "accept" when my deck cannot pay from cards free of my other games'
+      // antes (docs/rules/ccg-web.md): say so before I answer, naming no card.
+      box.appendChild(el("p", { class: "error", "data-testid": "cannot-accept",
+        text: "You cannot accept: too few cards of your deck are free of your other games' antes to pay " +
+              "the doubled ante, so conceding is the only answer." }));
+    }
     var general = el("div", { class: "ccg-buttons" });
     moves.forEach(function (m) {
       if (m.type === "cut" || m.type === "play" || m.type === "discard" || m.type === "move") return;
