@@ -136,7 +136,7 @@ def test_a_computer_answers_within_its_delay_through_celery(worker, make_user):
     hand = Match.objects.get(pk=match.pk).state["hands"][1]  # the 1 s delay has not passed yet
     assert wait_for(lambda: _computer_records(match).exists(), timeout=10)
     answered = time.monotonic() - started
-    assert 1.0 <= answered < 4.0, f"answered after {answered:.2f} s with a 1 s delay"
+    assert 1.0 <= answered < 5.0, f"answered after {answered:.2f} s with a 1 s delay"
     record = _computer_records(match).get()
     match.refresh_from_db()
     assert record.seat == 1 and record.user is None and not record.by_timeout
