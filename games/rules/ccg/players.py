@@ -395,11 +395,17 @@ def _face_foe(sight: _Sight, fights: list[dict], runs: list[dict], by_type: dict
     # otherwise runs three times in four (a run that repeats ends with certainty).
     came_from = sight.mine["came_from"]
     trapped = came_from != sight.mine["position"] and sight.area_danger(came_from) >= 4.0
-    if runs and not (fights and (trapped or rng.below(4) == 0)):
-        return max(runs, key=lambda m: sight.progress(m.get("to"))) if len(runs) > 1 else runs[0]
+    if runs and not trapped and rng.below(4) != 0:
+        return max(runs, key=lambda m: _run_worth(sight, m.get("to"))) if len(runs) > 1 else runs[0]
     if best is not None and (sight.margin(best) >= 0 or "end_turn" not in by_type or runs):
         return best
     return None
+
+
+def _run_worth(sight: _Sight, ref) -> float:
+    """Where a runner who chooses would go: up, unsearched, away from foes."""
+    searched = bool((sight.areas.get(ref) or {}).get("searched"))
+    return sight.progress(ref) - 2.0 * searched - 0.5 * sight.area_danger(ref)
 
 
 def _castle(sight: _Sight, by_type: dict) -> dict | None:
