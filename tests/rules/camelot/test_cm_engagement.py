@@ -19,13 +19,16 @@ def test_an_arthur_stays_adjacent_at_every_step_even_to_enemies_met_on_the_way()
     enemy = put(state, 1, "galahad", "0,2")
     for h in ends(state, 0, arthur):
         assert BOARD.distance(h, "0,2") == 1
-    # Not engaged at the start, but stepping next to an enemy engages at once.
+    # Not engaged at the start, but stepping next to an enemy engages at once: from (1,3)
+    # the only way to (2,1) is through (1,2) (the Mere closes the other), which touches the
+    # Galahad at (0,2), and (2,1) does not -- so the second step is refused.
     state = table(3)
-    arthur = put(state, 0, "arthur", "-2,4")
+    arthur = put(state, 0, "arthur", "1,3")
     put(state, 1, "galahad", "0,2")
-    reach = ends(state, 0, arthur)
-    # (-1,3) touches the Galahad; from there the second step must stay next to it.
-    assert "-1,4" in reach and "-2,2" not in BOARD.adjacent["0,2"]
+    assert BOARD.distance("1,3", "0,2") == 2 and BOARD.terrain["2,2"] == "water"
+    assert "2,1" not in ends(state, 0, arthur) and "1,2" in ends(state, 0, arthur)
+    state["units"]["s1-galahad-1"]["seat"] = 0  # the same Galahad as a friend: the way is open
+    assert "2,1" in ends(state, 0, arthur)
     assert enemy
 
 
