@@ -135,7 +135,7 @@ def settle_offer(state, step, events):
                 break
             iid = draw(state, s)
             if iid is None:
-                break  # only when the seat's collection changed mid-game; see can_match
+                break  # not for a seat that could double or accept (can_match); kept safe all the same
             events.append(ev("ante", f"{S.title(state, iid)} from seat {s + 1} goes into the ante.",
                              data={"card": iid, "code": state["inst"][iid]}))
     d = state["doubling"]
