@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..base import Event
 from . import items
-from .pieces import BASIC_MODE, CHEAPEST_FIRST, MODES, SHIELDS
+from .pieces import BASIC_MODE, CHEAPEST_FIRST, MODE_WORDS, MODES, SHIELDS, unit_name
 from .sight import can_reach
 from .state import board_of, controls, frozen, is_enemy
 
@@ -96,14 +96,14 @@ def strike(state: dict, seat: int, uid: str, target: str | None, mode: str, even
         hits = sweep_targets(state, seat, uid)
         for t in hits:
             turn["strikes"].append({"unit": uid, "target": t, "mode": "sweep", "value": 1})
-        events.append(Event("strike", f"{uid} sweeps at {', '.join(hits)}.", data={"unit": uid, "mode": mode, "targets": hits}))
+        events.append(Event("strike", f"{unit_name(uid)} sweeps at {', '.join(map(unit_name, hits))}.", data={"unit": uid, "mode": mode, "targets": hits}))
         return
     value = strike_value(state, seat, uid, target, mode)
     spell = MODES[unit["type"]][mode][3]
     if spell:
         state["spells"][unit["seat"]][spell] = False
     turn["strikes"].append({"unit": uid, "target": target, "mode": mode, "value": value})
-    events.append(Event("strike", f"{uid} strikes {target} ({mode}, {value}).",
+    events.append(Event("strike", f"{unit_name(uid)} strikes {unit_name(target)} ({MODE_WORDS.get(mode, mode)}, {value}).",
                         data={"unit": uid, "target": target, "mode": mode, "value": value}))
 
 
@@ -158,7 +158,7 @@ def resolve(state: dict, seat: int, timed_out: bool, events: list) -> list[dict]
                 for entry in report:
                     if entry["target"] == target:
                         entry["penalty"] = lost
-                events.append(Event("penalty", f"The attack on {target} failed: {lost} is lost.",
+                events.append(Event("penalty", f"The attack on {unit_name(target)} failed: {unit_name(lost)} is lost.",
                                     data={"target": target, "unit": lost}))
     state["last_combat"] = report
     return deaths
@@ -172,5 +172,5 @@ def kill(state: dict, uid: str, events: list) -> dict:
     if seat is not None:
         bucket = state["pool"] if unit["type"] == "arthur" else state["lost"]
         bucket[seat][unit["type"]] += 1
-    events.append(Event("death", f"{uid} dies.", data={"unit": uid, "hex": unit["hex"]}))
+    events.append(Event("death", f"{unit_name(uid)} dies.", data={"unit": uid, "hex": unit["hex"]}))
     return {"uid": uid, "seat": seat, "type": unit["type"], "hex": unit["hex"]}

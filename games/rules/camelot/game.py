@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..base import Event, Game, IllegalMove, Outcome, Pending
 from . import combat, items, requests, turns
 from .movement import Mover
-from .pieces import COUNT, NAMES, TYPES
+from .pieces import COUNT, NAMES, TYPES, item_name, unit_name
 from .setup import entry_chooser, entry_choices, new_state
 from .state import board_of, controls, frozen, turn_of
 from .state_copy import copy_state
@@ -284,7 +284,7 @@ class Camelot(Game):
             raise IllegalMove("You may only declare enemy units on the board.")
         turn["declared"] = list(targets)
         turn["stage"] = "move"
-        events.append(Event("declare", f"Seat {seat + 1} declares attacks on {', '.join(targets) or 'nobody'}.",
+        events.append(Event("declare", f"Seat {seat + 1} declares attacks on {', '.join(map(unit_name, targets)) or 'nobody'}.",
                             data={"seat": seat, "targets": targets}))
 
     def _need_movement(self, turn, counts=True):
@@ -337,7 +337,7 @@ class Camelot(Game):
         elif to not in mover.unit_ends(uid):
             raise IllegalMove("That unit cannot move there (terrain, units, Entry hexes or engagement).")
         unit["hex"] = to
-        self._moved(state, turn, uid, events, f"{uid} moves to {to}.")
+        self._moved(state, turn, uid, events, f"{unit_name(uid)} moves to {to}.")
 
     def _moved(self, state, turn, uid, events, text):
         turn["moved"].append(uid)
@@ -360,7 +360,7 @@ class Camelot(Game):
             raise IllegalMove("That unit is frozen this turn.")
         item = items.drop(state, uid)
         turn["stage"] = "move"
-        events.append(Event("drop", f"{uid} drops {item}.", data={"unit": uid, "item": item}))
+        events.append(Event("drop", f"{unit_name(uid)} drops {item_name(item, state['item_values'])}.", data={"unit": uid, "item": item}))
 
     def _do_strike(self, state, seat, turn, move, events):
         uid, mode, target = move.get("unit"), move.get("mode"), move.get("target")

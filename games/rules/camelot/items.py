@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..base import Event
-from .pieces import can_carry
+from .pieces import can_carry, item_name, unit_name
 from .setup import excalibur_in_play
 from .state import gold_of
 
@@ -34,7 +34,7 @@ def pick_up(state: dict, uid: str, events: list) -> None:
     if not here:
         del state["items"][unit["hex"]]
     unit["carry"] = item
-    events.append(Event("pick_up", f"{uid} picks up {item}.", data={"unit": uid, "item": item}))
+    events.append(Event("pick_up", f"{unit_name(uid)} picks up {item_name(item, values)}.", data={"unit": uid, "item": item}))
 
 
 def drop(state: dict, uid: str) -> str | None:
@@ -57,7 +57,7 @@ def bank(state: dict, uid: str, events: list) -> None:
     unit["carry"] = None
     bank_of = state["banked"][seat]
     (bank_of["coins"] if is_gold(item) else bank_of["items"]).append(item)
-    events.append(Event("bank", f"Seat {seat + 1} brings {item} home.", data={"seat": seat, "item": item}))
+    events.append(Event("bank", f"Seat {seat + 1} brings {item_name(item, state['item_values'])} home.", data={"seat": seat, "item": item}))
     check_goals(state, events)
 
 

@@ -13,6 +13,9 @@ MODES = {
     "merlin": {"zot": (1, 3, True, None), "fireball": (2, 3, True, "fireball")},
     "morgan": {"curse": (1, 2, True, None), "death_touch": (3, 1, False, "death_touch")},
 }
+# How a strike is said in the log.
+MODE_WORDS = {"melee": "sword", "sweep": "sweeping blow", "bow": "bow", "zot": "Zot", "fireball": "Fireball",
+              "curse": "Curse", "death_touch": "Death Touch"}
 BASIC_MODE = {"arthur": "melee", "galahad": "bow", "lancelot": "melee", "merlin": "zot", "morgan": "curse"}
 SPELLS = ("teleport", "fireball", "death_touch")
 # When the failed-attack rule must pick among own units equally near, the cheapest goes.
@@ -25,3 +28,27 @@ def can_carry(kind: str, item: str) -> bool:
     if kind == "merlin":
         return False
     return kind == "arthur" if item == "excalibur" else True
+
+
+# --- names in words (log lines and prompts name pieces, never their ids) -------------
+
+def unit_name(uid: str) -> str:
+    """``"s2-arthur-3"`` -> "Seat 3's Arthur"; ``"guardian-1"`` -> "Guardian 1". The id alone
+    says whose and what a unit is, so a unit that has just died is named as well as a live one
+    ("Seat N" becomes the player's name on the site)."""
+    if uid.startswith("guardian-"):
+        return f"Guardian {uid.split('-', 1)[1]}"
+    parts = uid.split("-")
+    if len(parts) == 3 and parts[0][1:].isdigit() and parts[1] in NAMES:
+        return f"Seat {int(parts[0][1:]) + 1}'s {NAMES[parts[1]]}"
+    return uid
+
+
+def item_name(item: str, values: dict | None = None) -> str:
+    """``"excalibur"`` -> "Excalibur", ``"crown"`` -> "the Crown", a coin -> "gold worth 5"."""
+    if item == "excalibur":
+        return "Excalibur"
+    if item.startswith("gold-"):
+        worth = (values or {}).get(item)
+        return f"gold worth {worth}" if worth is not None else "gold"
+    return f"the {item.capitalize()}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .. import decisions
 from ..base import Event, IllegalMove
 from .combat import ally_candidates
-from .pieces import NAMES
+from .pieces import NAMES, unit_name
 from .sight import in_sight
 from .state import board_of
 
@@ -43,12 +43,12 @@ def asked(state: dict, seat: int, kind: str, **data) -> bool:
 
 def ask_ally(state: dict, asker: int, target: str, ally: int, events: list) -> None:
     turn = state["turns"][str(asker)]
-    options = [{"value": uid, "label": uid} for uid in ally_candidates(state, ally, target)]
+    options = [{"value": uid, "label": f"{unit_name(uid)} at {state['units'][uid]['hex']}"} for uid in ally_candidates(state, ally, target)]
     _add(state, seat=ally, kind="ally", options=options, default=[], pick=(0, len(options)),
-         prompt=f"Seat {asker + 1} asks you to join the attack on {target}: choose units to lend (none to refuse).",
-         public=f"Seat {ally + 1} is asked to join seat {asker + 1}'s attack on {target}.",
+         prompt=f"Seat {asker + 1} asks you to join the attack on {unit_name(target)}: choose units to lend (none to refuse).",
+         public=f"Seat {ally + 1} is asked to join seat {asker + 1}'s attack on {unit_name(target)}.",
          data={"asker": asker, "turn": turn["number"], "target": target})
-    events.append(Event("ask", f"Seat {asker + 1} asks seat {ally + 1} to help against {target}.",
+    events.append(Event("ask", f"Seat {asker + 1} asks seat {ally + 1} to help against {unit_name(target)}.",
                         data={"kind": "ally", "seat": ally, "target": target}))
 
 
@@ -77,7 +77,7 @@ def answer(state: dict, seat: int, move: dict, events: list) -> None:
             for uid in choice:
                 if uid not in taken:
                     turn["allies"].append({"seat": seat, "unit": uid, "target": data["target"]})
-        events.append(Event("answer", f"Seat {seat + 1} lends {len(choice)} unit(s) against {data['target']}.",
+        events.append(Event("answer", f"Seat {seat + 1} lends {len(choice)} unit(s) against {unit_name(data['target'])}.",
                             data={"kind": kind, "seat": seat, "units": choice}))
     elif kind == "disengage":
         turn = state["turns"].get(str(data["asker"]))
@@ -125,7 +125,7 @@ def offer_revivals(state: dict, deaths: list[dict], events: list) -> None:
             if state["lost"][owner][death["type"]] > 0:
                 state["lost"][owner][death["type"]] -= 1
                 state["pool"][owner][death["type"]] += 1
-                events.append(Event("revive", f"Seat {owner + 1}'s Morgan saw {death['uid']} fall and brings it back.",
+                events.append(Event("revive", f"Seat {owner + 1}'s Morgan saw {unit_name(death['uid'])} fall and brings it back.",
                                     data={"seat": owner, "type": death["type"]}))
             continue
         for s in sorted(witnesses):

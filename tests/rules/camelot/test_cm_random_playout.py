@@ -13,6 +13,7 @@ CI plays 150 games; CAMELOT_PLAYOUTS=2000 plays more.
 import json
 import os
 import pickle
+import re
 from collections import Counter
 
 from games.rules.camelot.items import all_items
@@ -23,6 +24,9 @@ from .playout import play, random_options, seeking, uniform
 from .test_cm_views import check_views
 
 GAMES = int(os.environ.get("CAMELOT_PLAYOUTS", "150"))
+# Log lines and prompts name pieces and items in words ("Seat 3's Arthur", "Excalibur"),
+# never by the ids the moves carry ("s2-arthur-3", "guardian-1", "gold-4", "excalibur").
+RAW_ID = re.compile(r"\bs\d+-[a-z]+-\d+\b|\bguardian-\d+\b|\bgold-\d+\b|\bexcalibur\b|\b(crown|scepter|robe|throne)\b")
 
 
 def check_invariants(state, spent, deep=False):
@@ -59,6 +63,7 @@ def _checked(seed, players, options, chooser, thorough):
 
     def step(before, state, seat, move, moves, events):
         assert move in moves
+        assert not any(RAW_ID.search(e.text) for e in events), [e.text for e in events]
         steps.append(move)
         check_invariants(state, spent, deep=len(steps) % 25 == 0)
         now = {p.seat: p.key for p in GAME.pending(state) if p.kind == "turn"}
