@@ -123,7 +123,7 @@ def main() -> int:
         rows = [(label(kind), knight_vs_random(kind, args.games))]
         if kind == "ccg":
             rows.append((label(kind, ", doubling"), knight_vs_random(kind, args.games, double=True)))
-        speed = all_knights(kind, max(10, args.games // 5))
+        speed = all_knights(kind, max(10, args.games // 20))
         for name, r in rows:
             print(f"{name:26} {r['won']:>10.1%} {r['drawn']:>6.1%} {r['lost']:>6.1%} {r['fallbacks']:>9} "
                   f"{r['think_ms']:>9.2f} {r['p99_ms']:>7.2f} {r['max_ms']:>7.2f} "
