@@ -26,6 +26,8 @@ from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
+from games.rules import computer
+
 log = logging.getLogger(__name__)
 
 DEFAULT_DELAY = 2
@@ -37,8 +39,7 @@ SWEEP_GRACE = timedelta(seconds=5)
 # --- levels and names --------------------------------------------------------------------
 
 def _players():
-    from games.rules import computer  # the pure door to every game's players
-    return computer
+    return computer  # the pure door to every game's players
 
 
 def levels_for(kind: str) -> list[str]:
@@ -63,9 +64,10 @@ def default_level(kind: str) -> str | None:
 def display_name(seat, seats=None) -> str:
     """"Computer (Knight)"; with several computer players at the table, each also says its
     seat ("Computer 3 (Knight)") so the log tells them apart."""
-    label = level_label(seat.computer)
     several = seats is not None and sum(1 for s in seats if getattr(s, "computer", "")) > 1
-    return f"Computer {seat.index + 1} ({label})" if several else f"Computer ({label})"
+    if several:
+        return f"Computer {seat.index + 1} ({level_label(seat.computer)})"
+    return f"Computer ({level_label(seat.computer)})"
 
 
 def seat_name(seat, seats=None) -> str | None:

@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from games.rules.computer import level_label  # the levels' labels live with the pure players
+
 
 class Match(models.Model):
     class Status(models.TextChoices):
@@ -114,8 +116,7 @@ class Seat(models.Model):
     @property
     def computer_name(self) -> str:
         """"Computer (Knight)" for a computer player's seat, '' for a person's."""
-        from games.computers import display_name  # the levels' labels live with the players
-        return display_name(self) if self.computer else ""
+        return f"Computer ({level_label(self.computer)})" if self.computer else ""
 
     @property
     def is_open(self) -> bool:
