@@ -11,8 +11,6 @@ from __future__ import annotations
 import ast
 import pathlib
 
-import pytest
-
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 RULES = ROOT / "games" / "rules"
 CCG = RULES / "ccg"
@@ -142,14 +140,11 @@ def test_the_reader_sees_every_kind_of_import(tmp_path):
     assert imports_inside_functions(pkg / "c.py") == []
 
 
-# TEMPORARY while the CCG engine is being layered (issue 12); removed when it passes.
-@pytest.mark.xfail(strict=True, reason="games/rules/ccg still has one import cycle of 12 modules")
 def test_no_import_cycle_under_games_rules():
     found = cycles(import_graph())
     assert not found, "import cycles under games/rules/: " + "; ".join(" <-> ".join(c) for c in found)
 
 
-@pytest.mark.xfail(strict=True, reason="games/rules/ccg still imports inside functions to dodge its cycle")
 def test_ccg_imports_nothing_inside_functions():
     found = [hit for path in sorted(CCG.glob("*.py")) for hit in imports_inside_functions(path)]
     assert not found, "imports inside functions in games/rules/ccg (move the shared piece down): " + ", ".join(found)

@@ -1,8 +1,7 @@
 """Avalon (14.x) and searching for the Grail (15.1)."""
 from __future__ import annotations
 
-from . import disputes as D
-from . import layout
+from . import layout, places
 from . import state as S
 from . import timing, turns
 from .base_events import ev
@@ -16,7 +15,7 @@ def can_search(state, seat):
     if not layout.is_avalon(ref) or not p["knights"]:
         return False
     a = S.peek_area(state, ref)
-    return not a["searched"] and not a["down"] and not D.blocking_foes(state, seat)
+    return not a["searched"] and not a["down"] and not places.blocking_foes(state, seat)
 
 
 def resolve_search(state, act, events):

@@ -5,18 +5,11 @@ least once), "passed" (the table let the Round Table by), "inside" (entered or b
 """
 from __future__ import annotations
 
+from . import casualties, places, timing, turns
 from . import disputes as D
 from . import effects as FX
 from . import state as S
-from . import timing
 from .base_events import ev
-
-
-def castle_in(state, a):
-    for iid, *_ in a["up"]:
-        if S.ctype(state, iid) == "castle":
-            return iid
-    return None
 
 
 def occupant_needs_table(state, occ):
@@ -32,12 +25,12 @@ def blocking(state, seat):
         return False
     a = S.peek_area(state, p["pos"])
     occ = a["occ"]
-    if occ is None or castle_in(state, a) is None:
+    if occ is None or places.castle_in(state, a) is None:
         return False
     status = p["castle"].get(a["ref"])
     if status == "passed" or any(e[0] == occ and e[1] == seat for e in a["ow"]):
         return False
-    return status != "inside"  # inside, the occupant is an ordinary foe (disputes.blocking_foes)
+    return status != "inside"  # inside, the occupant is an ordinary foe (places.blocking_foes)
 
 
 def can_parley(state, seat):
@@ -46,7 +39,7 @@ def can_parley(state, seat):
         return False
     a = S.peek_area(state, p["pos"])
     occ = a["occ"]
-    return (occ is not None and castle_in(state, a) is not None and occupant_needs_table(state, occ)
+    return (occ is not None and places.castle_in(state, a) is not None and occupant_needs_table(state, occ)
             and p["castle"].get(a["ref"]) in (None, "consulted") and a["ref"] not in p["consulted"]
             and a["assaulted"] != occ and bool(S.rt_members(p)))
 
@@ -66,7 +59,7 @@ def can_enter(state, seat):
     if p["pos"] is None:
         return False
     a = S.peek_area(state, p["pos"])
-    if castle_in(state, a) is None or p["castle"].get(a["ref"]) == "inside":
+    if places.castle_in(state, a) is None or p["castle"].get(a["ref"]) == "inside":
         return False
     occ = a["occ"]
     return occ is None or not occupant_needs_table(state, occ) or p["castle"].get(a["ref"]) == "passed"
@@ -76,12 +69,12 @@ def enter(state, seat, events):
     p = state["p"][seat]
     a = S.area(state, p["pos"])
     p["castle"][a["ref"]] = "inside"
-    castle = castle_in(state, a)
+    castle = places.castle_in(state, a)
     events.append(ev("castle", f"Seat {seat + 1}'s Round Table enters {S.title(state, castle)}."))
     effs = S.card(state, castle)["primary"]
     if effs:
         FX.run(state, effs, seat, S.opponent_of(state, seat), {"area": a["ref"]}, events, castle)
-    p["must"] = bool(D.blocking_foes(state, seat))
+    p["must"] = bool(places.blocking_foes(state, seat))
 
 
 def lookup(table, total):
@@ -107,17 +100,15 @@ def resolve_table(state, act, events):
     if left_mid_draw(state, p, a, lead, events, "parley"):
         return
     total = g1 + g2 + D.member_total(state, seat, lead, "wits") - D.foe_total(state, occ, "wits", a["ref"])
-    castle = castle_in(state, a)
+    castle = places.castle_in(state, a)
     result = lookup(S.card(state, castle)["castle_table"] or [], total)
     p["consulted"].append(a["ref"])
     p["castle"][a["ref"]] = "passed" if result == "pass" else "consulted"
     events.append(ev("castle", f"Castle table total {total}: {result.replace('_', ' ')}.",
                      data={"total": total, "result": result}))
     if result == "lead_knight_slain":
-        from . import round_table
-        round_table.member_dies(state, seat, lead, events)
+        casualties.member_dies(state, seat, lead, events)
     elif result == "draw_card":
-        from . import turns
         turns.draw_cards(state, seat, 1, events)
     p["must"] = False
 
@@ -149,7 +140,7 @@ def resolve_assault(state, act, events):
         state["todo"].insert(0, {"do": "dispute_done"})
         return
     mine, theirs = pair
-    castle = castle_in(state, a)
+    castle = places.castle_in(state, a)
     ours = D.member_total(state, seat, lead, "combat") + len(p["knights"]) - 1 + mine
     defence = S.card(state, castle).get("castle_defense") or 0
     theirs_total = D.foe_total(state, occ, "combat", a["ref"]) + defence + theirs
@@ -162,8 +153,7 @@ def resolve_assault(state, act, events):
         events.append(ev("castle", f"The castle is breached ({ours} to {theirs_total}).", data=data))
     elif ours < theirs_total:
         events.append(ev("castle", f"The assault fails ({ours} to {theirs_total}).", data=data))
-        from . import round_table
-        round_table.member_dies(state, seat, lead, events)
+        casualties.member_dies(state, seat, lead, events)
     else:
         events.append(ev("castle", f"The assault is a tie at {ours}: it goes on next turn.", data=data))
     state["todo"].insert(0, {"do": "dispute_done"})

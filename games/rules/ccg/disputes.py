@@ -2,9 +2,9 @@
 multi-talented adversaries, ties that carry over, and who counts as a foe."""
 from __future__ import annotations
 
+from . import casualties, places, timing, turns
 from . import effects as FX
 from . import state as S
-from . import timing
 from .base_events import ev
 
 ANTHRAX = "anthrax"
@@ -17,30 +17,6 @@ def foe_stats(state, iid):
         sa = c.get("secondary_adversary") or {}
         return sa.get("combat"), sa.get("wits")
     return c.get("combat"), c.get("wits")
-
-
-def area_foes(state, a):
-    """Face-up cards in an area that the Round Table must deal with."""
-    out = []
-    for iid, *_ in a["up"]:
-        t = S.ctype(state, iid)
-        if t in ("adversary", "peril", "page") or iid in a["hostile"]:
-            out.append(iid)
-    return out
-
-
-def blocking_foes(state, seat):
-    """Foes in the seat's area not yet outwitted by that seat, and a breached castle's
-    occupant (8.3: still to be dealt with)."""
-    p = state["p"][seat]
-    if p["pos"] is None:
-        return []
-    a = S.peek_area(state, p["pos"])
-    passed = {e[0] for e in a["ow"] if e[1] == seat}
-    foes = [f for f in area_foes(state, a) if f not in passed]
-    if a["occ"] is not None and a["occ"] not in passed and p["castle"].get(a["ref"]) == "inside":
-        foes.append(a["occ"])
-    return foes
 
 
 def anthrax_group(state, a, foe):
@@ -85,7 +61,6 @@ def leads(state, seat, stat):
 
 def member_total(state, seat, iid, stat, include_rep=True):
     c = S.card(state, iid)
-    from . import turns
     base = c.get(stat) or 0
     return (base + FX.own_bonus(c, stat) + FX.stat_bonus(state, stat, iid, seat, None)
             + turns.side_bonus(state, seat, stat, include_rep))
@@ -128,7 +103,7 @@ def resolve(state, act, events):
     """A combat or battle of wits whose response window has closed."""
     seat, foe, lead, method = act["seat"], act["foe"], act["lead"], act["method"]
     p = state["p"][seat]
-    if lead not in S.rt_members(p) or foe not in blocking_foes(state, seat) + _neutrals(state, seat):
+    if lead not in S.rt_members(p) or foe not in places.blocking_foes(state, seat) + _neutrals(state, seat):
         events.append(ev("fizzle", "The dispute no longer stands."))
         return
     ref = p["pos"]
@@ -150,8 +125,7 @@ def resolve(state, act, events):
         lead_total += len([k for k in p["knights"] if k != lead])
     if method == "combat" and p["castle"].get(ref) == "inside" and foe != a["occ"]:
         # 8.3: inside a castle the knights have its defence against foes outside it.
-        from . import castles
-        castle = castles.castle_in(state, a)
+        castle = places.castle_in(state, a)
         if castle is not None:
             lead_total += S.card(state, castle).get("castle_defense") or 0
     foe_total_ = foe_total(state, foe, method, ref) + theirs
@@ -165,11 +139,10 @@ def resolve(state, act, events):
     elif method == "combat":
         if lead_total > foe_total_:
             events.append(ev("dispute", f"{name_l} ({lead_total}) slays {name_f} ({foe_total_}).", data=data))
-            remove_foe(state, foe, False)
+            places.remove_foe(state, foe, False)
         else:
             events.append(ev("dispute", f"{name_f} ({foe_total_}) slays {name_l} ({lead_total}).", data=data))
-            from . import round_table
-            round_table.member_dies(state, seat, lead, events)
+            casualties.member_dies(state, seat, lead, events)
             foe_wins(state, seat, foe, None, ref, events)
     else:
         if lead_total > foe_total_:
@@ -227,14 +200,7 @@ def _neutrals(state, seat):
 
 
 def challengeable(state, seat):
-    return blocking_foes(state, seat) + _neutrals(state, seat)
-
-
-def remove_foe(state, iid, elim):
-    ref = S.take_from_area(state, iid)
-    if ref is None:
-        return
-    (S.eliminate if elim else S.to_dead)(state, iid)
+    return places.blocking_foes(state, seat) + _neutrals(state, seat)
 
 
 def after_dispute(state, events):

@@ -16,6 +16,8 @@ otherwise to the lead character (or the grail numbers) of ``seat``'s side.
 """
 from __future__ import annotations
 
+from ..rng import Rng
+from . import casualties, places, travel, turns
 from . import state as S
 from .base_events import ev
 from .vocabulary import EFFECT_OPS
@@ -82,11 +84,10 @@ def resolve_target(state, target, player, opp, ctx):
 
 
 def _foe_near(state, seat):
-    from . import disputes
     pos = state["p"][seat]["pos"]
     if pos is None:
         return None
-    foes = disputes.blocking_foes(state, seat)
+    foes = places.blocking_foes(state, seat)
     return foes[0] if foes else None
 
 
@@ -120,7 +121,6 @@ def _grail(state, eff, player, opp, ctx, events, src):
 
 
 def _draw(state, eff, player, opp, ctx, events, src):
-    from . import turns
     seat = _who(eff, player, opp)
     if seat is not None:
         turns.draw_cards(state, seat, eff["count"], events)
@@ -135,7 +135,6 @@ def _discard(state, eff, player, opp, ctx, events, src):
     if count == 0:
         return None
     if eff["chooser"] == "random":
-        from ..rng import Rng
         rng = Rng(state["rng"])
         for _ in range(count):
             iid = hand.pop(rng.below(len(hand)))
@@ -188,11 +187,9 @@ def _slay(elim):
             return None
         name = S.title(state, card)
         if eff["target"] == "adversary":
-            from . import disputes
-            disputes.remove_foe(state, card, elim)
+            places.remove_foe(state, card, elim)
         else:
-            from . import round_table
-            round_table.member_dies(state, seat, card, events, elim)
+            casualties.member_dies(state, seat, card, events, elim)
         events.append(ev("slay", f"{name} is {'eliminated from play' if elim else 'slain'}."))
     return handler
 
@@ -218,8 +215,7 @@ def _run_away(state, eff, player, opp, ctx, events, src):
     seat = _who(eff, player, opp)
     if seat is None or state["p"][seat]["pos"] is None:
         return None
-    from . import movement
-    movement.start_run_away(state, seat, events, forced=True)
+    travel.start_run_away(state, seat, events, forced=True)
 
 
 def _auto_join(state, eff, player, opp, ctx, events, src):
@@ -278,7 +274,6 @@ def _search_bonus(state, eff, player, opp, ctx, events, src):
 
 
 def _end_game(state, eff, player, opp, ctx, events, src):
-    from . import turns
     if eff["result"] == "draw":
         turns.finish(state, events, draw=True, reason="A card ends the game in a draw.", ante="carried")
     elif opp is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import marshal
 
 from ..base import Event, Game, IllegalMove, Outcome, Pending
-from . import ante, game_moves, setup as setup_mod, turns, view
+from . import ante, flow, game_moves, setup as setup_mod, turns, view
 from . import state as S
 
 
@@ -85,7 +85,7 @@ class MPHGGame(Game):
                          ante="returned")
             return events
         turns.defeat(state, seat, events, "resigned")
-        turns.advance(state, events)
+        flow.advance(state, events)
         return events
 
     def view_for(self, state, seat):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ..base import IllegalMove
-from . import ante, avalon, castles, layout, movement, round_table, timing, turns
+from . import ante, avalon, castles, choices, flow, layout, movement, places, round_table, setup, travel, turns, windows
 from . import disputes as D
 from . import effects as FX
 from . import state as S
@@ -171,7 +171,7 @@ def _with_targets(state, seat, base, effects):
         variants = [dict(base, target=o) for o in opps]
     if any(e.get("target") == "adversary" for e in effects) and _dispute_ctx(state)["foe"] is None:
         # Outside a dispute the player names the foe (any foe barring a Round Table's way).
-        foes = sorted({f for s in S.alive(state) for f in D.blocking_foes(state, s)})
+        foes = sorted({f for s in S.alive(state) for f in places.blocking_foes(state, s)})
         if len(foes) > 1:
             variants = [dict(v, foe=f) for v in variants for f in foes]
     if any(e.get("target") == "area" for e in effects):
@@ -198,7 +198,7 @@ def target_areas(state):
     stands = {q["pos"] for q in state["p"] if not q["out"]}
     for ref in S.all_area_refs(state):
         a = S.peek_area(state, ref)
-        if ref not in refs and (ref in stands or D.area_foes(state, a)):
+        if ref not in refs and (ref in stands or places.area_foes(state, a)):
             refs.append(ref)
     return refs
 
@@ -426,7 +426,7 @@ def castle_moves(state, seat):
 
 
 def run_away_moves(state, seat):
-    opts, chooser = movement.run_options(state, seat)
+    opts, chooser = travel.run_options(state, seat)
     if chooser == seat and len(opts) > 1:
         return [{"type": "run_away", "to": o} for o in opts]
     return [{"type": "run_away"}]
@@ -578,14 +578,13 @@ def apply(state, seat, move, events):
             step["seat"] = seat + 1
         else:
             steps.pop()
-            from .setup import lay_out
-            lay_out(state, events)
+            setup.lay_out(state, events)
     elif t == "pass":
-        timing.window_pass(state, step, events)
+        windows.window_pass(state, step, events)
     elif t == "play":
         play(state, seat, move, events)
         if step is not None and step["k"] == "response":
-            timing.window_played(step)
+            windows.window_played(step)
     elif t == "accept" or t == "concede":
         ante.answer(state, seat, t == "accept", events)
     elif t == "discard":
@@ -602,20 +601,20 @@ def apply(state, seat, move, events):
                 steps.pop()
     elif t == "choose":
         steps.pop()
-        resolve_choice(state, step, move["option"], events)
+        choices.resolve_choice(state, step, move["option"], events)
     elif t == "use":
         use(state, seat, move, events)
         if step is not None and step["k"] == "response":
-            timing.window_played(step)
+            windows.window_played(step)
     elif t == "run_away":
         if S.rule_on(state, "run_away_shout") and not same_words(move.get("shout", ""), RUN_AWAY_SHOUT):
             raise IllegalMove(f"To run away you must shout “{RUN_AWAY_SHOUT}”")
         if step is not None and step["k"] == "response":
             steps.pop()  # running away before the grail numbers are drawn calls the dispute off
-        movement.start_run_away(state, seat, events, to=move.get("to"))
+        travel.start_run_away(state, seat, events, to=move.get("to"))
     else:
         main_action(state, seat, move, events)
-    turns.advance(state, events)
+    flow.advance(state, events)
 
 
 def main_action(state, seat, move, events):
@@ -624,24 +623,24 @@ def main_action(state, seat, move, events):
     if t == "move":
         movement.move(state, seat, move["to"], events)
     elif t == "invite":
-        timing.open_window(state, {"do": "join", "seat": seat, "card": move["card"], "rep": move["rep"]}, events)
+        windows.open_window(state, {"do": "join", "seat": seat, "card": move["card"], "rep": move["rep"]}, events)
     elif t == "fight":
         a = S.area(state, p["pos"])
         foe = move["foe"]
-        if foe not in D.blocking_foes(state, seat):
+        if foe not in places.blocking_foes(state, seat):
             a["hostile"].append(foe)  # 5.1: a challenged knight will never join
             a["challenged"].append(foe)
         p["must"] = False
-        timing.open_window(state, {"do": "dispute", "seat": seat, "foe": foe, "method": move["method"],
+        windows.open_window(state, {"do": "dispute", "seat": seat, "foe": foe, "method": move["method"],
                                    "lead": move["lead"]}, events)
     elif t == "parley":
-        timing.open_window(state, {"do": "castle", "seat": seat, "lead": move["lead"]}, events)
+        windows.open_window(state, {"do": "castle", "seat": seat, "lead": move["lead"]}, events)
     elif t == "assault":
-        timing.open_window(state, {"do": "assault", "seat": seat, "lead": move["lead"]}, events)
+        windows.open_window(state, {"do": "assault", "seat": seat, "lead": move["lead"]}, events)
     elif t == "enter_castle":
         castles.enter(state, seat, events)
     elif t == "search":
-        timing.open_window(state, {"do": "search", "seat": seat, "area": p["pos"]}, events)
+        windows.open_window(state, {"do": "search", "seat": seat, "area": p["pos"]}, events)
     elif t == "take_item":
         S.take_from_area(state, move["card"])
         round_table.assign_item(state, seat, move["card"], move["page"], events)
@@ -660,36 +659,6 @@ def main_action(state, seat, move, events):
     elif t == "give_up":
         turns.finish(state, events, winners=(seat,), reason=f"Seat {seat + 1} gives up the search; "
                      "the opponents fell first.", ante="returned")
-
-
-def resolve_choice(state, step, option, events):
-    what = step["what"]
-    if what == "reveal":
-        if option.startswith("apply"):
-            movement.apply_revealed(state, step["card"], step["mover"], step["seat"], events,
-                                    movement.picked(option))
-        else:
-            state["limbo"].remove(step["card"])
-            S.to_dead(state, step["card"])
-            events.append(ev("reveal", f"Seat {step['seat'] + 1} lets {S.title(state, step['card'])} pass."))
-    elif what == "reveal_place":
-        if option.startswith("apply"):
-            c = S.card(state, step["card"])
-            FX.run(state, c["primary"], step["seat"], step["mover"],
-                   {"area": state["p"][step["mover"]]["pos"], "pick": movement.picked(option)}, events, step["card"])
-    elif what == "run_away":
-        movement.finish_run_away(state, step, option, events)
-    elif what == "occupant":
-        movement.set_occupant(state, step, option, events)
-
-
-def default_choice(state, step, events):
-    """What happens for a seat that cannot answer (out of the game): see timeout_move."""
-    state["steps"].pop()
-    if step["k"] == "balance" or step.get("what") == "discard":
-        return
-    option = "ignore" if step.get("what") in ("reveal", "reveal_place") else step["options"][0]
-    resolve_choice(state, step, option, events)
 
 
 # ------------------------------------------------------------------ playing a card

@@ -1,13 +1,12 @@
-"""Order of play (3.x): turns, the draw phase, balancing the hand, and the flow engine.
+"""Order of play (3.x): turns, the draw phase, balancing the hand, defeat and the end.
 
-The flow is data: ``state["steps"]`` is a stack of pending steps that wait for a player
-(response windows, choices, offers, balancing), ``state["reveal"]`` a reveal in progress
-and ``state["todo"]`` a queue of things the rules do next once nobody needs to act.
-``advance`` runs the rules forward until a player must act or the game is over.
+Low in the layers (only state, layout and places below it): the effects, grail numbers and
+every rules section draw cards, end turns and defeat players through it. The flow engine
+that runs the turn forward is ``flow.advance``, above every section.
 """
 from __future__ import annotations
 
-from . import layout
+from . import layout, places
 from . import state as S
 from .base_events import ev
 
@@ -83,71 +82,6 @@ def defeat(state, seat, events, reason):
         state["steps"] = []
         state["reveal"] = None
         state["todo"] = [{"do": "next_turn"}]
-
-
-# ------------------------------------------------------------------ the flow engine
-def out_of_cards(state, events):
-    """15.2: "Any player who runs out of cards in his deck for any reason automatically
-    loses": an empty deck ends the player's game as soon as what emptied it (a grail
-    number, a draw, a fill card, an ante card, an effect) is settled, not at his next
-    draw. A grail number that takes the last card still counts for what it was drawn for,
-    so a search it wins is won. When every player left runs out at once, nobody wins."""
-    if state["phase"] != "play":
-        return
-    left = [s for s in range(state["n"]) if not state["p"][s]["out"]]
-    empty = [s for s in left if not state["p"][s]["deck"]]
-    if not empty:
-        return
-    if len(empty) == len(left) and len(left) > 1:
-        finish(state, events, draw=True, reason="Every player still in ran out of cards at once (15.2).",
-               ante="returned")
-        return
-    for s in empty:
-        defeat(state, s, events, "ran out of cards")
-
-
-def advance(state, events):
-    from . import timing, movement, disputes
-    while state["result"] is None:
-        out_of_cards(state, events)
-        if state["result"] is not None:
-            return
-        steps = state["steps"]
-        if steps:
-            top = steps[-1]
-            if not timing.auto_step(state, top, events):
-                return
-            continue
-        if state["end_now"]:
-            state["end_now"] = False
-            state["reveal"] = None
-            state["todo"] = end_turn_todo(state, False)
-            continue
-        if state["reveal"] is not None:
-            movement.continue_reveal(state, events)
-            continue
-        if not state["todo"]:
-            return
-        t = state["todo"].pop(0)
-        do = t["do"]
-        if do == "next_turn":
-            start_next_turn(state, events)
-        elif do == "balance":
-            if len(state["p"][t["seat"]]["hand"]) > HAND_MAX:
-                steps.append({"k": "balance", "seat": t["seat"]})
-        elif do == "refill":
-            hand = state["p"][t["seat"]]["hand"]
-            if len(hand) < HAND_MIN:
-                draw_cards(state, t["seat"], HAND_MIN - len(hand), events)
-        elif do == "offer":
-            from . import ante
-            ante.open_offer(state, t["seat"], events)
-        elif do == "entered":
-            movement.after_entry(state, t["seat"], events)
-        elif do == "window":
-            timing.open_window(state, t["act"], events)
-        elif do == "dispute_done":
-            disputes.after_dispute(state, events)
 
 
 def end_turn_todo(state, double):
@@ -228,8 +162,7 @@ def start_next_turn(state, events):
         return
     if not draw_cards(state, nxt, 1 + draw_bonus(state, nxt), events):
         return
-    from . import disputes
-    p["must"] = bool(p["pos"] is not None and disputes.blocking_foes(state, nxt))
+    p["must"] = bool(p["pos"] is not None and places.blocking_foes(state, nxt))
     if p["fx"]["end_now"]:
         p["fx"]["end_now"] = False
         events.append(ev("end_turn", f"Seat {nxt + 1}'s turn ends at once."))
@@ -269,4 +202,3 @@ def usable_items(state, seat):
             if not S.rule_on(state, "item_delay") or since < state["tn"]:
                 out.append(iid)
     return out
-

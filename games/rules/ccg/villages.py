@@ -2,22 +2,16 @@
 from __future__ import annotations
 
 from . import effects as FX
+from . import places
 from . import state as S
 from . import timing
 from .base_events import ev
 
 
-def village_in(state, a):
-    for iid, *_ in a["up"]:
-        if S.ctype(state, iid) == "village":
-            return iid
-    return None
-
-
 def resolve(state, act, events):
     seat = act["seat"]
     a = S.area(state, act["area"])
-    village = village_in(state, a)
+    village = places.village_in(state, a)
     if village is None or state["p"][seat]["pos"] != act["area"]:
         events.append(ev("fizzle", "The village is gone."))
         return

@@ -111,8 +111,8 @@ def set_area(state, ref, codes, owner=None, face="up"):
 def place_rt(state, seat, ref, came_from=None):
     p = state["p"][seat]
     p["pos"], p["from"] = ref, came_from
-    from games.rules.ccg import disputes
-    p["must"] = bool(disputes.blocking_foes(state, seat))
+    from games.rules.ccg import places
+    p["must"] = bool(places.blocking_foes(state, seat))
 
 
 def pass_window(state):

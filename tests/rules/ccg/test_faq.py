@@ -1,5 +1,5 @@
 """Every answer of the rulebook's Frequently Asked Questions holds."""
-from games.rules.ccg import disputes
+from games.rules.ccg import places
 from games.rules.ccg import state as S
 
 from .helpers import (GAME, add_card, join, new_game, listed, place_rt, play, set_area, stack_deck, to_hand)
@@ -20,7 +20,7 @@ def test_faq_1_a_page_turned_up_takes_its_adversary_side_automatically():
     page = set_area(s, "E0.0", ["page-generic"], face="down")[0]
     s = play(s, 0, {"type": "move", "to": "E0.0"})
     assert GAME.pending(s)[0].kind == "turn"  # nobody is asked
-    assert disputes.blocking_foes(s, 0) == [page]
+    assert places.blocking_foes(s, 0) == [page]
 
 
 def test_faq_2_running_into_an_adversary_starts_the_dispute_at_once():
@@ -30,7 +30,7 @@ def test_faq_2_running_into_an_adversary_starts_the_dispute_at_once():
     place_rt(s, 0, "E0.4", came_from="E0.0")
     s = play(s, 0, {"type": "run_away"})
     assert s["p"][0]["pos"] == "E0.0" and s["p"][0]["must"]
-    assert disputes.blocking_foes(s, 0) == [bk2]
+    assert places.blocking_foes(s, 0) == [bk2]
 
 
 def test_faq_3_a_space_may_be_empty():

@@ -1,5 +1,5 @@
 """Rules 5.x: joining the Round Table, personas, 'til death do us part."""
-from games.rules.ccg import round_table
+from games.rules.ccg import casualties, round_table
 from games.rules.ccg import state as S
 
 from .helpers import GAME, grail_deck, join, new_game, pass_window, place_rt, play, set_area, to_hand, listed
@@ -106,7 +106,7 @@ def test_a_knight_whose_page_dies_leaves_unless_another_page_is_free():
     p = s["p"][0]
     arthur = p["knights"][0]
     patsy = p["pages"][0]["c"]
-    round_table.page_dies(s, 0, patsy, [])
+    casualties.page_dies(s, 0, patsy, [])
     assert arthur not in p["knights"] and arthur in p["dead"]
 
 
@@ -115,7 +115,7 @@ def test_a_free_page_takes_over_the_knight_of_a_dead_page():
     _with_free_page(s)
     p = s["p"][0]
     arthur = p["knights"][0]
-    round_table.page_dies(s, 0, p["pages"][0]["c"], [])
+    casualties.page_dies(s, 0, p["pages"][0]["c"], [])
     assert arthur in p["knights"] and p["pages"][0]["k"] == [arthur]
 
 
@@ -124,7 +124,7 @@ def test_a_page_is_never_taken_from_another_knight():
     lance = join(s, 0, "lancelot")
     p = s["p"][0]
     arthur = p["knights"][0]
-    round_table.page_dies(s, 0, p["pages"][0]["c"], [])
+    casualties.page_dies(s, 0, p["pages"][0]["c"], [])
     assert lance in p["knights"] and arthur not in p["knights"]
 
 

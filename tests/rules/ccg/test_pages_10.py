@@ -35,11 +35,11 @@ def test_a_page_whose_card_says_more_carries_more():
 
 def test_a_page_turned_up_in_its_owners_england_is_an_adversary():
     from .helpers import set_area
-    from games.rules.ccg import disputes
+    from games.rules.ccg import disputes, places
     s = new_game()
     page = set_area(s, "E0.0", ["page-generic"], face="down")[0]
     s = play(s, 0, {"type": "move", "to": "E0.0"})
-    assert disputes.blocking_foes(s, 0) == [page]
+    assert places.blocking_foes(s, 0) == [page]
     assert disputes.foe_stats(s, page) == (2, None)
 
 

@@ -16,7 +16,7 @@ import re
 import pytest
 
 from games.rules.ccg import disputes as D
-from games.rules.ccg import game_moves
+from games.rules.ccg import game_moves, places
 from games.rules.ccg import state as S
 from games.rules.ccg.game import ante_result
 from games.rules.rng import Rng
@@ -84,7 +84,7 @@ def _check_places_and_passes(state, events):
     for seat, to in entered.items():
         if to is None or state["p"][seat]["pos"] != to or state["p"][seat]["out"]:
             continue
-        barring = D.blocking_foes(state, seat)
+        barring = places.blocking_foes(state, seat)
         for foe in S.up_iids(S.peek_area(state, to)):
             if foe in state["outwitted"] and S.ctype(state, foe) in ("adversary", "peril"):
                 assert foe in barring, "an adversary outwitted before was walked past"
