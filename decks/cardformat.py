@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from games.rules.ccg import cards as ccg_cards
+from games.rules.ccg import cards_decks, cards_power, cards_text, cards_validation
 from games.rules.ccg import vocabulary
 
 DATA_DIR = Path(ccg_cards.__file__).resolve().parent / "data"
@@ -24,23 +25,23 @@ def card_errors(card: dict) -> list[str]:
         normal = normalize(card)
     except Exception as exc:  # a malformed dict can trip the normaliser itself
         return [f"Malformed card: {exc}"]
-    return list(ccg_cards.validate_card(normal))
+    return list(cards_validation.validate_card(normal))
 
 
 def budget_errors(card: dict) -> list[str]:
-    return list(ccg_cards.check_power_budget(normalize(card)))
+    return list(cards_power.check_power_budget(normalize(card)))
 
 
 def power_score(card: dict) -> int:
-    return ccg_cards.power_score(normalize(card))
+    return cards_power.power_score(normalize(card))
 
 
 def power_budget(card_type: str) -> int | None:
-    return ccg_cards.POWER_BUDGET.get(card_type)
+    return cards_power.POWER_BUDGET.get(card_type)
 
 
 def rules_text(card: dict) -> str:
-    return ccg_cards.card_text(normalize(card))
+    return cards_text.card_text(normalize(card))
 
 
 # The fields whose meaning the printed text states: when one changes, the text must follow.
@@ -70,7 +71,7 @@ def effects_text(effects) -> str:
 
 def deck_errors(cards: list[dict]) -> list[str]:
     """Reasons a deck (a list of card dicts, one per copy) is not playable."""
-    return list(ccg_cards.validate_deck(cards))
+    return list(cards_decks.validate_deck(cards))
 
 
 def load_json(name: str):

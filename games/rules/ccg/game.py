@@ -4,7 +4,7 @@ from __future__ import annotations
 import marshal
 
 from ..base import Event, Game, IllegalMove, Outcome, Pending
-from . import ante, flow, game_moves, setup as setup_mod, turns, view
+from . import ante, flow, moves_apply, moves_listing, setup as setup_mod, turns, view
 from . import state as S
 
 
@@ -67,13 +67,13 @@ class MPHGGame(Game):
 
     def _apply(self, state, seat, move):
         events: list[Event] = []
-        game_moves.apply(state, seat, move, events)
+        moves_apply.apply(state, seat, move, events)
         return events
 
     def legal_moves(self, state, seat):
         # Listed with their words (the quote of a face-up play, the run-away shout), so a
         # client may post any listed move back exactly as listed (docs/api.md).
-        return [with_words(state, m) for m in game_moves.legal(state, seat)]
+        return [with_words(state, m) for m in moves_listing.legal(state, seat)]
 
     def _resign(self, state, seat):
         events: list[Event] = []
@@ -116,11 +116,11 @@ class MPHGGame(Game):
             # An adversary that must be faced: run away once; if that leads into another,
             # fight it with the first lead offered; otherwise end the turn.
             p = state["p"][seat]
-            if game_moves.must_dispute(state, seat):
+            if moves_listing.must_dispute(state, seat):
                 if not p["ran"]:
-                    opts = game_moves.run_away_moves(state, seat)
-                    return dict(opts[0], shout=game_moves.RUN_AWAY_SHOUT)
-                return game_moves.fight_moves(state, seat)[0]
+                    opts = moves_listing.run_away_moves(state, seat)
+                    return dict(opts[0], shout=moves_apply.RUN_AWAY_SHOUT)
+                return moves_listing.fight_moves(state, seat)[0]
             return {"type": "end_turn"}
         step = state["steps"][-1]
         k = step["k"]
@@ -153,11 +153,11 @@ def ante_result(state):
 def with_words(state, move):
     """A move with the words the rules want said: a face-up play's quote (4.2), the
     run-away shout. The engine's own listings carry no words (checking strips them, see
-    ``game_moves.canonical``); ``legal_moves`` adds them here, so a listed move is playable
+    ``moves_check.canonical``); ``legal_moves`` adds them here, so a listed move is playable
     exactly as listed, and the board shows the same words on its buttons."""
     if move.get("type") == "play" and move.get("face") != "down":
         q = S.card(state, move["card"]).get("quote") or ""
         return dict(move, quote=q) if q else move
     if move.get("type") == "run_away":
-        return dict(move, shout=game_moves.RUN_AWAY_SHOUT)
+        return dict(move, shout=moves_apply.RUN_AWAY_SHOUT)
     return move

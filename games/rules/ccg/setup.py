@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshal
 
 from . import cards as C
+from . import cards_power, cards_validation
 from . import layout
 from . import state as S
 from . import turns
@@ -27,12 +28,12 @@ def _checked(card):
     try:
         key = marshal.dumps(card)  # the same content in the same order: the same bytes
     except ValueError:
-        return C.validate_card(card) or ["A card must be plain JSON data."], None
+        return cards_validation.validate_card(card) or ["A card must be plain JSON data."], None
     found = _CHECKED.get(key)
     if found is None:
         if len(_CHECKED) > 4096:
             _CHECKED.clear()
-        reasons = C.validate_card(card)
+        reasons = cards_validation.validate_card(card)
         found = _CHECKED[key] = (reasons, None if reasons else C.normalize_card(card))
     return found
 
@@ -56,7 +57,7 @@ def _check_deck(seat, deck, known, defs):
         if reasons:
             raise ValueError(f"Seat {seat + 1}: card {c.get('code')!r} is invalid: {reasons[0]}")
         if "write_yer_own" in (c.get("tags") or []) and c.get("type") != "write_yer_own":
-            over = C.check_power_budget(C.normalize_card(c))
+            over = cards_power.check_power_budget(C.normalize_card(c))
             if over:
                 raise ValueError(f"Seat {seat + 1}: Write Yer Own card {c['code']!r}: {over[0]}")
     tags = [t for c in deck for t in (c.get("tags") or [])]

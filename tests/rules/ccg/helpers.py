@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from games.rules.ccg import game_moves
+from games.rules.ccg import moves_check
 from games.rules.ccg import state as S
 from games.rules.ccg.game import MPHGGame, with_words
 from games.rules.rng import Rng
@@ -28,7 +28,7 @@ def listed(state, seat):
     """The seat's legal moves without the words the listing adds (a play's quote, the
     run-away shout), so scenario tests compare the rules' choices, not their wording.
     The random playout checks the words: every listed move applies exactly as listed."""
-    return [game_moves.canonical(m) for m in GAME.legal_moves(state, seat)]
+    return [moves_check.canonical(m) for m in GAME.legal_moves(state, seat)]
 
 
 def play(state, seat, move):

@@ -16,7 +16,7 @@ import re
 import pytest
 
 from games.rules.ccg import disputes as D
-from games.rules.ccg import game_moves, places
+from games.rules.ccg import moves_check, moves_listing, places
 from games.rules.ccg import state as S
 from games.rules.ccg.game import ante_result
 from games.rules.rng import Rng
@@ -49,12 +49,12 @@ def _check_narrow_listings(state):
     """Checking a move lists only moves of its kind (and card, and area): that narrow
     listing must hold the full listing's moves of that kind and nothing else, for every seat."""
     for seat in range(state["n"]):
-        full = [game_moves.canonical(m) for m in GAME.legal_moves(state, seat)]
+        full = [moves_check.canonical(m) for m in GAME.legal_moves(state, seat)]
         groups: dict = {}
         for m in full:
             groups.setdefault((m["type"], m.get("card"), m.get("to")), []).append(m)
         for same in groups.values():
-            narrow = game_moves.candidates(state, seat, same[0])
+            narrow = moves_listing.candidates(state, seat, same[0])
             assert all(m in narrow for m in same), same[0]
             assert all(m in full for m in narrow), same[0]
 

@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from games.rules.ccg import cards
+from games.rules.ccg import cards, cards_decks
 
 from .conftest import expand
 
@@ -20,7 +20,7 @@ def test_both_starter_decks_are_playable(starter_decks, by_code):
     for deck in starter_decks:
         assert set(deck["cards"]) <= set(by_code), deck["name"]
         assert all(isinstance(n, int) and n > 0 for n in deck["cards"].values())
-        assert cards.validate_deck(expand(deck["cards"], by_code)) == [], deck["name"]
+        assert cards_decks.validate_deck(expand(deck["cards"], by_code)) == [], deck["name"]
 
 
 def test_starter_decks_differ_in_character(starter_decks, by_code):
@@ -42,65 +42,65 @@ def test_collection_covers_both_decks_at_once_plus_a_spare_blank(starter_decks, 
 def test_a_deck_without_arthur_is_refused(camelot_deck):
     deck = [c for c in camelot_deck if c["code"] != "arthur"]
     deck.append(copy.deepcopy(next(c for c in camelot_deck if c["code"] == "page-generic")))
-    assert cards.validate_deck(deck) == ["a deck must hold an Arthur."]
+    assert cards_decks.validate_deck(deck) == ["a deck must hold an Arthur."]
 
 
 def test_a_deck_without_patsy_is_refused(camelot_deck):
     deck = [c for c in camelot_deck if c["code"] != "patsy"]
     deck.append(copy.deepcopy(next(c for c in camelot_deck if c["code"] == "page-generic")))
-    assert cards.validate_deck(deck) == ["a deck must hold a Patsy."]
+    assert cards_decks.validate_deck(deck) == ["a deck must hold a Patsy."]
 
 
 def test_minimum_size(camelot_deck):
-    deck = camelot_deck[:cards.DECK_MIN_SIZE - 1]   # Arthur and Patsy come first in the list
-    assert cards.validate_deck(deck) == [
-        f"a deck needs at least {cards.DECK_MIN_SIZE} cards; this one has {cards.DECK_MIN_SIZE - 1}."]
-    assert cards.validate_deck(camelot_deck[:cards.DECK_MIN_SIZE]) == []
+    deck = camelot_deck[:cards_decks.DECK_MIN_SIZE - 1]   # Arthur and Patsy come first in the list
+    assert cards_decks.validate_deck(deck) == [
+        f"a deck needs at least {cards_decks.DECK_MIN_SIZE} cards; this one has {cards_decks.DECK_MIN_SIZE - 1}."]
+    assert cards_decks.validate_deck(camelot_deck[:cards_decks.DECK_MIN_SIZE]) == []
 
 
 def test_maximum_size(camelot_deck, by_code):
-    deck = camelot_deck + [copy.deepcopy(by_code["page-generic"]) for _ in range(cards.DECK_MAX_SIZE)]
-    assert f"a deck holds at most {cards.DECK_MAX_SIZE} cards" in " ".join(cards.validate_deck(deck))
+    deck = camelot_deck + [copy.deepcopy(by_code["page-generic"]) for _ in range(cards_decks.DECK_MAX_SIZE)]
+    assert f"a deck holds at most {cards_decks.DECK_MAX_SIZE} cards" in " ".join(cards_decks.validate_deck(deck))
 
 
 def test_at_most_three_copies_of_a_unique_card(camelot_deck, by_code):
     deck = camelot_deck + [copy.deepcopy(by_code["lancelot"]) for _ in range(3)]
-    assert cards.validate_deck(deck) == [
+    assert cards_decks.validate_deck(deck) == [
         "at most 3 copies of the unique card 'lancelot'; this deck has 4."]
-    assert cards.validate_deck(camelot_deck + [copy.deepcopy(by_code["lancelot"]) for _ in range(2)]) == []
+    assert cards_decks.validate_deck(camelot_deck + [copy.deepcopy(by_code["lancelot"]) for _ in range(2)]) == []
 
 
 def test_generic_cards_are_unlimited(camelot_deck, by_code):
     deck = camelot_deck + [copy.deepcopy(by_code["page-generic"]) for _ in range(12)]
-    assert cards.validate_deck(deck) == []
+    assert cards_decks.validate_deck(deck) == []
 
 
 def test_blank_write_yer_own_cards_are_allowed(camelot_deck, by_code):
     deck = camelot_deck + [copy.deepcopy(by_code["write-yer-own"]) for _ in range(5)]
-    assert cards.validate_deck(deck) == []
+    assert cards_decks.validate_deck(deck) == []
 
 
 def test_too_few_place_cards(by_code):
     # Arthur and Patsy set aside, a deck of events and songs only cannot fill England (rule 6.2).
     deck = [by_code["arthur"], by_code["patsy"]] + [by_code["get-on-with-it"]] * 30 + [by_code["page-generic"]] * 10
-    assert cards.validate_deck(copy.deepcopy(deck)) == [
-        f"a deck needs at least {cards.MIN_PLACE_CARDS} place cards (lands, castles, characters, items, "
+    assert cards_decks.validate_deck(copy.deepcopy(deck)) == [
+        f"a deck needs at least {cards_decks.MIN_PLACE_CARDS} place cards (lands, castles, characters, items, "
         "villages, pages, perils) besides Arthur and Patsy; this one has 10."]
 
 
 def test_a_malformed_card_spoils_the_deck(camelot_deck):
     camelot_deck[5]["grail"] = 8
     code = camelot_deck[5]["code"]
-    assert cards.validate_deck(camelot_deck) == [f"card '{code}': 'grail' must be a whole number from 0 to 7."]
+    assert cards_decks.validate_deck(camelot_deck) == [f"card '{code}': 'grail' must be a whole number from 0 to 7."]
 
 
 def test_written_cards_count_only_within_budget(camelot_deck):
     fair = {"code": "sir-crayon", "title": "Sir Crayon", "type": "knight", "grail": 2, "combat": 4,
             "tags": ["write_yer_own"], "author": "patsy42"}
-    assert cards.validate_deck(camelot_deck + [fair]) == []
+    assert cards_decks.validate_deck(camelot_deck + [fair]) == []
     greedy = {**fair, "code": "sir-greedy", "primary": [{"op": "slay", "target": "opponent_knight"},
                                                         {"op": "skip_turns", "who": "opponent", "turns": 5}]}
-    problems = cards.validate_deck(camelot_deck + [greedy])
+    problems = cards_decks.validate_deck(camelot_deck + [greedy])
     assert len(problems) == 1 and problems[0].startswith("card 'sir-greedy': power ")
 
 
@@ -108,14 +108,14 @@ def test_a_written_card_cannot_stand_in_for_arthur(camelot_deck):
     fake = {"code": "fake-arthur", "title": "Arthur (Crayon)", "type": "knight", "grail": 2, "combat": 4,
             "tags": ["write_yer_own", "arthur"], "author": "patsy42"}
     deck = [c for c in camelot_deck if c["code"] != "arthur"] + [fake]
-    assert cards.validate_deck(deck) == ["card 'fake-arthur': a written card may not carry the tag(s) arthur."]
+    assert cards_decks.validate_deck(deck) == ["card 'fake-arthur': a written card may not carry the tag(s) arthur."]
 
 
 def test_two_different_cards_under_one_code(camelot_deck):
     twin = copy.deepcopy(next(c for c in camelot_deck if c["code"] == "gawain"))
     twin["combat"] = 6
-    assert "two different cards share the code 'gawain'." in cards.validate_deck(camelot_deck + [twin])
+    assert "two different cards share the code 'gawain'." in cards_decks.validate_deck(camelot_deck + [twin])
 
 
 def test_not_a_list():
-    assert cards.validate_deck({"arthur": 1}) == ["A deck must be a list of cards."]
+    assert cards_decks.validate_deck({"arthur": 1}) == ["A deck must be a list of cards."]

@@ -3,7 +3,7 @@ import copy
 
 import pytest
 
-from games.rules.ccg import cards
+from games.rules.ccg import cards, cards_power, cards_text, cards_validation
 
 ODD_VALUES = [None, True, 0, -1, 10**9, 2.5, "", "x" * 700, [], [{}], [None], {}, {"min": 0}, ["a"]]
 SAMPLES = ["arthur", "tintagel", "witch-burning-village", "page-generic", "holy-hand-grenade",
@@ -16,12 +16,12 @@ def test_any_odd_value_in_any_field_gives_reasons_not_exceptions(by_code, code):
         for value in ODD_VALUES:
             card = copy.deepcopy(by_code[code])
             card[field] = value
-            reasons = cards.validate_card(card)
+            reasons = cards_validation.validate_card(card)
             assert isinstance(reasons, list) and all(isinstance(r, str) for r in reasons), (field, value)
             if not reasons:
                 # Whatever validates must be readable and scorable.
-                assert isinstance(cards.card_text(card), str)
-                assert isinstance(cards.power_score(card), int)
+                assert isinstance(cards_text.card_text(card), str)
+                assert isinstance(cards_power.power_score(card), int)
 
 
 @pytest.mark.parametrize("code", SAMPLES)
@@ -36,8 +36,8 @@ def test_odd_values_inside_tables_and_sub_objects(by_code, code):
                 broken = copy.deepcopy(card)
                 target = broken[field][0] if isinstance(broken[field], list) else broken[field]
                 target[key] = value
-                reasons = cards.validate_card(broken)
+                reasons = cards_validation.validate_card(broken)
                 assert isinstance(reasons, list), (field, key, value)
                 if not reasons:
-                    cards.card_text(broken)
-                    cards.power_score(broken)
+                    cards_text.card_text(broken)
+                    cards_power.power_score(broken)

@@ -3,7 +3,7 @@ from collections import Counter
 
 import pytest
 
-from games.rules.ccg import cards, vocabulary
+from games.rules.ccg import cards, cards_validation, vocabulary
 
 
 def castle_result(castle: dict, total: int) -> str:
@@ -12,7 +12,7 @@ def castle_result(castle: dict, total: int) -> str:
 
 
 def test_every_starter_card_validates(starter):
-    failures = {card["code"]: cards.validate_card(card) for card in starter}
+    failures = {card["code"]: cards_validation.validate_card(card) for card in starter}
     assert {code: reasons for code, reasons in failures.items() if reasons} == {}
 
 

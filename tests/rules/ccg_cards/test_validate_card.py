@@ -3,11 +3,11 @@ import copy
 
 import pytest
 
-from games.rules.ccg import cards
+from games.rules.ccg import cards, cards_validation
 
 
 def reasons(card: dict) -> str:
-    return " | ".join(cards.validate_card(card))
+    return " | ".join(cards_validation.validate_card(card))
 
 
 @pytest.fixture
@@ -32,7 +32,7 @@ def village(by_code):
 
 def test_a_minimal_card_is_filled_with_defaults_and_valid():
     card = {"code": "sir-test", "title": "Sir Test", "type": "knight", "grail": 3, "combat": 2}
-    assert cards.validate_card(card) == []
+    assert cards_validation.validate_card(card) == []
     full = cards.normalize_card(card)
     assert full["wits"] is None and full["tags"] == [] and full["draw_bonus"] == 0 and full["set"] == "base"
     assert "wits" not in card   # normalize_card copies, never mutates
@@ -50,7 +50,7 @@ def test_every_type_is_either_a_place_or_an_action_but_the_blank():
 
 
 def test_not_an_object():
-    assert cards.validate_card(["knight"]) == ["A card must be an object."]
+    assert cards_validation.validate_card(["knight"]) == ["A card must be an object."]
 
 
 def test_missing_required_fields():
@@ -278,5 +278,5 @@ def test_rarity_and_flags(knight):
 
 def test_table_coverage_errors_directly():
     rows = [{"min": 0, "max": 2}, {"min": 2, "max": 3}, {"min": 5, "max": 7}]
-    assert cards.table_coverage_errors(rows, 0, 7) == ["total 2 is covered twice.", "total 4 is not covered."]
-    assert cards.table_coverage_errors([{"min": 0, "max": 7}], 0, 7) == []
+    assert cards_validation.table_coverage_errors(rows, 0, 7) == ["total 2 is covered twice.", "total 4 is not covered."]
+    assert cards_validation.table_coverage_errors([{"min": 0, "max": 7}], 0, 7) == []
