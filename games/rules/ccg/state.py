@@ -8,6 +8,11 @@ so a game in progress never depends on the card database again.
 A card is always in exactly one place: a deck, a hand, a dead cart, a Round Table
 (knights, personas, pages, items on pages, attached effect cards), an area (face down or
 face up, or a castle's occupant), the ante, or the eliminated pile.
+
+The keys are short (``p``, ``tn``, ``ow``, ...) and stay so, since stored games replay from
+them: every key of the state, of a player, an area, a step, is explained in one schema,
+``docs/rules/ccg-state.md``, and ``tests/rules/ccg/test_state_schema.py`` fails on a key it
+does not list.
 """
 from __future__ import annotations
 
