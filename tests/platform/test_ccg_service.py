@@ -363,10 +363,12 @@ def test_ledger_check_proves_nothing_was_duplicated_or_lost_after_a_run_of_games
     from django.core.management import call_command
     (alice, _), (bob, _) = players
     users = [alice, bob]
-    for user in users:   # spare lands, so a lost ante card leaves the deck playable
-        deck_services.collection_grant(user=user, cards={"bristol-downs": 3, "open-field": 3, "cornwall": 1,
-                                                         "windy-cliffs": 1, "lake-of-the-lady": 1,
-                                                         "gorge-approach": 1}, reason="admin_grant")
+    # Spare lands, so the antes lost over the run leave both decks playable: a rematch's seed
+    # is fresh, so a drawn game may be drawn again, each time adding a card to the ante.
+    for user in users:
+        deck_services.collection_grant(user=user, cards={"bristol-downs": 10, "open-field": 10, "cornwall": 4,
+                                                         "windy-cliffs": 4, "lake-of-the-lady": 4,
+                                                         "gorge-approach": 4}, reason="admin_grant")
     codes = {c for c in Holding.objects.filter(user__in=users).values_list("card__code", flat=True)}
     everyone_before = sum(sum(copies(u, c)) for u in users for c in codes)
     drive(start(players, seed=seed_for("won", sizes(alice, bob)))[0], users)
