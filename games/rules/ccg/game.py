@@ -46,6 +46,7 @@ class MPHGGame(Game):
     min_players = 2
     max_players = 4
     option_schema: dict = {}  # the shell passes decks and table facts; see setup.validate_options
+    strict_versions = False  # opponents answer a doubled ante at the same time (see pending)
 
     def setup(self, players, options, seed):
         return setup_mod.setup(players, dict(options or {}), seed)
@@ -63,6 +64,8 @@ class MPHGGame(Game):
             events = self._resign(new, seat) if move["type"] == "resign" else self._apply(new, seat, move)
         finally:
             del new[S.COW]
+        # Every applied move is counted: the pending keys below are made from the count.
+        new["changes"] = state.get("changes", 0) + 1
         return new, events
 
     def _apply(self, state, seat, move):
@@ -98,17 +101,25 @@ class MPHGGame(Game):
         return Outcome(winners=tuple(r["winners"]), draw=r["draw"], reason=r["reason"])
 
     def pending(self, state):
+        """Who must act, keyed for the shell's per-seat stale guard (strict_versions False):
+        a turn, a response window or a choice is "the same decision" only while nothing
+        changed (any move, a face-up play out of turn included, makes an older move stale,
+        and restarts that seat's per-move clock); the answerers of a doubled ante (16.2)
+        face one offer however the others answer, so opponents accepting at the same time
+        all apply."""
         if state["result"] is not None:
             return []
+        now = str(state.get("changes", 0))
         if not state["steps"]:
-            return [Pending(state["turn"], "turn")]
+            return [Pending(state["turn"], "turn", now)]
         step = state["steps"][-1]
         k = step["k"]
         if k == "response":
-            return [Pending(step["order"][step["i"]], "response")]
+            return [Pending(step["order"][step["i"]], "response", now)]
         if k == "offer":
-            return [Pending(s, "offer") for s in step["wait"]]
-        return [Pending(step["seat"], k)]
+            offer = f"{state['tn']}:{step['from']}"
+            return [Pending(s, "offer", offer) for s in step["wait"]]
+        return [Pending(step["seat"], k, now)]
 
     def timeout_move(self, state, seat):
         """What a passed deadline does (docs/rules/ccg.md, 'Timeouts')."""
