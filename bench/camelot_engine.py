@@ -31,25 +31,7 @@ GAME = Camelot()
 ALL = {"accoutrements": True, "gold": True, "guardians": True}
 
 
-def floor_run() -> int:
-    """The fixed workload (the same as bench/fluxx_engine.py's)."""
-    counts: dict[int, int] = {}
-    items = []
-    for i in range(100_000):
-        key = i % 97
-        counts[key] = counts.get(key, 0) + i * 3 % 11
-        items.append(key)
-        if len(items) > 50:
-            items.pop(0)
-    return sum(sorted(counts.values())[:5]) + len(items)
-
-
-def floor_per_second(seconds: float = 1.0) -> float:
-    runs, start = 0, time.process_time()
-    while time.process_time() - start < seconds:
-        floor_run()
-        runs += 1
-    return runs / (time.process_time() - start)
+from floor import floor_per_second  # noqa: E402  (bench/floor.py: the fixed workload)
 
 
 def playouts(games, players, chooser, options, in_place):

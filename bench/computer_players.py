@@ -23,7 +23,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from fluxx_engine import floor_per_second  # noqa: E402
+from floor import floor_per_second  # noqa: E402
 
 from games.rules import computer  # noqa: E402
 from games.rules.camelot import Camelot  # noqa: E402
@@ -116,7 +116,7 @@ def main() -> int:
     parser.add_argument("--kinds", default=",".join(GAMES), help="comma-separated game kinds")
     args = parser.parse_args()
     floor = floor_per_second()
-    print(f"floor: {floor:.1f} fixed pure-Python runs per CPU second (bench/fluxx_engine.py)")
+    print(f"floor: {floor:.1f} fixed pure-Python runs per CPU second (bench/floor.py)")
     print(f"{'game':26} {'knight won':>10} {'drawn':>6} {'lost':>6} {'fallbacks':>9} {'think ms':>9} "
           f"{'p99 ms':>7} {'max ms':>7} {'games/s (all knights)':>22}")
     for kind in args.kinds.split(","):
