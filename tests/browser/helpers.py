@@ -25,3 +25,13 @@ def log_in(page, live_url: str, username: str, password: str = PASSWORD) -> None
 def wait_live(page) -> None:
     """Wait until the game page's websocket is connected."""
     page.wait_for_selector("#conn.up")
+
+
+def open_game(page, url: str, errors: list, board: str) -> None:
+    """Open a game page, collect its script errors in ``errors``, wait for the board
+    (``board``: a selector) and the websocket, and mark the document so a reload shows."""
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url)
+    page.wait_for_selector(board)
+    wait_live(page)
+    page.evaluate("window.__sameDocument = true")

@@ -22,7 +22,7 @@ import pytest
 from games.rules import hexgrid
 from games.rules.camelot import Camelot
 from games.rules.camelot.board import load as load_board
-from tests.browser.helpers import wait_live
+from tests.browser.helpers import open_game
 
 pytestmark = pytest.mark.browser
 
@@ -181,11 +181,7 @@ def _start_game(users, seed: int, options: dict | None = None):
 
 
 def _open(page, url: str, errors: list) -> None:
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(url)
-    page.wait_for_selector("svg.cam-map")
-    wait_live(page)
-    page.evaluate("window.__sameDocument = true")
+    open_game(page, url, errors, "svg.cam-map")
 
 
 def _wait_version(match_id: int, at_least: int, timeout: float = 10.0):

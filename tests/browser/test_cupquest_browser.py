@@ -17,7 +17,7 @@ from games.rules import hexgrid
 from games.rules.cupquest import cards, snipe
 from games.rules.cupquest.board import load_board
 from games.rules.cupquest.game import CupQuest
-from tests.browser.helpers import sign_up, wait_live
+from tests.browser.helpers import open_game, sign_up
 
 pytestmark = pytest.mark.browser
 
@@ -167,12 +167,7 @@ def _start_game(users, seed: int):
 
 
 def _open(page, url: str, errors: list) -> None:
-    """Open the game page, wait for its websocket, and mark the document so a reload shows."""
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(url)
-    page.wait_for_selector("svg.cq-map")
-    wait_live(page)
-    page.evaluate("window.__sameDocument = true")
+    open_game(page, url, errors, "svg.cq-map")
 
 
 def _confirm(match, seat: int, move: dict, pages: dict):

@@ -19,7 +19,7 @@ import pytest
 from games.rules.fluxx import MontyPythonFluxx
 from games.rules.fluxx.cards import BY_ID
 from games.rules.rng import Rng
-from tests.browser.helpers import sign_up, wait_live
+from tests.browser.helpers import open_game, sign_up
 from tests.rules.fluxx.playout import goal_seeking
 
 pytestmark = pytest.mark.browser
@@ -176,11 +176,7 @@ def _start_game(users, seed: int):
 
 
 def _open(page, url: str, errors: list) -> None:
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(url)
-    page.wait_for_selector("[data-testid=hand] .fx-card")
-    wait_live(page)
-    page.evaluate("window.__sameDocument = true")
+    open_game(page, url, errors, "[data-testid=hand] .fx-card")
 
 
 def test_three_players_click_through_a_whole_game(live_url, make_page, shots):
