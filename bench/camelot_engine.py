@@ -32,6 +32,7 @@ ALL = {"accoutrements": True, "gold": True, "guardians": True}
 
 
 from floor import floor_per_second  # noqa: E402  (bench/floor.py: the fixed workload)
+from cputime import per_call  # noqa: E402
 
 
 def playouts(games, players, chooser, options, in_place):
@@ -44,14 +45,6 @@ def playouts(games, players, chooser, options, in_place):
         wins += bool(GAME.outcome(state).winners)
     seconds = time.process_time() - start
     return games / seconds, sum(lengths) / seconds, statistics.mean(lengths), statistics.mean(turns), wins / games
-
-
-def per_call(fn, states, repeat=3):
-    start = time.process_time()
-    for _ in range(repeat):
-        for s in states:
-            fn(s)
-    return (time.process_time() - start) / (repeat * len(states)) * 1e6
 
 
 def sample_states(players, seeds=(12345, 54321)):

@@ -21,6 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from games.rules.ccg.game import MPHGGame, with_words  # noqa: E402
 from games.rules.rng import Rng  # noqa: E402
+from cputime import per_call  # noqa: E402  (bench/cputime.py)
 
 GAME = MPHGGame()
 DATA = ROOT / "games" / "rules" / "ccg" / "data"
@@ -57,14 +58,6 @@ def playouts(decks, players, games, in_place, sample=None):
     moves = sum(random_game(decks, players, seed, in_place, sample) for seed in range(games))
     dt = time.process_time() - t
     return games / dt, moves / dt, moves / games
-
-
-def per_call(fn, states, repeat=3):
-    t = time.process_time()
-    for _ in range(repeat):
-        for s in states:
-            fn(s)
-    return (time.process_time() - t) / (repeat * len(states)) * 1e6
 
 
 def main():
