@@ -27,6 +27,7 @@ from collections import OrderedDict
 import redis
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.consumer import get_handler_name
 from django.conf import settings
 
 from games import services, selectors
@@ -199,6 +200,18 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     async def accept(self, *args, **kwargs):
         await super().accept(*args, **kwargs)
         self._accepted = True
+
+    async def dispatch(self, message):
+        """Channels' own dispatch first hops to the one shared sync thread to close stale
+        database connections, before EVERY message: each frame forwarded to each socket paid
+        a thread round trip (a tenth of the server's CPU under load, docs/performance.md).
+        These consumers touch the database only through ``database_sync_to_async``, which
+        closes stale connections in the worker thread around each call, so the hop guards
+        nothing here."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
 
 class MatchConsumer(LiveConsumer):

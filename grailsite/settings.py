@@ -131,6 +131,9 @@ if os.environ.get("GRAILSITE_TEST_DB"):
 # up to DB_POOL_TIMEOUT seconds for one rather than opening another (docs/reliability.md).
 if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_bool("DB_POOL", PRODUCTION):
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # The same backend, whose pool checks each connection on checkout without a round trip
+    # to the server for a live one (grailsite/postgresql/base.py, grailsite/dbpool.py).
+    DATABASES["default"]["ENGINE"] = "grailsite.postgresql"
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env_int("DB_POOL_MIN", 2), "max_size": env_int("DB_POOL_MAX", 10),
         "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "20")),
