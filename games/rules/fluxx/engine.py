@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from .. import decisions
 from . import effects, free_actions, goals, limits, turn
+from .current_rules import reading
 from .frames import EFFECT_HANDLER
 from .zones import pools
 
@@ -38,42 +39,59 @@ def answer(state: dict, seat: int, move: dict, events: list) -> None:
 
 
 def settle(state: dict, events: list) -> None:
+    # The six looks of the docstring, with their cheap first tests written out here: this
+    # loop runs after every step of every move, and most looks find nothing to do, so a
+    # look is called only when its quick test says it may act (bench/fluxx_engine.py;
+    # tests/rules/fluxx/test_fx_fast_paths.py compares each quick test with the full look).
+    # The rules' reading is taken once a pass: nothing before the first look that acts can
+    # change the rules, and every look that acts starts a new pass.
     while state["result"] is None:
-        goals.check(state, events)
-        if state["result"] is not None:
-            break
-        if decisions.waiting(state):
+        in_play = state["goals"]
+        if in_play and goals.may_be_met(state, in_play):
+            goals.declare(state, events)
+            if state["result"] is not None:
+                break
+        elif state["tie"]:
+            state["tie"] = []  # what goals.check does when nobody can meet a Goal
+        if state.get("decisions"):  # decisions.waiting
             if _answer_for_absent(state, events):
                 continue
             return
-        if limits.ask_others(state, events):
+        r = reading(state)
+        if (r.hand_limit is not None or r.keeper_limit is not None) and limits.ask_others(state, events, r):
             continue
-        if state["turn"]["phase"] == turn.PLAY and turn.draw_shortfall(state, events):
+        t = state["turn"]
+        phase = t["phase"]
+        if phase == turn.PLAY and t["drawn"] < r.draw + r.poor and turn.draw_shortfall(state, events):
             continue
         if state["effects"]:
             effects.step(state, events)
             continue
-        if not _advance_turn(state, events):
+        if not _advance_turn(state, events, t, phase, r):
             return
     _clear_for_the_end(state)
 
 
-def _advance_turn(state: dict, events: list) -> bool:
+def _advance_turn(state: dict, events: list, t: dict, phase: str, r) -> bool:
     """Move the turn's own sequence on, through every phase that has nothing to ask;
     False when the turn player must act. Returns True as soon as anything changed, so the
-    Goals and limits are looked at again before going further."""
-    t = state["turn"]
-    if t["phase"] == turn.PLAY:
-        if not turn.plays_done(state) or free_actions.optional_moves(state, t["seat"]):
+    Goals and limits are looked at again before going further. ``r`` is the rules'
+    reading of this pass (nothing here changes the rules before returning)."""
+    seat = t["seat"]
+    if phase == turn.PLAY:
+        if not turn.plays_done(state, r) or free_actions.has_optional_moves(state, seat):
             return False
-        t["phase"] = turn.HAND_LIMIT
-    if t["phase"] == turn.HAND_LIMIT:
-        t["phase"] = turn.KEEPER_LIMIT
-        if limits.ask_turn_player(state, "hand", events):
+        t["phase"] = phase = turn.HAND_LIMIT
+    if phase == turn.HAND_LIMIT:
+        t["phase"] = phase = turn.KEEPER_LIMIT
+        # Within the limit nothing is asked: skip the look (limits.ask_turn_player).
+        limit = r.hand_limit
+        if limit is not None and len(state["hands"][seat]) > limit and limits.ask_turn_player(state, "hand", events):
             return True
-    if t["phase"] == turn.KEEPER_LIMIT:
+    if phase == turn.KEEPER_LIMIT:
         t["phase"] = turn.OVER
-        if limits.ask_turn_player(state, "keepers", events):
+        limit = r.keeper_limit
+        if limit is not None and len(state["tables"][seat]) > limit and limits.ask_turn_player(state, "keepers", events):
             return True
     turn.advance(state, events)
     return True

@@ -29,16 +29,17 @@ CLAIM_HANDLER = "claim"
 MAX_WORDS = 200  # characters of a typed song, accent or quote
 
 SING, ACCENT, QUOTE = "sing-bonus", "accent-bonus", "what-is-your-quote"
+GET_ON, SWAP = "get-on-with-it", "swap-plays-for-draws"
 
 
 # --- keeper powers -----------------------------------------------------------------
 
-_POWERED = frozenset(c for c, e in EFFECT.items() if "power" in e)
+POWERED = frozenset(c for c, e in EFFECT.items() if "power" in e)  # Keepers with a power
 
 
 def power_moves(state: dict, seat: int) -> list[dict]:
     table = state["tables"][seat]
-    if _POWERED.isdisjoint(table):
+    if POWERED.isdisjoint(table):
         return []
     out = []
     used = state["turn"]["used"]
@@ -97,9 +98,9 @@ def rule_moves(state: dict, seat: int, done: bool | None = None) -> list[dict]:
     out = []
     if plays_done(state) if done is None else done:
         return out
-    if in_play(state, "get-on-with-it") and state["hands"][seat]:
+    if in_play(state, GET_ON) and state["hands"][seat]:
         out.append({"type": "get_on_with_it"})
-    if in_play(state, "swap-plays-for-draws"):
+    if in_play(state, SWAP):
         out.append({"type": "swap_plays"})
     return out
 
@@ -207,3 +208,16 @@ def quote_ok(state: dict, card: str, quote: str) -> bool:
 
 def optional_moves(state: dict, seat: int) -> list[dict]:
     return power_moves(state, seat) + claim_moves(state, seat)
+
+
+def has_optional_moves(state: dict, seat: int) -> bool:
+    """``bool(optional_moves(state, seat))`` without building the moves when no Keeper of
+    ``seat`` has a power and no claim is open (the usual case; engine.settle asks this
+    whenever the plays are done)."""
+    turn = state["turn"]
+    rules = state["rules"]
+    if SING in rules and not turn["sang"] and turn["played"] == 0:
+        return True
+    if ACCENT in rules and not turn["accent"]:
+        return True
+    return not POWERED.isdisjoint(state["tables"][seat]) and bool(power_moves(state, seat))

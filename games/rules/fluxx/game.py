@@ -20,6 +20,8 @@ forward), ``view``, ``state_copy``. Every digital choice is in docs/rules/fluxx.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .. import decisions
 from ..base import Event, Game, IllegalMove, Outcome, Pending
 from ..rng import Rng, new_rng_state
@@ -103,9 +105,10 @@ class MontyPythonFluxx(Game):
     def pending(self, state):
         if state["result"] is not None:
             return []
-        if decisions.waiting(state):
+        if state.get("decisions"):  # decisions.waiting
             return decisions.pending(state)
-        return [Pending(state["turn"]["seat"], "turn", str(state["turn"]["number"]))]
+        t = state["turn"]
+        return [_turn_pending(t["seat"], t["number"])]
 
     def outcome(self, state):
         r = state["result"]
@@ -116,22 +119,34 @@ class MontyPythonFluxx(Game):
     def legal_moves(self, state, seat):
         if state["result"] is not None or not _is_player(state, seat):
             return []
-        if decisions.waiting(state):
+        if state.get("decisions"):  # decisions.waiting
             return decisions.moves(state, seat)
-        if seat != state["turn"]["seat"]:
+        t = state["turn"]
+        if seat != t["seat"]:
             return []
-        moves = []
+        # The lists of free_actions (power_moves, rule_moves, claim_moves) with their "is
+        # anything there?" tests written out: this runs before every move, and those lists
+        # are nearly always empty (test_fx_fast_paths.py compares with the plain lists).
+        rules = state["rules"]
         done = turn.plays_done(state)
-        if not done:
-            quote = free_actions.QUOTE in state["rules"] and not state["turn"]["quoted"]
+        if done:
+            moves = []
+        elif free_actions.QUOTE in rules and not t["quoted"]:
+            moves = []
             for card in state["hands"][seat]:
                 moves.append({"type": "play", "card": card})
-                if quote:
-                    moves.append({"type": "play", "card": card, "quote": NAME[card]})
-        moves += free_actions.power_moves(state, seat)
+                moves.append({"type": "play", "card": card, "quote": NAME[card]})
+        else:
+            moves = [{"type": "play", "card": card} for card in state["hands"][seat]]
+        if not free_actions.POWERED.isdisjoint(state["tables"][seat]):
+            moves += free_actions.power_moves(state, seat)
         if not done:
-            moves += free_actions.rule_moves(state, seat, done)
-        moves += free_actions.claim_moves(state, seat)
+            if free_actions.GET_ON in rules and state["hands"][seat]:
+                moves.append({"type": "get_on_with_it"})
+            if free_actions.SWAP in rules:
+                moves.append({"type": "swap_plays"})
+        if free_actions.SING in rules or free_actions.ACCENT in rules:
+            moves += free_actions.claim_moves(state, seat)
         if done:
             moves.append({"type": "end_turn"})
         return moves
@@ -297,6 +312,13 @@ def _replace_creepers(state: dict, seat: int, events: list) -> None:
         new = draw_for(state, seat, events)
         if new is not None:
             hand.append(new)
+
+
+@lru_cache(maxsize=4096)
+def _turn_pending(seat: int, number: int) -> Pending:
+    # Pending is frozen (immutable), so one instance per (seat, turn) serves every call;
+    # building a frozen dataclass costs more than the rest of ``pending``.
+    return Pending(seat, "turn", str(number))
 
 
 def _is_player(state: dict, seat) -> bool:

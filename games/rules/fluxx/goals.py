@@ -34,12 +34,12 @@ def meets(state: dict, seat: int, goal: str) -> bool:
 def meeting(state: dict) -> list[int]:
     """The players who meet at least one Goal in play right now."""
     goals = state["goals"]
-    if not _may_be_met(state, goals):
+    if not may_be_met(state, goals):
         return []
     return list(_meeting(_position(state), tuple(goals)))
 
 
-def _may_be_met(state: dict, goals: list) -> bool:
+def may_be_met(state: dict, goals: list) -> bool:
     """A cheap first look, run after every step: does any one table hold every card some
     Goal in play names? (Necessary for meeting it; Creepers and counts are left to
     ``_meeting``.) Most steps end here."""
@@ -97,11 +97,16 @@ def _meets(tables: tuple, rules: tuple, seat: int, goal: str) -> bool:
 
 def check(state: dict, events: list) -> None:
     """Declare a winner when exactly one player meets a Goal; report a tie once."""
-    if not _may_be_met(state, state["goals"]):
+    if not may_be_met(state, state["goals"]):
         if state["tie"]:
             state["tie"] = []
         return
-    seats = meeting(state)
+    declare(state, events)
+
+
+def declare(state: dict, events: list) -> None:
+    """``check`` once ``may_be_met`` has said yes (engine.settle asks that first itself)."""
+    seats = list(_meeting(_position(state), tuple(state["goals"])))
     if len(seats) == 1:
         (winner,) = seats
         goal = next(g for g in state["goals"] if meets(state, winner, g))

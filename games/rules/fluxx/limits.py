@@ -14,7 +14,7 @@ from __future__ import annotations
 from .. import decisions
 from ..base import Event
 from .cards import NAME
-from .current_rules import KEEPERS, hand_limit, keeper_limit, reading
+from .current_rules import KEEPERS, Reading, hand_limit, keeper_limit, reading
 from .zones import card_list, seat_name
 
 LIMIT_HANDLER = "limit"
@@ -65,9 +65,11 @@ def _ask_or_apply(state: dict, wanted: list[tuple[int, str]], events: list) -> b
     return acted or bool(specs)
 
 
-def ask_others(state: dict, events: list) -> bool:
-    """Hold everyone but the player whose turn it is to the limits, now."""
-    r = reading(state)  # asked after every step: the reading itself, not through limits()
+def ask_others(state: dict, events: list, r: Reading | None = None) -> bool:
+    """Hold everyone but the player whose turn it is to the limits, now. ``r``: the rules'
+    reading, when the caller has it (engine.settle asks this after every step)."""
+    if r is None:
+        r = reading(state)
     hands, keepers = r.hand_limit, r.keeper_limit
     if hands is None and keepers is None:
         return False

@@ -12,6 +12,11 @@ from __future__ import annotations
 # Keys copied by hand below; any other key is copied generically (``clone``).
 _HANDLED = frozenset(("active", "turns_taken", "draw", "discard", "rules", "goals", "limbo", "songs", "tie",
                       "hands", "tables", "options", "rng", "turn", "accents", "decisions", "effects", "result"))
+# Keys known to hold numbers (shared safely by ``dict(state)``): a state with no key outside
+# these two sets skips the generic pass (a subset test allocates nothing; a difference does).
+_SCALARS = frozenset(("first", "extra_turns", "decision_seq"))
+_KNOWN = _HANDLED | _SCALARS
+_copy_list = list.copy
 
 
 def clone(value):
@@ -36,11 +41,12 @@ def copy_state(state: dict) -> dict:
     new["limbo"] = state["limbo"][:]
     new["songs"] = state["songs"][:]
     new["tie"] = state["tie"][:]
-    new["hands"] = [hand[:] for hand in state["hands"]]
-    new["tables"] = [table[:] for table in state["tables"]]
+    new["hands"] = list(map(_copy_list, state["hands"]))
+    new["tables"] = list(map(_copy_list, state["tables"]))
     new["options"] = state["options"].copy()
     new["rng"] = state["rng"].copy()
-    new["accents"] = [a.copy() if a else a for a in state["accents"]]
+    accents = state["accents"]  # None, or a dict once a seat has claimed an accent
+    new["accents"] = [a.copy() if a else a for a in accents] if any(accents) else accents[:]
     turn = state["turn"].copy()
     turn["used"] = turn["used"][:]
     new["turn"] = turn
@@ -52,6 +58,8 @@ def copy_state(state: dict) -> dict:
         # games/rules/decisions.py never changes a decision's prompt, options, default or
         # data once asked (only its "answer"), so those are shared, the rest copied.
         new["decisions"] = [[d.copy() for d in frame] for frame in state["decisions"]]
+    if state.keys() <= _KNOWN:
+        return new
     for key in state.keys() - _HANDLED:
         value = state[key]
         if type(value) in (dict, list):

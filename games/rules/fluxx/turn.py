@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..base import Event
 from .cards import EFFECT
-from .current_rules import ALL, draw_count, in_play, number, reading, rich_bonus
+from .current_rules import ALL, Reading, draw_count, in_play, number, reading, rich_bonus
 from .zones import draw_to_hand, seat_name
 
 PLAY, HAND_LIMIT, KEEPER_LIMIT, OVER = "play", "hand_limit", "keeper_limit", "over"
@@ -55,13 +55,15 @@ def plays_left(state: dict) -> int:
     return min(len(hand), max(0, target - turn["played"]))
 
 
-def plays_done(state: dict) -> bool:
+def plays_done(state: dict, r: Reading | None = None) -> bool:
     """``plays_left(state) == 0``, without counting Keepers for the Rich Bonus when the
-    answer does not depend on it (this is asked several times a move)."""
+    answer does not depend on it (this is asked several times a move). ``r``: the rules'
+    reading, when the caller has it."""
     turn = state["turn"]
     if not state["hands"][turn["seat"]]:
         return True
-    r = reading(state)
+    if r is None:
+        r = reading(state)
     if r.play == ALL:
         return False
     played = turn["played"]

@@ -10,6 +10,34 @@ from __future__ import annotations
 from games.rules.fluxx.cards import EFFECT, TYPE
 from games.rules.rng import Rng
 
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+class FastRng(Rng):
+    """The shared generator (games/rules/rng.py) with ``below`` written as one function:
+    the same draws from the same ``{"seed", "n"}`` (test_fx_fast_paths.py compares them),
+    for the players' own choices, which the benchmark times too. The games' generator
+    inside the state is never this one."""
+
+    __slots__ = ()
+
+    def below(self, bound: int) -> int:
+        if bound <= 0:
+            raise ValueError("bound must be positive")
+        limit = _MASK - (_MASK + 1) % bound
+        state = self._state
+        seed, n = state["seed"], state["n"]
+        while True:
+            x = (seed + n * _GOLDEN + _GOLDEN) & _MASK  # next64: SplitMix64 of draw n
+            n += 1
+            x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+            x ^= x >> 31
+            if x <= limit:
+                state["n"] = n
+                return x % bound
+
 
 def uniform(game, state, seat, moves, rng):
     return moves[rng.below(len(moves))]
@@ -29,66 +57,89 @@ def _goal_score(state, seat, goal):
     return 3 * sum(1 for c in have if c in table) + sum(1 for c in have if c in hand)
 
 
-class _Outlook:
-    """What ``_score`` looks at, worked out once per choice rather than once per move (the
-    benchmark times this player too); the scores are the same as reading the state afresh."""
+def goal_seeking(game, state, seat, moves, rng, greed=8):
+    """``greed`` in tenths: how often the best-scoring move is chosen over a random one.
 
-    __slots__ = ("state", "seat", "mine", "my_creepers", "_wanted")
+    A move's score (0: no opinion): a Goal 2 + ``_goal_score``; a Keeper some Goal in play
+    names 6, any other Keeper 1; Steal a Keeper 5 while someone else holds a named card;
+    while the player has Creepers, the cards that clear them (``CREEPER_CLEARERS``), a
+    power aimed at one of them 8, a decision choosing one 2; a decision choosing a named
+    card 1. Written as one loop over the moves with the table looked at once (the
+    benchmark times this player too); the plain scorer ``_score`` gives the same numbers
+    (tests/rules/fluxx/test_fx_fast_paths.py)."""
+    if rng.below(10) < greed:
+        mine = state["tables"][seat]
+        my_creepers = [c for c in mine if TYPE[c] == "creeper"]
+        wanted = None
+        scores = []
+        for move in moves:
+            kind = move["type"]
+            score = 0
+            if kind == "play":
+                card = move["card"]
+                kind_of_card = TYPE[card]
+                if kind_of_card == "goal":
+                    score = 2 + _goal_score(state, seat, card)
+                elif kind_of_card == "keeper":
+                    if wanted is None:
+                        wanted = _wanted(state)
+                    score = 6 if card in wanted else 1
+                else:
+                    if card == "steal-a-keeper":
+                        if wanted is None:
+                            wanted = _wanted(state)
+                        if any(c in wanted for t in state["tables"] for c in t if c not in mine):
+                            score = 5
+                    if not score and my_creepers:
+                        score = CREEPER_CLEARERS.get(card, 0)
+            elif kind == "power":
+                score = 8 if move["target"] in my_creepers else 0
+            elif kind == "decide":
+                choice = move["choice"]
+                if choice in my_creepers:
+                    score = 2
+                elif isinstance(choice, str):
+                    if wanted is None:
+                        wanted = _wanted(state)
+                    score = 1 if choice in wanted else 0
+            scores.append(score)
+        best = max(scores)
+        if best > 0:
+            top = [i for i, s in enumerate(scores) if s == best]
+            return moves[top[rng.below(len(top))]]
+    return moves[rng.below(len(moves))]
 
-    def __init__(self, state, seat):
-        self.state, self.seat = state, seat
-        self.mine = state["tables"][seat]
-        self.my_creepers = [c for c in self.mine if TYPE[c] == "creeper"]
-        self._wanted = None
 
-    @property
-    def wanted(self):
-        if self._wanted is None:
-            self._wanted = _wanted(self.state)
-        return self._wanted
-
-
-def _score(outlook, move):
-    """How much a goal-minded player likes ``move`` (0: no opinion)."""
+def _score(state, seat, move):
+    """How much a goal-minded player likes ``move``: the plain definition of the scores
+    ``goal_seeking`` works out in its loop (0: no opinion)."""
+    mine = state["tables"][seat]
+    my_creepers = [c for c in mine if TYPE[c] == "creeper"]
+    wanted = _wanted(state)
     kind = move["type"]
     if kind == "play":
         card = move["card"]
-        kind_of_card = TYPE[card]
-        if kind_of_card == "goal":
-            return 2 + _goal_score(outlook.state, outlook.seat, card)
-        if kind_of_card == "keeper":
-            return 6 if card in outlook.wanted else 1
-        if card == "steal-a-keeper":
-            mine, wanted = outlook.mine, outlook.wanted
-            if any(c in wanted for t in outlook.state["tables"] for c in t if c not in mine):
-                return 5
-        return CREEPER_CLEARERS.get(card, 0) if outlook.my_creepers else 0
+        if TYPE[card] == "goal":
+            return 2 + _goal_score(state, seat, card)
+        if TYPE[card] == "keeper":
+            return 6 if card in wanted else 1
+        if card == "steal-a-keeper" and any(c in wanted for t in state["tables"] for c in t if c not in mine):
+            return 5
+        return CREEPER_CLEARERS.get(card, 0) if my_creepers else 0
     if kind == "power":
-        return 8 if move["target"] in outlook.my_creepers else 0
+        return 8 if move["target"] in my_creepers else 0
     if kind == "decide":
         choice = move["choice"]
-        if choice in outlook.my_creepers:
+        if choice in my_creepers:
             return 2
-        return 1 if isinstance(choice, str) and choice in outlook.wanted else 0
+        return 1 if isinstance(choice, str) and choice in wanted else 0
     return 0
-
-
-def goal_seeking(game, state, seat, moves, rng, greed=8):
-    """``greed`` in tenths: how often the best-scoring move is chosen over a random one."""
-    if rng.below(10) < greed:
-        outlook = _Outlook(state, seat)
-        scored = [(_score(outlook, m), i) for i, m in enumerate(moves)]
-        best = max(scored)[0]
-        if best > 0:
-            top = [i for s, i in scored if s == best]
-            return moves[top[rng.below(len(top))]]
-    return moves[rng.below(len(moves))]
 
 
 def play(game, seed, players=4, chooser=goal_seeking, options=None, on_step=None, in_place=False):
     """One seeded game to its end. Returns (final state, [(seat, move), ...])."""
     state = game.setup(players, options or {}, seed)
-    rng = Rng({"seed": seed * 7919 + players, "n": 0})
+    rng = FastRng({"seed": seed * 7919 + players, "n": 0})
     log = []
     while game.outcome(state) is None:
         pending = game.pending(state)

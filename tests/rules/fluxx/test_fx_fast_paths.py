@@ -4,19 +4,29 @@ bench/fluxx_engine.py drove a few shortcuts into the loop that runs after every 
 (docs/rules/fluxx.md, Performance): ``plays_done`` and ``draw_shortfall`` decide without
 counting Keepers when the Rich or Poor Bonus cannot change the answer; the bonuses ask
 "does this seat alone have the fewest / most Keepers" by counting only until someone ties;
-the Goal check's first look asks whether one table holds every card a Goal names. Here each
-is compared with its plain definition on every state of seeded games in which the bonus
-rules are in play from the start, and on hand-made ties.
+the Goal check's first look asks whether one table holds every card a Goal names. A later
+pass added: ``legal_moves`` tests "is there any power, free action or claim?" before building
+those lists; the settle loop skips a limit's look for a hand or table no longer than the
+limit, and asks ``has_optional_moves`` rather than building the optional moves; ``pending``
+hands out one Pending per turn; the state copy shares the keys it knows hold numbers; the
+playout player scores moves in one loop and draws from a faster copy of the generator.
+Here each is compared with its plain definition on every state of seeded games in which
+the bonus (and, in a second set, the free-action and claim) rules are in play from the
+start, and on hand-made ties.
 """
-from games.rules.fluxx import goals
-from games.rules.fluxx.cards import TYPE
+from games.rules import decisions
+from games.rules.base import Pending
+from games.rules.fluxx import free_actions, goals, limits
+from games.rules.fluxx.cards import NAME, TYPE
 from games.rules.fluxx.current_rules import ALL, poor_bonus, reading, rich_bonus
+from games.rules.fluxx.state_copy import _SCALARS
 from games.rules.fluxx.turn import plays_done
 from games.rules.rng import Rng
 
+from . import playout
 from .helpers import GAME, clear, new_game, put, rules
 from .helpers import goals as set_goals
-from .playout import goal_seeking
+from .playout import goal_seeking, uniform
 
 
 def _holder(state, fewest):
@@ -40,6 +50,67 @@ def _plays_left(state):
     return min(len(hand), max(0, target - turn["played"]))
 
 
+def _plain_legal_moves(state, seat):
+    """``legal_moves`` as it read before its shortcuts: the free_actions lists, built."""
+    if state["result"] is not None or not (0 <= seat < len(state["active"]) and state["active"][seat]):
+        return []
+    if decisions.waiting(state):
+        return decisions.moves(state, seat)
+    if seat != state["turn"]["seat"]:
+        return []
+    moves = []
+    done = plays_done(state)
+    if not done:
+        quote = free_actions.QUOTE in state["rules"] and not state["turn"]["quoted"]
+        for card in state["hands"][seat]:
+            moves.append({"type": "play", "card": card})
+            if quote:
+                moves.append({"type": "play", "card": card, "quote": NAME[card]})
+    moves += free_actions.power_moves(state, seat)
+    if not done:
+        moves += free_actions.rule_moves(state, seat)
+    moves += free_actions.claim_moves(state, seat)
+    if done:
+        moves.append({"type": "end_turn"})
+    return moves
+
+
+def _plain_goal_seeking(game, state, seat, moves, rng, greed=8):
+    """The playout player as first written: score every move with ``_score``."""
+    if rng.below(10) < greed:
+        scored = [(playout._score(state, seat, m), i) for i, m in enumerate(moves)]
+        best = max(scored)[0]
+        if best > 0:
+            top = [i for s, i in scored if s == best]
+            return moves[top[rng.below(len(top))]]
+    return moves[rng.below(len(moves))]
+
+
+def _check_settle_and_listing(state, rng_state):
+    r = reading(state)
+    for seat, on in enumerate(state["active"]):
+        assert GAME.legal_moves(state, seat) == _plain_legal_moves(state, seat)
+        if not on:
+            continue
+        assert free_actions.has_optional_moves(state, seat) == bool(free_actions.optional_moves(state, seat))
+        # The settle loop skips a limit's look when the hand or table is within the limit.
+        if r.hand_limit is not None and len(state["hands"][seat]) <= r.hand_limit:
+            assert limits._excess(state, seat, "hand")[1] == 0
+        if r.keeper_limit is not None and len(state["tables"][seat]) <= r.keeper_limit:
+            assert limits._excess(state, seat, "keepers")[1] == 0
+    if state["result"] is None and not decisions.waiting(state):
+        t = state["turn"]
+        assert GAME.pending(state) == [Pending(t["seat"], "turn", str(t["number"]))]
+    for key in _SCALARS & state.keys():
+        assert type(state[key]) is int, key  # shared by the copy: must never be a container
+    for seat in {p.seat for p in GAME.pending(state)}:
+        moves = GAME.legal_moves(state, seat)
+        fast, plain = dict(rng_state), dict(rng_state)
+        assert goal_seeking(GAME, state, seat, moves, playout.FastRng(fast)) == \
+            _plain_goal_seeking(GAME, state, seat, moves, Rng(plain))
+        assert fast == plain
+
+
 def _check(state):
     r = reading(state)
     for seat in range(len(state["active"])):
@@ -49,7 +120,7 @@ def _check(state):
         assert plays_done(state) == (_plays_left(state) == 0)
     met = goals.meeting(state) if state["goals"] else []
     if met:
-        assert goals._may_be_met(state, state["goals"])
+        assert goals.may_be_met(state, state["goals"])
 
 
 def test_the_shortcuts_agree_with_the_definitions_through_whole_games():
@@ -68,6 +139,42 @@ def test_the_shortcuts_agree_with_the_definitions_through_whole_games():
     assert seen_bonus_states > 100
 
 
+def test_listing_settling_and_the_player_agree_with_the_plain_definitions():
+    """Seeded games, half with the free-action and claim rules in play from the start (and
+    One, Two, Five! or a limit), every state checked by ``_check_settle_and_listing``."""
+    seen_free = seen_claims = seen_powers = 0
+    for seed in range(16):
+        state = new_game(players=2 + seed % 4, seed=100 + seed)
+        if seed % 2:
+            rules(state, "get-on-with-it", "swap-plays-for-draws", "sing-bonus", "accent-bonus",
+                  "what-is-your-quote", ("hand-limit-2", "keeper-limit-2", "one-two-five", "play-all")[seed % 8 // 2])
+        rng = playout.FastRng({"seed": seed, "n": 0})
+        chooser = goal_seeking if seed % 3 else uniform
+        while GAME.outcome(state) is None and state["turn"]["number"] < 60:
+            _check_settle_and_listing(state, {"seed": seed * 31, "n": state["turn"]["number"]})
+            pending = GAME.pending(state)
+            seat = pending[rng.below(len(pending))].seat
+            moves = GAME.legal_moves(state, seat)
+            kinds = {m["type"] for m in moves}
+            seen_free += bool(kinds & {"get_on_with_it", "swap_plays"})
+            seen_claims += bool(kinds & {"sing", "accent"}) or any("quote" in m for m in moves)
+            seen_powers += "power" in kinds
+            move = chooser(GAME, state, seat, moves, rng)
+            if move["type"] in ("sing", "accent"):
+                move = dict(move, words="We are the knights who say Ni")
+            state, _ = GAME.apply(state, seat, move)
+        _check_settle_and_listing(state, {"seed": seed, "n": 0})
+    assert seen_free > 100 and seen_claims > 100 and seen_powers > 20, (seen_free, seen_claims, seen_powers)
+
+
+def test_the_playout_generator_draws_what_the_shared_one_draws():
+    for seed in (0, 1, 2**63 + 5, 2**64 - 1):
+        fast, plain = playout.FastRng({"seed": seed, "n": 3}), Rng({"seed": seed, "n": 3})
+        for bound in (1, 2, 3, 5, 10, 97, 2**31 - 1, 2**62 + 3, 2**64 - 1):
+            assert [fast.below(bound) for _ in range(20)] == [plain.below(bound) for _ in range(20)]
+        assert fast._state == plain._state
+
+
 def test_bonus_ties_and_a_lone_player_give_nobody_the_bonus():
     state = clear(new_game(players=3))
     rules(state, "poor-bonus", "rich-bonus")
@@ -83,8 +190,8 @@ def test_bonus_ties_and_a_lone_player_give_nobody_the_bonus():
 def test_the_first_look_at_the_goals_never_hides_a_player_who_meets_one():
     state = set_goals(clear(new_game(players=3)), "fetchez-la-vache")
     put(state, 1, "cow")
-    assert not goals._may_be_met(state, state["goals"])  # one card of two: nobody can meet it
+    assert not goals.may_be_met(state, state["goals"])  # one card of two: nobody can meet it
     put(state, 2, "catapult")
-    assert not goals._may_be_met(state, state["goals"])  # both out, but on different tables
+    assert not goals.may_be_met(state, state["goals"])  # both out, but on different tables
     put(state, 1, "catapult")
-    assert goals._may_be_met(state, state["goals"]) and goals.meeting(state) == [1]
+    assert goals.may_be_met(state, state["goals"]) and goals.meeting(state) == [1]
