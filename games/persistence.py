@@ -4,11 +4,14 @@ A move used to cost about ten ORM statements, each built by Django's query compi
 compiler, not PostgreSQL, was most of a move's server time (bench/move_profile.py). Here, on
 PostgreSQL:
 
-* ``lock``: one ``SELECT ... FOR UPDATE`` of the match row without its big columns, one of
-  its seats joined with their players' names (``FOR UPDATE OF`` the seats), and the state
-  itself only when this process already holds it for that exact row (``_Recent``: the
-  process that applied a game's last move holds its state, checked against the version and
-  the row's ``xmin``);
+* ``lock``: two statements. One ``SELECT ... FOR UPDATE`` of the match row, which carries
+  its state only when this process does not already hold it for that exact row (``_Recent``:
+  the process that applied a game's last move holds its state; the statement is given the
+  version and ``xmin`` held and sends the state only if the row has other ones); then its
+  seats joined with their players' names (``FOR UPDATE OF`` the seats), and with them, for
+  a move that brings an idempotency key, the earlier move made with that key (this second
+  statement runs after the lock is granted, so it sees a submission with the same key that
+  committed while this one waited);
 * ``write``: the match update, the move record and every changed seat in ONE statement
   (data-modifying CTEs), with the state serialized by orjson.
 
@@ -69,8 +72,17 @@ class _Recent:
 
     def __init__(self, size: int = 512, ttl: float = 300.0):
         self.size, self.ttl = size, ttl
+        # States served from here, and read from the database by a lock (for the tests and
+        # for anyone asking how often the cache pays).
+        self.hits = self.misses = 0
         self._items: OrderedDict[int, tuple] = OrderedDict()
         self._lock = threading.Lock()
+
+    def peek(self, match_id: int) -> tuple[int, str] | None:
+        """(version, stamp) of the state held for this match, left in place."""
+        with self._lock:
+            item = self._items.get(match_id)
+        return None if item is None else item[:2]
 
     def take(self, match_id: int, version: int, stamp: str):
         with self._lock:
@@ -98,6 +110,17 @@ recent = _Recent()
 
 def lock(match_id) -> tuple[Match, list[Seat]]:
     """The match and its seats (with their users), locked for a change, in the house order."""
+    match, seats, _ = _lock(match_id, None)
+    return match, seats
+
+
+def lock_for_move(match_id, key: str | None) -> tuple[Match, list[Seat], tuple | None]:
+    """``lock``, and the move already made in this match with ``key`` if there is one (see
+    ``earlier_move``), read in the same statements."""
+    return _lock(match_id, key)
+
+
+def _lock(match_id, key: str | None) -> tuple[Match, list[Seat], tuple | None]:
     try:
         match_id = int(match_id)
     except (ValueError, TypeError, OverflowError):
@@ -105,28 +128,41 @@ def lock(match_id) -> tuple[Match, list[Seat]]:
     if not -2**63 <= match_id < 2**63:
         raise NotFound("No such game.")
     if not fast():
-        return _lock_orm(match_id)
+        match, seats = _lock_orm(match_id)
+        return match, seats, (earlier_move(match_id, key) if key else None)
     sql = _sql()
+    held = recent.peek(match_id)  # (version, stamp) of the state this process holds, if any
     with _cursor() as cur:
-        cur.execute(sql["match"], [match_id])
+        cur.execute(sql["match"], [held[0] if held else None, held[1] if held else None, match_id])
         row = cur.fetchone()
         if row is None:
             raise NotFound("No such game.")
-        values = [_json(v) if c in _JSON_MATCH else v for c, v in zip(_MATCH_COLUMNS, row)]
+        *columns, stamp, state_text = row
+        values = [_json(v) if c in _JSON_MATCH else v for c, v in zip(_MATCH_COLUMNS, columns)]
         match = Match.from_db(connection.alias, _MATCH_COLUMNS, values)
-        stamp = row[-1]
-        state = recent.take(match_id, match.version, stamp)
-        if state is None:
-            cur.execute("SELECT state FROM games_match WHERE id = %s", [match_id])
-            state = _json(cur.fetchone()[0])
+        state = recent.take(match_id, match.version, stamp) if state_text is None else None
+        if state is None:  # not held, or dropped since the statement (another thread took it)
+            if state_text is None:
+                cur.execute("SELECT state FROM games_match WHERE id = %s", [match_id])
+                state_text = cur.fetchone()[0]
+            state = _json(state_text)
+            recent.misses += 1
+        else:
+            recent.hits += 1
         match.state = state
-        cur.execute(sql["seats"], [match_id])
+        cur.execute(sql["seats_with_key" if key else "seats"], [key, match_id] if key else [match_id])
+        rows = cur.fetchall()
         user_model = get_user_model()
-        seats = [_seat(row, user_model) for row in cur.fetchall()]
+        seats = [_seat(row[:len(_SEAT_COLUMNS) + 1], user_model) for row in rows]
+    earlier = None
+    if key and rows and rows[0][len(_SEAT_COLUMNS) + 1] is not None:
+        earlier = tuple(rows[0][-3:])  # (user id, version after, seq), as earlier_move
+    elif key and not rows:  # a match without seats: ask on its own
+        earlier = earlier_move(match_id, key)
     for seat in seats:
         Seat.match.field.set_cached_value(seat, match)
     _remember_on_commit(match, stamp)
-    return match, seats
+    return match, seats, earlier
 
 
 def _lock_orm(match_id: int) -> tuple[Match, list[Seat]]:
@@ -281,12 +317,21 @@ def _sql() -> dict[str, str]:
     the profile)."""
     q = connection.ops.quote_name
     users = get_user_model()._meta.db_table
+    seats = (f"SELECT {', '.join('s.' + q(c) for c in _SEAT_COLUMNS)}, u.username{{extra}} FROM games_seat s "
+             f"LEFT JOIN {q(users)} u ON u.id = s.user_id {{join}}"
+             f"WHERE s.match_id = %s ORDER BY s.{q('index')} FOR UPDATE OF s")
     return {
-        "match": f"SELECT {', '.join(q(c) for c in _MATCH_COLUMNS)}, xmin::text FROM games_match "
-                 "WHERE id = %s FOR UPDATE",
-        "seats": f"SELECT {', '.join('s.' + q(c) for c in _SEAT_COLUMNS)}, u.username FROM games_seat s "
-                 f"LEFT JOIN {q(users)} u ON u.id = s.user_id "
-                 f"WHERE s.match_id = %s ORDER BY s.{q('index')} FOR UPDATE OF s",
+        # The state only when the row's (version, xmin) differ from the pair this process
+        # holds (NULL, NULL when it holds none). Under FOR UPDATE the row, and so this test,
+        # is the version the lock was granted on.
+        "match": f"SELECT {', '.join(q(c) for c in _MATCH_COLUMNS)}, xmin::text, "
+                 "CASE WHEN version = %s AND xmin::text = %s THEN NULL ELSE state END "
+                 "FROM games_match WHERE id = %s FOR UPDATE",
+        "seats": seats.format(extra="", join=""),
+        # The earlier move with the key on every seat's row ((match, key) is unique: at most one).
+        "seats_with_key": seats.format(
+            extra=", r.id, r.user_id, r.version_after, r.seq",
+            join='LEFT JOIN games_moverecord r ON r.match_id = s.match_id AND r."key" = %s '),
     }
 
 

@@ -232,9 +232,9 @@ def move_submit(*, match_id: int, user, move: dict, version: int | None, key: st
     if move == JOIN_MOVE:
         raise MoveRejected("Join a game from its page, not as a move.")
     with transaction.atomic():
-        match, seats = lock_match(match_id)
-        # Only a key the client chose can have been used before.
-        earlier = persistence.earlier_move(match.pk, key) if supplied else None
+        # The house's lock order, as lock_match; only a key the client chose can have been
+        # used before, so only then is the earlier move looked up (with the seats).
+        match, seats, earlier = persistence.lock_for_move(match_id, key if supplied else None)
         if earlier is not None:
             earlier_user, version_after, seq = earlier
             if earlier_user != user.id:

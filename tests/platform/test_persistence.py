@@ -25,23 +25,50 @@ def _play(match, users, card_index=0):
                                 version=match.version)
 
 
-def _state_reads(queries) -> int:
-    return sum(1 for q in queries if q["sql"].startswith("SELECT state FROM games_match"))
+class _StateReads:
+    """How many locks read the state from the database (not from this process's copy)."""
+
+    def __enter__(self):
+        self.before = persistence.recent.misses
+        return self
+
+    def __exit__(self, *exc):
+        self.count = persistence.recent.misses - self.before
 
 
 def test_a_move_is_one_lock_and_one_write_when_this_process_holds_the_state(make_match):
     match, users = make_match(kind="duel")
     _play(match, users)
     _turn_user(match, users)
-    with CaptureQueriesContext(connection) as ctx:
+    with CaptureQueriesContext(connection) as ctx, _StateReads() as reads:
         _play(match, users)
-    assert _state_reads(ctx.captured_queries) == 0
+    assert reads.count == 0
+    locks = [q["sql"] for q in ctx.captured_queries if "FOR UPDATE" in q["sql"]]
+    assert len(locks) == 2  # the match, then its seats
     writes = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith("WITH w0 AS (UPDATE games_match")]
     assert len(writes) == 1 and "INSERT INTO games_moverecord" in writes[0] and "UPDATE games_seat" in writes[0]
     match.refresh_from_db()
     record = MoveRecord.objects.get(match=match, seq=match.move_count)
     assert record.version_after == match.version and record.move["type"] == "play"
     assert {s.index: s.waiting_for for s in match.seats.all()} in ({0: "turn", 1: ""}, {0: "", 1: "turn"})
+
+
+def test_a_keyed_move_finds_its_earlier_submission_in_the_lock_itself(make_match):
+    match, users = make_match(kind="duel")
+    user = _turn_user(match, users)
+    card = match.state["hands"][match.seats.get(user=user).index][0]
+    first = services.move_submit(match_id=match.pk, user=user, move={"type": "play", "card": card},
+                                 version=match.version, key="same-key")
+    with CaptureQueriesContext(connection) as ctx:
+        again = services.move_submit(match_id=match.pk, user=user, move={"type": "play", "card": card},
+                                     version=match.version, key="same-key")
+    assert again == {**first, "repeated": True}
+    selects = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith("SELECT")]
+    assert len(selects) == 2 and 'r."key" = ' in selects[1]  # no third statement for the key
+    other = next(u for u in users if u != user)
+    with pytest.raises(services.NotAllowed):
+        services.move_submit(match_id=match.pk, user=other, move={"type": "play", "card": card},
+                             version=match.version, key="same-key")
 
 
 def test_a_write_by_any_other_path_is_read_back_from_the_database(make_match):
@@ -53,9 +80,9 @@ def test_a_write_by_any_other_path_is_read_back_from_the_database(make_match):
     changed["hands"] = [list(h) for h in match.state["hands"]]
     changed["hands"][seat] = changed["hands"][seat][:1]  # one card left in the mover's hand
     Match.objects.filter(pk=match.pk).update(state=changed)  # no version bump, no updated_at
-    with CaptureQueriesContext(connection) as ctx:
+    with _StateReads() as reads:
         _play(match, users)
-    assert _state_reads(ctx.captured_queries) == 1
+    assert reads.count == 1
     match.refresh_from_db()
     assert len(match.state["hands"][seat]) in (0, 1)  # played from the one-card hand (and maybe drew)
 
