@@ -110,6 +110,11 @@ def _holds(state: dict, seat: int, fewest: bool) -> bool:
     return others
 
 
+def holds_fewest(state: dict, seat: int) -> bool:
+    """Does ``seat`` alone have the fewest Keepers (and so earn the Poor Bonus, if in play)?"""
+    return _holds(state, seat, fewest=True)
+
+
 def poor_bonus(state: dict, seat: int) -> int:
     extra = reading(state).poor
     return extra if extra and _holds(state, seat, fewest=True) else 0

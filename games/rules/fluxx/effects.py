@@ -74,11 +74,12 @@ def _place_rule(state, seat, card, events):
 def _place_goal(state, frame, events):
     card, seat = frame["card"], frame["seat"]
     goals = state["goals"]
+    limit = goal_limit(state)
     if "answer" in frame:
         replaced = [frame.pop("answer")]
-    elif len(goals) < goal_limit(state):
+    elif len(goals) < limit:
         replaced = []
-    elif goal_limit(state) == 1 or len(goals) == 1:
+    elif limit == 1 or len(goals) == 1:
         replaced = list(goals)
     else:
         ask(state, frame, seat=seat, kind="replace_goal", prompt=f"{NAME[card]} replaces which Goal?",

@@ -99,6 +99,8 @@ def _advance_turn(state: dict, events: list, t: dict, phase: str, r) -> bool:
 
 def _answer_for_absent(state: dict, events: list) -> bool:
     """A seat that left the game answers its open decisions with their defaults."""
+    if all(state["active"]):
+        return False  # nobody has left: nothing to answer (asked whenever the game waits)
     for d in decisions.top(state):
         if d["answer"] is None and not state["active"][d["seat"]]:
             answer(state, d["seat"], {"type": decisions.DECIDE, "id": d["id"], "choice": d["default"]}, events)

@@ -153,8 +153,8 @@ class MontyPythonFluxx(Game):
 
     # --- applying -----------------------------------------------------------------
 
-    def copy_state(self, state):
-        return copy_state(state)  # a faster private copy for apply (see state_copy.py)
+    # A faster private copy for apply (see state_copy.py), called without a method's frame.
+    copy_state = staticmethod(copy_state)
 
     def _apply(self, state, seat, move):
         if not _is_player(state, seat):
@@ -322,8 +322,12 @@ def _turn_pending(seat: int, number: int) -> Pending:
 
 
 def _is_player(state: dict, seat) -> bool:
-    return (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(state["active"])
-            and state["active"][seat])
+    # A plain int (the usual case) is tested by its type alone; any other int but a bool is
+    # still a seat number. Asked twice a move (legal_moves and _apply).
+    if type(seat) is not int and (not isinstance(seat, int) or isinstance(seat, bool)):
+        return False
+    active = state["active"]
+    return 0 <= seat < len(active) and active[seat]
 
 
 def _waiting_reason(state: dict, seat: int) -> str:

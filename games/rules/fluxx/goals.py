@@ -42,10 +42,16 @@ def meeting(state: dict) -> list[int]:
 def may_be_met(state: dict, goals: list) -> bool:
     """A cheap first look, run after every step: does any one table hold every card some
     Goal in play names? (Necessary for meeting it; Creepers and counts are left to
-    ``_meeting``.) Most steps end here."""
+    ``_meeting``.) Most steps end here. Most Goals name two cards, looked up as a pair."""
     tables = state["tables"]
     for goal in goals:
         have = _HAVE[goal]
+        if len(have) == 2:
+            first, second = have
+            for table in tables:
+                if first in table and second in table:
+                    return True
+            continue
         if not have:
             return True
         for table in tables:

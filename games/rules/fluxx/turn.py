@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..base import Event
 from .cards import EFFECT
-from .current_rules import ALL, Reading, draw_count, in_play, number, reading, rich_bonus
+from .current_rules import ALL, Reading, holds_fewest, in_play, number, reading, rich_bonus
 from .zones import draw_to_hand, seat_name
 
 PLAY, HAND_LIMIT, KEEPER_LIMIT, OVER = "play", "hand_limit", "keeper_limit", "over"
@@ -33,13 +33,16 @@ def draw_shortfall(state: dict, events: list) -> bool:
     piles cannot supply is counted as taken, so it is not retried. True if it drew."""
     turn = state["turn"]
     r = reading(state)
-    if turn["drawn"] >= r.draw + r.poor:
+    drawn = turn["drawn"]
+    if drawn >= r.draw + r.poor:
         return False  # owed nothing even with the Poor Bonus: no need to count Keepers
-    need = draw_count(state, turn["seat"]) - turn["drawn"]
+    # current_rules.draw_count, with the reading already at hand.
+    seat = turn["seat"]
+    need = r.draw + (r.poor if r.poor and holds_fewest(state, seat) else 0) - drawn
     if need <= 0:
         return False
     turn["drawn"] += need
-    draw_to_hand(state, turn["seat"], need, events)
+    draw_to_hand(state, seat, need, events)
     return True
 
 

@@ -13,6 +13,9 @@ from ..rng import Rng
 from .cards import NAME, PLAYABLE, TYPE
 
 
+_CREEPERS = frozenset(c for c, t in TYPE.items() if t == "creeper")
+
+
 def seat_name(seat: int) -> str:
     return f"Seat {seat + 1}"
 
@@ -44,6 +47,18 @@ def draw_for(state: dict, seat: int, events: list) -> str | None:
 
 def draw_cards(state: dict, seat: int, count: int, events: list) -> list[str]:
     """Draw ``count`` non-Creepers for ``seat`` (fewer if both piles run dry) and return them."""
+    pile = state["draw"]
+    if 0 < count <= len(pile):
+        # The usual case, taken at once: the top ``count`` cards are no Creepers, so drawing
+        # them one by one (``draw_for``) would give them top first and nothing else.
+        got = pile[-count:]
+        got.reverse()
+        for card in got:
+            if card in _CREEPERS:
+                break
+        else:
+            del pile[-count:]
+            return got
     got = []
     for _ in range(count):
         card = draw_for(state, seat, events)

@@ -23,10 +23,15 @@ class FastRng(Rng):
     __slots__ = ()
 
     def below(self, bound: int) -> int:
+        state = self._state
+        if bound == 1:
+            # Every 64-bit draw is within the limit and leaves 0: only the count moves. (The
+            # player picks among one pending seat or one best move most of the time.)
+            state["n"] += 1
+            return 0
         if bound <= 0:
             raise ValueError("bound must be positive")
         limit = _MASK - (_MASK + 1) % bound
-        state = self._state
         seed, n = state["seed"], state["n"]
         while True:
             x = (seed + n * _GOLDEN + _GOLDEN) & _MASK  # next64: SplitMix64 of draw n

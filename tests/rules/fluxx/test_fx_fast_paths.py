@@ -8,19 +8,21 @@ the Goal check's first look asks whether one table holds every card a Goal names
 pass added: ``legal_moves`` tests "is there any power, free action or claim?" before building
 those lists; the settle loop skips a limit's look for a hand or table no longer than the
 limit, and asks ``has_optional_moves`` rather than building the optional moves; ``pending``
-hands out one Pending per turn; the state copy shares the keys it knows hold numbers; the
-playout player scores moves in one loop and draws from a faster copy of the generator.
+hands out one Pending per turn; the state copy shares the keys it knows hold numbers;
+``draw_cards`` takes the top cards at once when none is a Creeper; the playout player
+scores moves in one loop and draws from a faster copy of the generator.
 Here each is compared with its plain definition on every state of seeded games in which
 the bonus (and, in a second set, the free-action and claim) rules are in play from the
 start, and on hand-made ties.
 """
 from games.rules import decisions
-from games.rules.base import Pending
+from games.rules.base import Event, Pending
 from games.rules.fluxx import free_actions, goals, limits
 from games.rules.fluxx.cards import NAME, TYPE
 from games.rules.fluxx.current_rules import ALL, poor_bonus, reading, rich_bonus
-from games.rules.fluxx.state_copy import _SCALARS
+from games.rules.fluxx.state_copy import _SCALARS, copy_state
 from games.rules.fluxx.turn import plays_done
+from games.rules.fluxx.zones import draw_cards, draw_for
 from games.rules.rng import Rng
 
 from . import playout
@@ -86,7 +88,31 @@ def _plain_goal_seeking(game, state, seat, moves, rng, greed=8):
     return moves[rng.below(len(moves))]
 
 
+def _plain_draw_cards(state, seat, count, events):
+    """``zones.draw_cards`` as first written: one ``draw_for`` at a time."""
+    got = []
+    for _ in range(count):
+        card = draw_for(state, seat, events)
+        if card is None:
+            events.append(Event("empty", "Both the draw pile and the discard pile are empty: nothing to draw."))
+            break
+        got.append(card)
+    return got
+
+
+def _check_draws(state):
+    """Drawing 1 to 4 cards for the turn player (on copies) gives the same cards, state and
+    events as drawing them one at a time."""
+    seat = state["turn"]["seat"]
+    for count in (1, 2, 3, 4):
+        fast, plain = copy_state(state), copy_state(state)
+        fast_events, plain_events = [], []
+        assert draw_cards(fast, seat, count, fast_events) == _plain_draw_cards(plain, seat, count, plain_events)
+        assert fast == plain and [e.as_dict() for e in fast_events] == [e.as_dict() for e in plain_events]
+
+
 def _check_settle_and_listing(state, rng_state):
+    _check_draws(state)
     r = reading(state)
     for seat, on in enumerate(state["active"]):
         assert GAME.legal_moves(state, seat) == _plain_legal_moves(state, seat)
