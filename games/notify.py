@@ -43,8 +43,10 @@ def chat_posted_on_commit(message) -> None:
 
 
 def _match_changed(match_id: int, version: int, deadlines, user_ids) -> None:
-    for user_id in user_ids:
-        _group_send(user_group(user_id), {"type": "user.update", "match": match_id})
+    try:  # one round trip to Redis for every player's nudge
+        publisher.group_send_many([(user_group(u), {"type": "user.update", "match": match_id}) for u in user_ids])
+    except Exception:  # a dropped nudge is caught up by the page's next fetch
+        log.warning("could not nudge the players of match %s", match_id, exc_info=True)
     if settings.TIMERS_USE_CELERY:
         _schedule(match_id, version, deadlines)
 

@@ -39,7 +39,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from games.errors import NotFound
-from games.models import Match, MoveRecord, Seat
+from games.models import Match, MoveRecord, Notification, Seat
 
 # What a move or a seat change may change on these rows. The rest of the match (notably
 # ``setup_options``, which holds whole decks for the CCG) is written once and neither re-written
@@ -204,15 +204,19 @@ def _remember_on_commit(match: Match, stamp: str) -> None:
 
 # --- writing ----------------------------------------------------------------------------
 
-def write(match: Match, seats: list[Seat], record: MoveRecord | None) -> None:
-    """Store a change: the match's changing fields, the given (changed) seats, the move record."""
+def write(match: Match, seats: list[Seat], record: MoveRecord | None, notices=()) -> None:
+    """Store a change: the match's changing fields, the given (changed) seats, the move record,
+    and ``notices``, (user id, kind, text) notifications to refresh or add (see ``notify``)."""
     match.updated_at = timezone.now()
+    notices = list({(user_id, kind): (user_id, kind, text) for user_id, kind, text in notices}.values())
     if not fast():
         for seat in seats:
             seat.save(update_fields=SEAT_WAIT_FIELDS)
         match.save(update_fields=CHANGING_FIELDS)
         if record is not None:
             record.save()
+        for user_id, kind, text in notices:
+            notify(user_id, match.pk, kind, text)
         return
     params: list = []
     parts = [_match_update(match, params)]
@@ -220,7 +224,10 @@ def write(match: Match, seats: list[Seat], record: MoveRecord | None) -> None:
         parts.append(_record_insert(record, params))
     if seats:
         parts.append(_seats_update(seats, params))
-    names = [f"w{i}" for i in range(len(parts))]
+    for i, (user_id, kind, text) in enumerate(notices):
+        parts += _notice_upsert(f"n{i}", user_id, match.pk, kind, text, params)
+    names = [f"w{i}" if isinstance(p, str) else p[0] for i, p in enumerate(parts)]
+    parts = [p if isinstance(p, str) else p[1] for p in parts]
     sql = "WITH " + ", ".join(f"{n} AS ({p})" for n, p in zip(names, parts))
     sql += " SELECT (SELECT stamp FROM w0), " + ("(SELECT id FROM w1)" if record is not None else "NULL")
     with _cursor() as cur:
@@ -277,20 +284,32 @@ def earlier_move(match_id: int, key: str) -> tuple[int | None, int, int] | None:
 
 # --- notifications ----------------------------------------------------------------------
 
-def notify(user_id: int, match_id: int, kind: str, text: str) -> bool:
-    """Refresh the user's unread notification of this kind for this match, or add one, in one
-    statement (services._notify says why one per game and kind). Called under the match's
-    lock, so two writers never add the same one. False where the ORM must do it (SQLite)."""
+def notify(user_id: int, match_id: int, kind: str, text: str) -> None:
+    """Refresh the user's unread notification of this kind for this match, or add one
+    (services._notify says why one per game and kind). Called under the match's lock, so two
+    writers never add the same one. On PostgreSQL one statement; a move's notices go into
+    its ``write`` instead."""
     if not fast():
-        return False
+        refreshed = (Notification.objects.filter(user_id=user_id, match_id=match_id, kind=kind, read_at__isnull=True)
+                     .update(text=text, created_at=timezone.now(), emailed_at=None))
+        if not refreshed:
+            Notification.objects.create(user_id=user_id, match_id=match_id, kind=kind, text=text)
+        return
+    params: list = []
+    (refresh_name, refresh), (_, add) = _notice_upsert("n", user_id, match_id, kind, text, params)
     with _cursor() as cur:
-        cur.execute(
-            "WITH refreshed AS (UPDATE games_notification SET text = %s, created_at = %s, emailed_at = NULL "
-            "WHERE user_id = %s AND match_id = %s AND kind = %s AND read_at IS NULL RETURNING 1) "
-            "INSERT INTO games_notification (user_id, match_id, kind, text, created_at) "
-            "SELECT %s, %s, %s, %s, %s WHERE NOT EXISTS (SELECT 1 FROM refreshed)",
-            [text, timezone.now(), user_id, match_id, kind, user_id, match_id, kind, text, timezone.now()])
-    return True
+        cur.execute(f"WITH {refresh_name} AS ({refresh}) {add}", params)
+
+
+def _notice_upsert(name: str, user_id: int, match_id: int, kind: str, text: str, params: list):
+    """Two CTE parts, (name, sql) each: refresh the unread notice, else add one. Both see the
+    statement's one snapshot, so the insert asks the update's result, not the table."""
+    now = timezone.now()
+    params += [text, now, user_id, match_id, kind, user_id, match_id, kind, text, now]
+    return [(f"{name}r", "UPDATE games_notification SET text = %s, created_at = %s, emailed_at = NULL "
+                         "WHERE user_id = %s AND match_id = %s AND kind = %s AND read_at IS NULL RETURNING 1"),
+            (f"{name}i", "INSERT INTO games_notification (user_id, match_id, kind, text, created_at) "
+                         f"SELECT %s, %s, %s, %s, %s WHERE NOT EXISTS (SELECT 1 FROM {name}r)")]
 
 
 # --- helpers ----------------------------------------------------------------------------

@@ -355,7 +355,11 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
         match.status = Match.Status.FINISHED
         match.outcome = result.as_dict()
         match.finished_at = now
-    persistence.write(match, changed, record)  # match, changed seats and move record at once
+    name = registry.get(match.kind).name
+    # "Your move" notices go into the same statement as the change (games/persistence.py).
+    notices = [(seat.user_id, Notification.Kind.YOUR_TURN, _your_turn_text(seat, match, name))
+               for seat in newly_due if seat.user_id]
+    persistence.write(match, changed, record, notices)  # match, changed seats, move record, notices
     if result is not None:
         hook = registry.room(match.kind).hooks.on_finish
         if hook:
@@ -363,11 +367,6 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
         for seat in seats:
             if seat.user_id:
                 _notify(seat.user, match, Notification.Kind.GAME_OVER, _game_over_text(match, seat, seats))
-    name = registry.get(match.kind).name
-    for seat in newly_due:
-        if seat.user_id:
-            what = "Your move" if seat.waiting_for == "turn" else f"You are asked to act ({seat.waiting_for})"
-            _notify(seat.user, match, Notification.Kind.YOUR_TURN, f"{what} in {name} #{match.pk}.")
     notify.match_changed_on_commit(match, [s for s in seats if s.deadline], timers=new_deadlines)
     computers.schedule_on_commit(match, seats)
 
@@ -664,13 +663,15 @@ def _notify(user, match, kind, text) -> None:
     another, so seventeen moves make one "Your move", not seventeen. Once read, the next
     event makes a new one. A refreshed notification may be e-mailed again (the summary is
     still at most one an hour)."""
-    text = text[:300]
-    if persistence.notify(user.pk, match.pk, kind, text):
-        return
-    refreshed = (Notification.objects.filter(user=user, match=match, kind=kind, read_at__isnull=True)
-                 .update(text=text, created_at=timezone.now(), emailed_at=None))
-    if not refreshed:
-        Notification.objects.create(user=user, match=match, kind=kind, text=text)
+    persistence.notify(user.pk, match.pk, kind, text[:NOTICE_LENGTH])
+
+
+NOTICE_LENGTH = 300
+
+
+def _your_turn_text(seat: Seat, match: Match, game_name: str) -> str:
+    what = "Your move" if seat.waiting_for == "turn" else f"You are asked to act ({seat.waiting_for})"
+    return f"{what} in {game_name} #{match.pk}."[:NOTICE_LENGTH]
 
 
 def _game_over_text(match: Match, seat: Seat, seats: list[Seat]) -> str:

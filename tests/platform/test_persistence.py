@@ -6,7 +6,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games import persistence, services
-from games.models import Match, MoveRecord, Seat
+from games.models import Match, MoveRecord, Notification, Seat
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
@@ -47,10 +47,16 @@ def test_a_move_is_one_lock_and_one_write_when_this_process_holds_the_state(make
     assert len(locks) == 2  # the match, then its seats
     writes = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith("WITH w0 AS (UPDATE games_match")]
     assert len(writes) == 1 and "INSERT INTO games_moverecord" in writes[0] and "UPDATE games_seat" in writes[0]
+    # The next player's "Your move" rides in the same statement, refreshed or added.
+    assert "INSERT INTO games_notification" in writes[0]
+    assert not [q for q in ctx.captured_queries if q["sql"].startswith("WITH nr AS")]
     match.refresh_from_db()
     record = MoveRecord.objects.get(match=match, seq=match.move_count)
     assert record.version_after == match.version and record.move["type"] == "play"
     assert {s.index: s.waiting_for for s in match.seats.all()} in ({0: "turn", 1: ""}, {0: "", 1: "turn"})
+    due = match.seats.get(waiting_for="turn")
+    assert list(Notification.objects.filter(user_id=due.user_id, match=match, read_at__isnull=True)
+                .values_list("kind", flat=True)) == [Notification.Kind.YOUR_TURN]
 
 
 def test_a_keyed_move_finds_its_earlier_submission_in_the_lock_itself(make_match):
