@@ -50,9 +50,21 @@ def _reading(rules: tuple) -> Reading:
                    bonus("poor-bonus", "draw"), bonus("rich-bonus", "play"))
 
 
+_last: tuple = ((), None)  # (a copy of the rules list, its reading): the last one read
+
+
 def reading(state: dict) -> Reading:
-    """The rules in play, read now."""
-    return _reading(tuple(state["rules"]))
+    """The rules in play, read now. Asked several times a step, nearly always of the same
+    rules: a list comparison with the last rules read costs half the tuple and the memo
+    lookup. The pair is replaced in one assignment, so threads never see a torn pair."""
+    global _last
+    rules = state["rules"]
+    last = _last
+    if rules == last[0]:
+        return last[1]
+    r = _reading(tuple(rules))
+    _last = (rules[:], r)
+    return r
 
 
 def _summary(rules: tuple) -> tuple[dict, dict]:

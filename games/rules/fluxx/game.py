@@ -161,7 +161,7 @@ class MontyPythonFluxx(Game):
             raise IllegalMove("You are not playing in this game.")
         kind = move["type"]
         events: list = []
-        if decisions.waiting(state):
+        if state.get("decisions"):  # decisions.waiting
             if kind != decisions.DECIDE:
                 raise IllegalMove(_waiting_reason(state, seat))
             engine.answer(state, seat, move, events)

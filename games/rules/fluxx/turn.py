@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..base import Event
 from .cards import EFFECT
-from .current_rules import ALL, Reading, holds_fewest, in_play, number, reading, rich_bonus
+from .current_rules import ALL, Reading, holds_fewest, number, reading, rich_bonus
 from .zones import draw_to_hand, seat_name
 
 PLAY, HAND_LIMIT, KEEPER_LIMIT, OVER = "play", "hand_limit", "keeper_limit", "over"
@@ -23,7 +23,7 @@ def start(state: dict, seat: int, number_: int, events: list) -> None:
     state["turns_taken"][seat] += 1
     events.append(Event("turn", f"Turn {number_}: {seat_name(seat)} to play.", data={"seat": seat, "turn": number_}))
     # No-Hand Bonus looks only at the very start of a turn (rules FAQ): whoever plays it waits.
-    if in_play(state, "no-hand-bonus") and not state["hands"][seat]:
+    if "no-hand-bonus" in state["rules"] and not state["hands"][seat]:  # in_play
         draw_to_hand(state, seat, number(state, EFFECT["no-hand-bonus"]["draw"]), events, "No-Hand Bonus")
     draw_shortfall(state, events)  # the turn's draw
 

@@ -16,7 +16,13 @@ from .cards import NAME, PLAYABLE, TYPE
 _CREEPERS = frozenset(c for c, t in TYPE.items() if t == "creeper")
 
 
+_SEAT_NAMES = tuple(f"Seat {seat + 1}" for seat in range(6))  # six seats at most (game.py)
+
+
 def seat_name(seat: int) -> str:
+    # Written ahead for the six seats: every event's words name seats (three a move or so).
+    if 0 <= seat < 6:
+        return _SEAT_NAMES[seat]
     return f"Seat {seat + 1}"
 
 
