@@ -9,15 +9,16 @@ pass added: ``legal_moves`` tests "is there any power, free action or claim?" be
 those lists; the settle loop skips a limit's look for a hand or table no longer than the
 limit, and asks ``has_optional_moves`` rather than building the optional moves; ``pending``
 hands out one Pending per turn; the state copy shares the keys it knows hold numbers;
-``draw_cards`` takes the top cards at once when none is a Creeper; the playout player
-scores moves in one loop and draws from a faster copy of the generator.
+``draw_cards`` takes the top cards at once when none is a Creeper; ``reading`` remembers
+the last rules read; the playout player scores moves in one loop and draws from a faster
+copy of the generator.
 Here each is compared with its plain definition on every state of seeded games in which
 the bonus (and, in a second set, the free-action and claim) rules are in play from the
 start, and on hand-made ties.
 """
 from games.rules import decisions
 from games.rules.base import Event, Pending
-from games.rules.fluxx import free_actions, goals, limits
+from games.rules.fluxx import current_rules, free_actions, goals, limits
 from games.rules.fluxx.cards import NAME, TYPE
 from games.rules.fluxx.current_rules import ALL, poor_bonus, reading, rich_bonus
 from games.rules.fluxx.state_copy import _SCALARS, copy_state
@@ -114,6 +115,7 @@ def _check_draws(state):
 def _check_settle_and_listing(state, rng_state):
     _check_draws(state)
     r = reading(state)
+    assert r == current_rules._reading.__wrapped__(tuple(state["rules"]))  # the remembered reading is today's
     for seat, on in enumerate(state["active"]):
         assert GAME.legal_moves(state, seat) == _plain_legal_moves(state, seat)
         if not on:
