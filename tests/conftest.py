@@ -17,7 +17,7 @@ registry.register(SecretHand())
 registry.register(Council())
 
 PASSWORD = "a-long-test-password-42"
-pytest_plugins = ["tests.browser_fixtures", "tests.celery_worker"]
+pytest_plugins = ["tests.db_reset", "tests.browser_fixtures", "tests.celery_worker"]
 
 
 @pytest.fixture(scope="session")

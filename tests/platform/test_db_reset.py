@@ -1,0 +1,31 @@
+"""The suite's faster reset between transactional tests (tests/db_reset.py) leaves the
+database exactly as Django's own flush and reload would: empty but for the migrations' rows."""
+import pytest
+from django.core.management import call_command
+from django.db import connection
+
+from decks.models import Card
+from games.models import Match
+
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+
+def _flush():
+    # What TransactionTestCase does after a serialized_rollback test.
+    call_command("flush", verbosity=0, interactive=False, reset_sequences=False, allow_cascade=False,
+                 inhibit_post_migrate=True)
+
+
+def test_flush_then_reload_gives_back_exactly_the_migrated_rows(make_match):
+    migrated = connection._test_serialized_contents
+    assert connection.creation.serialize_db_to_string() == migrated
+    make_match()                                    # rows the reset must remove...
+    first = Card.objects.order_by("pk").first()
+    Card.objects.filter(pk=first.pk).update(title="Someone Else")   # ...and a change it must undo
+    assert Match.objects.exists()
+    for _ in range(2):                              # the first reload may be Django's own; later ones the copy
+        _flush()
+        assert not Card.objects.exists() and not Match.objects.exists()
+        connection.creation.deserialize_db_from_string(migrated)
+        assert connection.creation.serialize_db_to_string() == migrated
+    assert not Match.objects.exists()
