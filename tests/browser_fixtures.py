@@ -33,7 +33,7 @@ def _database_url() -> str:
 def live_url(django_db_setup, tmp_path_factory):
     """Base URL of a Daphne server on the test database (started once per session)."""
     port = _free_port()
-    env = dict(os.environ, DATABASE_URL=_database_url(), DJANGO_SETTINGS_MODULE="grailsite.settings",
+    env = dict(os.environ, DATABASE_URL=_database_url(), DJANGO_SETTINGS_MODULE="tests.live_settings",
                GRAILSITE_CHANNEL_PREFIX=settings.CHANNEL_PREFIX, ALLOWED_HOSTS="127.0.0.1,localhost",
                EMAIL_BACKEND="django.core.mail.backends.console.EmailBackend",
                # Every browser test signs people up from 127.0.0.1: the per-address limits

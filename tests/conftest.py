@@ -29,6 +29,17 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     assert settings.CHANNEL_LAYERS["default"]["BACKEND"].startswith("channels_redis."), "Tests need REDIS_URL."
 
 
+@pytest.fixture(scope="session", autouse=True)
+def fast_password_hashing():
+    """Hash the suite's passwords quickly (tests/hashers.py says why); the test server
+    started by tests/browser_fixtures.py runs with the same list (tests/live_settings.py)."""
+    from django.test import override_settings
+
+    from tests.hashers import PASSWORD_HASHERS
+    with override_settings(PASSWORD_HASHERS=PASSWORD_HASHERS):
+        yield
+
+
 @pytest.fixture
 def make_user(db):
     User = get_user_model()
