@@ -60,9 +60,10 @@ def frames_for(match, seats, *, prev: int, records) -> list[tuple[str, dict]]:
     """(group, channel message) for every seated player and for the watchers."""
     game = registry.get(match.kind)
     viewers = [s.index for s in seats if s.user_id and s.accepted] + [None]
+    shared = selectors.change_shared(match, seats, records)
     out = []
     for seat in viewers:
-        data = selectors.change_payload(match, seats, seat, game=game, prev=prev, records=records)
+        data = selectors.change_payload(match, seats, seat, game=game, prev=prev, records=records, shared=shared)
         text = orjson.dumps({"type": "change", "data": data}).decode()
         out.append((group_for(match.pk, seat),
                     {"type": "match.frame", "version": match.version, "prev": prev, "text": text}))

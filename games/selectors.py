@@ -79,17 +79,30 @@ def match_payload(match: Match, user, *, seats: list[Seat] | None = None) -> dic
     return payload
 
 
-def change_payload(match: Match, seats: list[Seat], seat: int | None, *, game, prev: int, records) -> dict:
+def change_payload(match: Match, seats: list[Seat], seat: int | None, *, game, prev: int, records,
+                   shared: dict | None = None) -> dict:
     """What a page that shows version ``prev`` needs to show the current one (games/frames.py):
-    the version-bound part, the seats, the ending, and the new log lines this seat may see."""
+    the version-bound part, the seats, the ending, and the new log lines this seat may see.
+    ``shared`` is ``change_shared`` of the same change, when several viewers' frames are built."""
+    shared = shared or change_shared(match, seats, records)
+    names = shared["names"]
     payload = state_payload(match, seat, game=game)
     if payload["outcome"]:
-        payload["outcome"] = {**payload["outcome"], "reason": with_names(payload["outcome"]["reason"], seats)}
+        payload["outcome"] = {**payload["outcome"], "reason": with_names(payload["outcome"]["reason"], seats, names)}
     payload.update({"prev": prev, "status": match.status, "moves": match.move_count, "my_seat": seat,
-                    "seats": [seat_public(s, seats) for s in seats], "ending": ending_for(match, seat, seats),
-                    "events": [line for record in records
-                               for line in _log_lines(record.seq, record.events, record.by_timeout, seat, seats)]})
+                    "seats": shared["seats"], "ending": ending_for(match, seat, seats),
+                    "events": [{"seq": seq, "kind": event.kind, "text": with_names(event.text, seats, names),
+                                "timeout": by_timeout}
+                               for seq, by_timeout, event in shared["events"] if event.visible_to(seat)]})
     return payload
+
+
+def change_shared(match: Match, seats: list[Seat], records) -> dict:
+    """The parts of a change that are the same for every viewer: the seats as the page shows
+    them, the players' names, and the new log entries (each viewer then keeps those it may see)."""
+    return {"seats": [seat_public(s, seats) for s in seats], "names": seat_names(seats),
+            "events": [(record.seq, record.by_timeout, Event.from_dict(raw))
+                       for record in records for raw in record.events]}
 
 
 def _log_lines(seq: int, events: list[dict], by_timeout: bool, seat: int | None, seats) -> list[dict]:
@@ -124,9 +137,15 @@ def seat_public(seat: Seat, seats: list[Seat] | None = None) -> dict:
 _SEAT_WORD = re.compile(r"\bseat (\d+)\b", re.IGNORECASE)
 
 
-def with_names(text: str, seats: list[Seat]) -> str:
-    """The rules speak of "Seat 2"; the site names the person in it."""
-    names = {s.index + 1: name for s in seats if (name := computers.seat_name(s, seats))}
+def seat_names(seats: list[Seat]) -> dict[int, str]:
+    """Seat number as the rules say it (1-based) -> the name the site shows."""
+    return {s.index + 1: name for s in seats if (name := computers.seat_name(s, seats))}
+
+
+def with_names(text: str, seats: list[Seat], names: dict[int, str] | None = None) -> str:
+    """The rules speak of "Seat 2"; the site names the person in it (``names``: seat_names of
+    ``seats``, when the caller already has them)."""
+    names = seat_names(seats) if names is None else names
     return _SEAT_WORD.sub(lambda m: names.get(int(m.group(1)), m.group(0)), text)
 
 
