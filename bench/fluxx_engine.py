@@ -11,6 +11,14 @@ in place through ``_apply``; then the cost of ``view_for``, ``legal_moves`` and 
 trip of the state, and the state's size.
 
     .venv/bin/python bench/fluxx_engine.py [--games 300] [--players 4]
+
+On a shared machine the timings swing by a third from run to run; the instructions a game
+costs do not. ``--only-play`` plays the goal-seeking games through ``apply`` and prints
+nothing else, for counting instructions (docs/rules/fluxx.md, Performance)::
+
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        .venv/bin/python bench/fluxx_engine.py --only-play --games 30
+    # the same with --games 0 gives the start-up cost to subtract
 """
 from __future__ import annotations
 
@@ -63,7 +71,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300, help="games per line")
     parser.add_argument("--players", type=int, default=4, choices=range(2, 7))
+    parser.add_argument("--only-play", action="store_true",
+                        help="play the goal-seeking games through apply, untimed (to count instructions)")
     args = parser.parse_args()
+    if args.only_play:
+        play(GAME, 10**6, players=args.players)  # warm-up outside the counted games: same in every run
+        for seed in range(args.games):
+            play(GAME, seed, players=args.players)
+        return
     floor = floor_per_second(2.0)
     print(f"Monty Python Fluxx engine, {args.players} players, {args.games} seeded games per line (one core)")
     print(f"  floor (fixed pure-Python loop, 2 s): {floor:7.1f} runs/s")

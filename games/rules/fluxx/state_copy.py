@@ -19,12 +19,16 @@ _KNOWN = _HANDLED | _SCALARS
 _copy_list = list.copy
 
 
+_CONTAINERS = (dict, list)
+
+
 def clone(value):
-    """A deep copy of plain JSON data."""
+    """A deep copy of plain JSON data. Strings and numbers are taken as they are without a
+    call each (an effect frame's lists are mostly card ids)."""
     if type(value) is dict:
-        return {k: clone(v) for k, v in value.items()}
+        return {k: clone(v) if type(v) in _CONTAINERS else v for k, v in value.items()}
     if type(value) is list:
-        return [clone(v) for v in value]
+        return [clone(v) if type(v) in _CONTAINERS else v for v in value]
     return value
 
 
