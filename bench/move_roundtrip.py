@@ -186,12 +186,19 @@ async def _reader(ws, queue: asyncio.Queue):
         pass
 
 
+# A frame or answer that has not come after this long is counted as a stall and the game
+# is left (a page would catch up with its heartbeat; the bench reports it instead of hanging).
+STALL_SECONDS = 15.0
+
+
 async def _next(queue: asyncio.Queue, want) -> tuple[float, dict]:
-    while True:
-        at, raw = await queue.get()
-        msg = json.loads(raw)
-        if want(msg):
-            return at, msg
+    async def wanted():
+        while True:
+            at, raw = await queue.get()
+            msg = json.loads(raw)
+            if want(msg):
+                return at, msg
+    return await asyncio.wait_for(wanted(), STALL_SECONDS)
 
 
 def _frame_at_least(version: int):
@@ -211,9 +218,9 @@ async def play_game(game: dict, base: str, client, deadline: float, interval: fl
         sockets.append(ws)
         queues.append(queue)
         readers.append(asyncio.create_task(_reader(ws, queue)))
-    views = [(await _next(q, lambda m: m["type"] == "state"))[1]["data"] for q in queues]
     key = 0
     try:
+        views = [(await _next(q, lambda m: m["type"] == "state"))[1]["data"] for q in queues]
         while time.monotonic() < deadline:
             mover = next((i for i, v in enumerate(views) if v["legal_moves"]), None)
             if mover is None:
@@ -246,6 +253,8 @@ async def play_game(game: dict, base: str, client, deadline: float, interval: fl
             views[mover] = _merged(views[mover], msg)
             if interval:
                 await asyncio.sleep(max(0.0, interval - (time.perf_counter() - started)))
+    except asyncio.TimeoutError:
+        counts["stalled"] += 1
     finally:
         for ws in sockets:
             await ws.close()
@@ -264,7 +273,7 @@ async def run(games: list, base: str, seconds: float, rate: float | None, slots:
     import httpx
 
     latencies: list[float] = []
-    counts = {"moves": 0, "errors": 0}
+    counts = {"moves": 0, "errors": 0, "stalled": 0}
     interval = slots / rate if rate else 0.0
     queue = list(reversed(games))
 
@@ -278,7 +287,8 @@ async def run(games: list, base: str, seconds: float, rate: float | None, slots:
         await asyncio.gather(*(slot(client, start + seconds) for _ in range(slots)))
         elapsed = time.monotonic() - start
     q = statistics.quantiles(latencies, n=100) if len(latencies) >= 100 else [float("nan")] * 99
-    return {"moves": counts["moves"], "errors": counts["errors"], "seconds": round(elapsed, 2),
+    return {"moves": counts["moves"], "errors": counts["errors"], "stalled": counts["stalled"],
+            "seconds": round(elapsed, 2),
             "moves_per_s": round(counts["moves"] / elapsed, 1),
             "p50_ms": round(q[49] * 1000, 1), "p95_ms": round(q[94] * 1000, 1), "p99_ms": round(q[98] * 1000, 1)}
 
