@@ -12,8 +12,12 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from grailsite.origins import SameOriginValidator  # noqa: E402
 
+from grailsite import gctuning  # noqa: E402
+
 application = ProtocolTypeRouter({
     "http": django_asgi,
     # The origin is checked before the session is read: scheme, host and port (grailsite/origins.py).
     "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
 })
+# Everything above lives as long as the process: out of the collector's way (gctuning.py).
+gctuning.tune()
