@@ -208,18 +208,23 @@ def test_the_board_draws_a_random_starter_deck_game_and_offers_every_legal_move(
         legal = GAME.legal_moves(match.state, seat)
         buttons = page.eval_on_selector_all("[data-testid=controls] button[data-move]",
                                             "bs => bs.map(b => [b.dataset.move, b.textContent])")
+        # The control each legal move needs, found exactly once; counted in one call to the
+        # page for the whole step (a call per move cost a round trip each, dozens a step).
+        wanted = {}
         for move in legal:
             kinds_seen.add(move["type"])
             if move["type"] in ("play", "discard"):
-                assert page.locator(f"[data-testid=hand] .ccg-card.playable[data-card='{move['card']}']").count() == 1
+                wanted[f"[data-testid=hand] .ccg-card.playable[data-card='{move['card']}']"] = move
             elif move["type"] == "move":
                 ref = move["to"]
-                assert page.locator("button.ccg-move[data-move=move]" if ref is None
-                                    else f"[data-testid='move-{ref}']").count() == 1
+                wanted["button.ccg-move[data-move=move]" if ref is None else f"[data-testid='move-{ref}']"] = move
             elif move["type"] == "cut":
-                assert page.locator("[data-testid=cut-at]").count() == 1
+                wanted["[data-testid=cut-at]"] = move
             else:
                 assert any(kind == move["type"] and text.strip() for kind, text in buttons), move
+        counts = page.evaluate("sels => sels.map(s => document.querySelectorAll(s).length)", list(wanted))
+        for (selector, move), count in zip(wanted.items(), counts):
+            assert count == 1, (selector, count, move)
         services.move_submit(match_id=match.pk, user=users[seat], move=with_words(match.state, rng.choice(legal)),
                              version=match.version)
     # The replay draws with the same renderer, step by step, and offers no controls.
