@@ -13,17 +13,24 @@ pytestmark = pytest.mark.browser
 
 
 def shot(page, tmp_path, name):
-    """Screenshots go to the test's tmp dir, or to DECKS_SCREENSHOTS when set (to look at them)."""
-    folder = Path(os.environ.get("DECKS_SCREENSHOTS") or tmp_path)
+    """Screenshots for a person to look at, kept in DECKS_SCREENSHOTS=<dir> when set; none
+    otherwise (they assert nothing, and a dozen full-page ones cost seconds a run)."""
+    if not os.environ.get("DECKS_SCREENSHOTS"):
+        return
+    folder = Path(os.environ["DECKS_SCREENSHOTS"])
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
 
 
 def search(page, text):
+    """Type a query and wait for its own answer: the summary line is emptied first and only
+    a finished search writes it again (in place of a fixed wait for the debounce). No other
+    search may be on its way (see the "only cards I own" box below)."""
+    page.evaluate("document.getElementById('search-summary').textContent = ''")
     page.fill("#search-q", text)
-    page.wait_for_function("t => document.getElementById('search-summary').textContent.length > 0 && "
+    page.wait_for_function("t => document.getElementById('search-q').value === t && "
+                           "document.getElementById('search-summary').textContent.length > 0 && "
                            "document.querySelector('#search-results li')", arg=text)
-    page.wait_for_timeout(400)  # the debounced search settles
 
 
 def test_build_validate_save_export_a_deck(live_url, page, tmp_path):
@@ -79,7 +86,10 @@ def test_build_validate_save_export_a_deck(live_url, page, tmp_path):
     validation.locator("text=Playable deck").wait_for()
 
     # The whole database pages in 60 at a time.
+    # The box searches again at once: its answer (the only search on its way) comes first.
+    page.evaluate("document.getElementById('search-summary').textContent = ''")
     page.uncheck("#only-owned")
+    page.wait_for_function("document.getElementById('search-summary').textContent.length > 0")
     search(page, "")
     assert page.locator("#search-results li.result").count() == 60
     page.click("#search-results button.more")
