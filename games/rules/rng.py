@@ -11,6 +11,7 @@ T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+_SPAN = _MASK + 1  # 2**64, the number of 64-bit draws
 
 
 def new_rng_state(seed: int) -> dict:
@@ -38,7 +39,33 @@ class Rng:
         return _splitmix64((self._state["seed"] + n * _GOLDEN) & _MASK)
 
     def below(self, bound: int) -> int:
-        """Uniform integer in [0, bound), without modulo bias."""
+        """Uniform integer in [0, bound), without modulo bias.
+
+        ``next64`` and ``_splitmix64`` written out in one function (every engine draws
+        through here, most often with a small bound): the same draws, in the same order,
+        as ``_below_plain`` (tests/rules/test_rng.py compares them)."""
+        state = self._state
+        if bound == 1:
+            # Every 64-bit draw is within the limit and leaves 0: only the count moves.
+            state["n"] += 1
+            return 0
+        if bound <= 0:
+            raise ValueError("bound must be positive")
+        limit = _MASK - _SPAN % bound
+        n = state["n"]
+        x = (state["seed"] + n * _GOLDEN + _GOLDEN) & _MASK  # SplitMix64's input for draw n
+        while True:
+            n += 1
+            y = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            y = ((y ^ (y >> 27)) * 0x94D049BB133111EB) & _MASK
+            y ^= y >> 31
+            if y <= limit:
+                state["n"] = n
+                return y % bound
+            x = (x + _GOLDEN) & _MASK  # a rejected draw (rare): the next one's input
+
+    def _below_plain(self, bound: int) -> int:
+        """``below`` as first written, draw by draw: the definition ``below`` must match."""
         if bound <= 0:
             raise ValueError("bound must be positive")
         limit = _MASK - (_MASK + 1) % bound
@@ -62,7 +89,31 @@ class Rng:
         return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence) -> None:
-        """Fisher-Yates, in place."""
+        """Fisher-Yates, in place: for i from the end down to 1, swap item i with item
+        ``below(i + 1)``. Written out in one loop (a deck of a hundred cards is a hundred
+        draws); the same draws and swaps as ``_shuffle_plain`` (tests/rules/test_rng.py)."""
+        if len(items) < 2:
+            return  # no draw, and the generator's state is not read
+        state = self._state
+        n = state["n"]
+        x = (state["seed"] + n * _GOLDEN + _GOLDEN) & _MASK  # SplitMix64's input for draw n
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            bound = i + 1
+            limit = _MASK - _SPAN % bound
+            while True:
+                y = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                y = ((y ^ (y >> 27)) * 0x94D049BB133111EB) & _MASK
+                y ^= y >> 31
+                x = (x + _GOLDEN) & _MASK
+                n += 1
+                if y <= limit:
+                    break
+            j = y % bound
+            items[i], items[j] = items[j], items[i]
+        state["n"] = n
+
+    def _shuffle_plain(self, items: MutableSequence) -> None:
+        """``shuffle`` as first written: the definition ``shuffle`` must match."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self._below_plain(i + 1)
             items[i], items[j] = items[j], items[i]

@@ -43,3 +43,39 @@ def test_shuffle_is_a_permutation_and_random_is_in_range():
 def test_below_rejects_empty_range():
     with pytest.raises(ValueError):
         Rng(new_rng_state(1)).below(0)
+
+
+def test_below_draws_exactly_as_its_plain_definition():
+    # Small bounds (the engines' cards and seats), 1, and bounds near 2**63 and 2**64 where
+    # about half or nearly all of the 64-bit draws are rejected and drawn again.
+    bounds = list(range(1, 300)) + [2**32 + 1, 2**63 + 1, 2**63 + 12345, 2**64 - 1, 2**64, 3 * 2**62 + 7]
+    for seed in (0, 1, 2**64 - 1, 987654321):
+        fast, plain = new_rng_state(seed), new_rng_state(seed)
+        for bound in bounds * 3:
+            assert Rng(fast).below(bound) == Rng(plain)._below_plain(bound)
+            assert fast == plain
+    rejected = new_rng_state(5)
+    draws = [Rng(rejected).below(2**63 + 1) for _ in range(200)]
+    assert rejected["n"] > 250 and len(set(draws)) == 200  # the rejection path was taken
+
+
+def test_shuffle_draws_and_swaps_exactly_as_its_plain_definition():
+    for seed in range(40):
+        for length in list(range(0, 12)) + [52, 100, 311]:
+            fast, plain = new_rng_state(seed * 31 + length), new_rng_state(seed * 31 + length)
+            fast["n"] = plain["n"] = seed * 7  # part-way through a game's draws
+            a, b = list(range(length)), list(range(length))
+            Rng(fast).shuffle(a)
+            Rng(plain)._shuffle_plain(b)
+            assert a == b and fast == plain
+
+
+def test_draws_below_and_shuffle_interleave_exactly_as_the_plain_ones():
+    fast, plain = new_rng_state(77), new_rng_state(77)
+    deck_a, deck_b = list(range(30)), list(range(30))
+    for i in range(50):
+        Rng(fast).shuffle(deck_a)
+        Rng(plain)._shuffle_plain(deck_b)
+        assert Rng(fast).below(i + 2) == Rng(plain)._below_plain(i + 2)
+        assert Rng(fast).next64() == Rng(plain).next64()
+    assert deck_a == deck_b and fast == plain
