@@ -8,7 +8,8 @@ the move log replays a game exactly.
 from __future__ import annotations
 
 import copy
-from dataclasses import asdict, dataclass, field
+from dataclasses import FrozenInstanceError, _asdict_inner, dataclass
+from operator import itemgetter
 from typing import Any, ClassVar
 
 State = dict
@@ -25,32 +26,95 @@ class IllegalMove(Exception):
         self.reason = reason
 
 
-@dataclass(frozen=True)
-class Event:
+_NO_DATA = object()  # ``data`` not given: each event gets a dict of its own
+_tuple_new = tuple.__new__
+
+
+def _unordered(self, other):
+    # Events and pendings have no order (the frozen dataclasses had none); raised here, as
+    # a tuple on the other side would otherwise compare itself with this one's fields.
+    raise TypeError(f"'<' and the like are not supported for {type(self).__name__}")
+
+
+class _Record(tuple):
+    """A small immutable record stored as a tuple: engines make hundreds of events a game,
+    and building a tuple costs about half of a frozen dataclass's ``__init__`` (which sets
+    each field through ``object.__setattr__``). It behaves as the frozen dataclass it
+    replaces: fields by name, read-only, equal only to a record of the same class with
+    equal fields, hashed by its fields, no order, the same ``repr`` and pickling
+    (tests/rules/test_base.py)."""
+
+    __slots__ = ()
+    _fields: tuple = ()
+
+    # A plain tuple asks its subclass first, so these say "not equal" to tuples themselves
+    # (the dataclass was never equal to one); other objects still get their say.
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return tuple.__eq__(self, other)
+        return False if isinstance(other, tuple) else NotImplemented
+
+    def __ne__(self, other):
+        if other.__class__ is self.__class__:
+            return tuple.__ne__(self, other)
+        return True if isinstance(other, tuple) else NotImplemented
+
+    __hash__ = tuple.__hash__
+    __lt__ = __le__ = __gt__ = __ge__ = _unordered
+
+    def __repr__(self):
+        inner = ", ".join(f"{name}={value!r}" for name, value in zip(self._fields, self))
+        return f"{self.__class__.__qualname__}({inner})"
+
+    def __getnewargs__(self):
+        return tuple(self)
+
+    def __reduce__(self):
+        return (self.__class__, tuple(self))
+
+    def __setattr__(self, name, value):
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name):
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+class Event(_Record):
     """Something that happened, in words, with who may see it.
 
     ``audience`` is EVERYONE (None) or a tuple of seats; ``hidden_from`` removes seats from
     it (e.g. "seat 1 draws a card" for everyone, spectators included, but seat 1, who gets
     the event naming the card). ``data`` holds structured details for renderers and must
     respect the same audience.
+
+    Fields: ``Event(kind, text, audience=EVERYONE, data={}, hidden_from=())``.
     """
 
-    kind: str
-    text: str
-    audience: tuple[int, ...] | None = EVERYONE
-    data: dict = field(default_factory=dict)
-    hidden_from: tuple[int, ...] = ()
+    __slots__ = ()
+    _fields = ("kind", "text", "audience", "data", "hidden_from")
+    __match_args__ = _fields
+
+    def __new__(cls, kind: str, text: str, audience: tuple[int, ...] | None = EVERYONE,
+                data: dict = _NO_DATA, hidden_from: tuple[int, ...] = ()) -> "Event":
+        return _tuple_new(cls, (kind, text, audience, {} if data is _NO_DATA else data, hidden_from))
+
+    kind = property(itemgetter(0), doc="what happened, in one word (str)")
+    text = property(itemgetter(1), doc="what happened, in words (str)")
+    audience = property(itemgetter(2), doc="EVERYONE (None) or a tuple of seats")
+    data = property(itemgetter(3), doc="structured details for renderers (dict)")
+    hidden_from = property(itemgetter(4), doc="seats removed from the audience (tuple)")
 
     def visible_to(self, seat: int | None) -> bool:
-        if seat is not None and seat in self.hidden_from:
+        kind, text, audience, data, hidden_from = self
+        if seat is not None and seat in hidden_from:
             return False
-        return self.audience is EVERYONE or (seat is not None and seat in self.audience)
+        return audience is EVERYONE or (seat is not None and seat in audience)
 
     def as_dict(self) -> dict:
-        d = asdict(self)
-        d["audience"] = None if self.audience is None else list(self.audience)
-        d["hidden_from"] = list(self.hidden_from)
-        return d
+        # Key order and copying as ``dataclasses.asdict`` gave them: ``data`` deep-copied.
+        kind, text, audience, data, hidden_from = self
+        return {"kind": kind, "text": text, "audience": None if audience is None else list(audience),
+                "data": _plain_copy(data), "hidden_from": list(hidden_from)}
 
     @classmethod
     def from_dict(cls, d: dict) -> "Event":
@@ -59,8 +123,22 @@ class Event:
                    tuple(d.get("hidden_from") or ()))
 
 
-@dataclass(frozen=True)
-class Pending:
+def _plain_copy(value):
+    """A deep copy as ``dataclasses.asdict`` makes of a field: dicts, lists and tuples
+    rebuilt (recursively), strings and numbers shared, anything else as asdict treats it."""
+    cls = type(value)
+    if cls is dict:
+        return {_plain_copy(k): _plain_copy(v) for k, v in value.items()}
+    if cls is list:
+        return [_plain_copy(v) for v in value]
+    if cls is str or cls is int or value is None or cls is bool or cls is float:
+        return value
+    if cls is tuple:
+        return tuple(_plain_copy(v) for v in value)
+    return _asdict_inner(value, dict)
+
+
+class Pending(_Record):
     """A seat that must act now: ``kind`` names what for (turn, response, offer, ...).
 
     The shell puts a deadline on each pending seat from the match's time control and,
@@ -69,11 +147,20 @@ class Pending:
     ``key`` tells successive decisions of the same kind apart (a decision's id, a turn
     number): a seat whose ``(kind, key)`` is unchanged faces the same decision it looked at.
     Games with ``strict_versions = False`` rely on it (see ``Game.strict_versions``).
+
+    Fields: ``Pending(seat, kind="turn", key="")``.
     """
 
-    seat: int
-    kind: str = "turn"
-    key: str = ""
+    __slots__ = ()
+    _fields = ("seat", "kind", "key")
+    __match_args__ = _fields
+
+    def __new__(cls, seat: int, kind: str = "turn", key: str = "") -> "Pending":
+        return _tuple_new(cls, (seat, kind, key))
+
+    seat = property(itemgetter(0), doc="the seat that must act (int)")
+    kind = property(itemgetter(1), doc="what for: turn, response, offer, a decision's kind (str)")
+    key = property(itemgetter(2), doc="tells successive decisions of one kind apart (str)")
 
 
 @dataclass(frozen=True)
