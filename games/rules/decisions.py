@@ -64,14 +64,24 @@ def _decision(state: dict, *, seat: int, kind: str, prompt: str, options: list[d
               pick=(1, 1), public: str = "", data: dict | None = None) -> dict:
     least, most = pick
     values = [o["value"] for o in options]
-    if not 0 <= least <= most or most > len(values) or len(set(map(_hashable, values))) != len(values):
+    if not 0 <= least <= most or most > len(values) or _distinct_count(values) != len(values):
         raise ValueError(f"Bad decision: pick {pick} of {len(values)} distinct options.")
-    state["decision_seq"] = state.get("decision_seq", 0) + 1
-    decision = {"id": state["decision_seq"], "seat": seat, "kind": kind, "prompt": prompt,
+    state["decision_seq"] = seq = state.get("decision_seq", 0) + 1
+    decision = {"id": seq, "seat": seat, "kind": kind, "prompt": prompt,
                 "public": public or prompt, "options": options, "pick": [least, most],
                 "default": default, "data": data or {}, "answer": None}
-    _check_choice(decision, default)  # a default that is not a legal answer is the engine's bug
+    _check_values(values, least, most, default)  # a default that is not a legal answer is the engine's bug
     return decision
+
+
+def _distinct_count(values: list) -> int:
+    """How many distinct values, lists and dicts told apart by ``_hashable``."""
+    try:
+        # No list or dict among them (nearly always: card ids, seats): _hashable would
+        # leave every value as it is, so the plain set counts the same.
+        return len(set(values))
+    except TypeError:
+        return len(set(map(_hashable, values)))
 
 
 def top(state: dict) -> list[dict]:
@@ -92,35 +102,49 @@ def waiting(state: dict) -> bool:
 
 def pending(state: dict) -> list[Pending]:
     """One ``Pending`` per seat owing an answer (its first open decision gives the key)."""
-    seen: dict[int, Pending] = {}
+    out = []
+    seen = set()
     for d in top(state):
-        if d["answer"] is None and d["seat"] not in seen:
-            seen[d["seat"]] = Pending(d["seat"], d["kind"], str(d["id"]))
-    return list(seen.values())
+        if d["answer"] is None:
+            seat = d["seat"]
+            if seat not in seen:
+                seen.add(seat)
+                out.append(Pending(seat, d["kind"], str(d["id"])))
+    return out
 
 
 def answer(state: dict, seat: int, move: dict) -> list[dict] | None:
     """Record ``seat``'s answer (a ``decide`` move). Returns the frame's decisions, answers
     filled in, when this answer finished it (the frame is popped), else None."""
     decision_id = move.get("id")
-    decision = next((d for d in open_for(state, seat) if d["id"] == decision_id), None)
-    if decision is None:
+    frame = top(state)
+    # The first of open_for(state, seat) with this id, found in one pass over the frame.
+    for decision in frame:
+        if decision["seat"] == seat and decision["answer"] is None and decision["id"] == decision_id:
+            break
+    else:
         raise IllegalMove("There is no such choice waiting for you.")
     choice = move.get("choice")
     _check_choice(decision, choice)
     decision["answer"] = choice
-    frame = top(state)
-    if all(d["answer"] is not None for d in frame):
-        state["decisions"].pop()
-        if not state["decisions"]:
-            del state["decisions"]
-        return frame
-    return None
+    for d in frame:
+        if d["answer"] is None:
+            return None
+    frames = state["decisions"]
+    frames.pop()
+    if not frames:
+        del state["decisions"]
+    return frame
 
 
 def _check_choice(decision: dict, choice) -> None:
-    values = [o["value"] for o in decision["options"]]
     least, most = decision["pick"]
+    _check_values([o["value"] for o in decision["options"]], least, most, choice)
+
+
+def _check_values(values: list, least: int, most: int, choice) -> None:
+    """Refuse ``choice`` unless it answers a decision offering ``values``, ``least`` to
+    ``most`` of them."""
     if least == most == 1:
         if choice not in values:
             raise IllegalMove("That is not one of the choices offered.")
@@ -129,9 +153,10 @@ def _check_choice(decision: dict, choice) -> None:
         raise IllegalMove("Answer with a list of the choices offered.")
     if not least <= len(choice) <= most:
         raise IllegalMove(f"Choose {least} to {most}." if least != most else f"Choose exactly {least}.")
-    if any(c not in values for c in choice):
-        raise IllegalMove("That is not one of the choices offered.")
-    if len(set(map(_hashable, choice))) != len(choice):
+    for c in choice:
+        if c not in values:
+            raise IllegalMove("That is not one of the choices offered.")
+    if _distinct_count(choice) != len(choice):
         raise IllegalMove("Choose each one at most once.")
 
 

@@ -93,3 +93,10 @@ def test_others_see_who_decides_what_but_never_the_options_or_the_engine_notes()
     assert "grenade" not in repr(theirs) and "Grenade" not in repr(theirs) and "deck order" not in repr(theirs)
     assert theirs[0]["public"] == "Seat 1 chooses a card to discard."
     assert decisions.view(state, None) == theirs
+
+
+def test_distinct_count_counts_as_the_hashable_form_does():
+    from games.rules.decisions import _distinct_count, _hashable
+    cases = [["a", "b", "a"], [1, True, 1.0, 2], [[1], [1], "x"], [{"a": 1}, {"a": 1}, [1]], ["[1]", [1]], [], [None, None]]
+    for values in cases:
+        assert _distinct_count(values) == len(set(map(_hashable, values)))
