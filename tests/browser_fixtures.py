@@ -2,6 +2,7 @@
 driven by Playwright's Python package in Debian's Chromium. Shared by every test folder."""
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import subprocess
@@ -60,22 +61,78 @@ def live_url(django_db_setup, tmp_path_factory):
     log.close()
 
 
+class _SharedChromium:
+    """One Chromium for each run of consecutive browser tests (launching Playwright's driver
+    and Chromium cost about a second a test).
+
+    Playwright's sync API keeps an event loop that every sync call leaves marked as running
+    in this thread. While it is marked, Django's connections are context-local ones, not the
+    test's own, so the database steps between tests (the reset) must not run then: after each
+    test the mark is taken off (``pause``), and put back before the next test's first call
+    (``resume``). After the last of a run of browser tests the browser is closed and the loop
+    ends, as it did when each test had its own."""
+
+    def __init__(self):
+        self.manager = None
+        self.browser = None
+
+    def get(self):
+        if self.browser is None:
+            from playwright.sync_api import sync_playwright
+
+            self.manager = sync_playwright()
+            playwright = self.manager.start()
+            try:
+                self.browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+                    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--disable-dev-shm-usage"])
+            except BaseException:
+                manager, self.manager = self.manager, None
+                manager.__exit__()
+                raise
+        else:
+            self.resume()
+        return self.browser
+
+    def resume(self):
+        asyncio._set_running_loop(self.manager._loop)
+
+    def pause(self):
+        asyncio._set_running_loop(None)
+
+    def stop(self):
+        if self.browser is None:
+            return
+        self.resume()
+        try:
+            self.browser.close()
+        finally:
+            self.browser = None
+            manager, self.manager = self.manager, None
+            manager.__exit__()
+
+
+_CHROMIUM = _SharedChromium()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item, nextitem):
+    """Close the shared Chromium once the next test does not use it (or none is left)."""
+    if nextitem is None or "browser" not in getattr(nextitem, "fixturenames", ()):
+        _CHROMIUM.stop()
+
+
 @pytest.fixture
 def browser(monkeypatch):
-    """Chromium through Playwright's sync API, started per test: the sync API keeps an event
-    loop running in this thread while it lives, which must not outlast the browser tests."""
+    """Chromium through Playwright's sync API, shared by consecutive browser tests (see
+    _SharedChromium); each test makes its own contexts (``new_page``), so nothing else is shared."""
     # Our own ORM calls in browser tests are synchronous, beside that loop.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium.")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"])
-        yield chromium
-        chromium.close()
+    yield _CHROMIUM.get()
+    _CHROMIUM.pause()
 
 
 @pytest.fixture
