@@ -10,7 +10,9 @@ same path as a person's move.
 Scheduling: after every change, each computer seat that owes a decision gets a task
 ``games.tasks.computer_move(match, seat, version)`` after the table's delay, sent through
 Celery once the transaction commits (or, in the embedded default without a broker, a timer
-thread in this process). A task for a version the game moved on from does nothing, and the
+thread in this process that calls the ``apply`` services hands over). The task is sent by
+name and the service handed in, so this module imports neither the tasks nor the services
+that call it. A task for a version the game moved on from does nothing, and the
 change that moved it on scheduled its own. The sweep (Celery beat, or the embedded worker's
 loop) is the guarantee behind both: it runs any computer move overdue by a few seconds, so a
 lost task or a restarted process never stalls a game.
@@ -99,37 +101,41 @@ def choose(game, match, seat) -> dict:
 
 # --- scheduling --------------------------------------------------------------------------
 
-def schedule_on_commit(match, seats) -> None:
-    """After the change commits: a move task for each computer seat that owes a decision."""
+# games/tasks.py's task, named here rather than imported (the tasks import the services).
+COMPUTER_MOVE_TASK = "games.tasks.computer_move"
+
+
+def schedule_on_commit(match, seats, *, apply) -> None:
+    """After the change commits: a move task for each computer seat that owes a decision.
+    ``apply(match_id=, seat_index=, version=)`` is the service the embedded timer calls."""
     if match.status != "active":
         return
     due = [s.index for s in seats if s.computer and s.waiting_for]
     if due:
-        transaction.on_commit(partial(_send, match.pk, match.version, due, match.computer_delay))
+        transaction.on_commit(partial(_send, match.pk, match.version, due, match.computer_delay, apply))
 
 
-def _send(match_id: int, version: int, seat_indexes: list[int], delay: int) -> None:
+def _send(match_id: int, version: int, seat_indexes: list[int], delay: int, apply) -> None:
     for seat_index in seat_indexes:
         if settings.TIMERS_USE_CELERY:
-            from games.tasks import computer_move
+            from grailsite.celery import app
+
             try:
-                computer_move.apply_async((match_id, seat_index, version), countdown=delay)
+                app.send_task(COMPUTER_MOVE_TASK, args=(match_id, seat_index, version), countdown=delay)
             except Exception:  # the broker is down: the sweep still makes the move
                 log.warning("could not schedule the computer move of match %s", match_id, exc_info=True)
         else:
-            timer = threading.Timer(delay, _run_in_thread, args=(match_id, seat_index, version))
+            timer = threading.Timer(delay, _run_in_thread, args=(apply, match_id, seat_index, version))
             timer.daemon = True
             timer.name = f"grailsite-computer-{match_id}-{seat_index}"
             timer.start()
 
 
-def _run_in_thread(match_id: int, seat_index: int, version: int) -> None:
+def _run_in_thread(apply, match_id: int, seat_index: int, version: int) -> None:
     """The embedded default's task: the same service call, on this thread's own connection."""
-    from games import services
-
     try:
         close_old_connections()
-        services.computer_move_apply(match_id=match_id, seat_index=seat_index, version=version)
+        apply(match_id=match_id, seat_index=seat_index, version=version)
     except Exception:  # noqa: BLE001 - logged; the sweep will try again
         log.exception("computer move of match %s seat %s failed", match_id, seat_index)
     finally:

@@ -51,14 +51,19 @@ def _match_changed(match_id: int, version: int, deadlines, user_ids) -> None:
         _schedule(match_id, version, deadlines)
 
 
+# games/tasks.py's task, named rather than imported: the tasks import the services, which
+# import this module.
+DEADLINE_TASK = "games.tasks.deadline_fire"
+
+
 def _schedule(match_id: int, version: int, deadlines) -> None:
-    from games.tasks import deadline_fire
+    from grailsite.celery import app
 
     now = timezone.now()
     for seat_index, deadline in deadlines:
         if deadline - now <= FAST_PATH_HORIZON:
             try:
-                deadline_fire.apply_async((match_id, seat_index, version, deadline.isoformat()), eta=deadline)
+                app.send_task(DEADLINE_TASK, args=(match_id, seat_index, version, deadline.isoformat()), eta=deadline)
             except Exception:  # the broker is down: the sweep still fires it
                 log.warning("could not schedule deadline task for match %s", match_id, exc_info=True)
 

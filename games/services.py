@@ -368,7 +368,7 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
             if seat.user_id:
                 _notify(seat.user, match, Notification.Kind.GAME_OVER, _game_over_text(match, seat, seats))
     notify.match_changed_on_commit(match, [s for s in seats if s.deadline], timers=new_deadlines)
-    computers.schedule_on_commit(match, seats)
+    computers.schedule_on_commit(match, seats, apply=computer_move_apply)
 
 
 def match_resign(*, match_id: int, user) -> Match:
@@ -613,7 +613,7 @@ def _computer_takeover(match: Match, seats: list[Seat], seat: Seat, *, why: str)
     _notify(former, match, Notification.Kind.TIMEOUT if why == "ran out of time" else Notification.Kind.GAME_OVER,
             f"You {why} in {name} #{match.pk}: {computers.display_name(seat, seats)} plays your seat from now on.")
     _bump(match, seats)
-    computers.schedule_on_commit(match, seats)
+    computers.schedule_on_commit(match, seats, apply=computer_move_apply)
 
 
 # --- chat and notifications ------------------------------------------------------------

@@ -1,0 +1,11 @@
+"""The move path sends its deferred work to Celery by task name (games/notify.py,
+games/computers.py), so the shell's modules do not import the tasks that call them back.
+A renamed or moved task must fail here, not silently in production."""
+from games import computers, notify, tasks
+from grailsite.celery import app
+
+
+def test_the_named_tasks_are_the_registered_ones():
+    app.loader.import_default_modules()
+    assert notify.DEADLINE_TASK in app.tasks and tasks.deadline_fire.name == notify.DEADLINE_TASK
+    assert computers.COMPUTER_MOVE_TASK in app.tasks and tasks.computer_move.name == computers.COMPUTER_MOVE_TASK
