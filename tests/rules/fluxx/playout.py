@@ -74,7 +74,7 @@ def goal_seeking(game, state, seat, moves, rng, greed=8):
     (tests/rules/fluxx/test_fx_fast_paths.py)."""
     if rng.below(10) < greed:
         mine = state["tables"][seat]
-        my_creepers = [c for c in mine if TYPE[c] == "creeper"]
+        my_creepers = None  # worked out at the first move that asks (most choices never do)
         wanted = None
         scores = []
         for move in moves:
@@ -84,28 +84,42 @@ def goal_seeking(game, state, seat, moves, rng, greed=8):
                 card = move["card"]
                 kind_of_card = TYPE[card]
                 if kind_of_card == "goal":
-                    score = 2 + _goal_score(state, seat, card)
+                    # 2 + _goal_score, unfolded
+                    score = 2
+                    hand = state["hands"][seat]
+                    for c in HAVE[card]:
+                        if c in mine:
+                            score += 3
+                        if c in hand:
+                            score += 1
                 elif kind_of_card == "keeper":
                     if wanted is None:
-                        wanted = _wanted(state)
+                        wanted = _wanted_now(state)
                     score = 6 if card in wanted else 1
                 else:
                     if card == "steal-a-keeper":
                         if wanted is None:
-                            wanted = _wanted(state)
+                            wanted = _wanted_now(state)
                         if any(c in wanted for t in state["tables"] for c in t if c not in mine):
                             score = 5
-                    if not score and my_creepers:
-                        score = CREEPER_CLEARERS.get(card, 0)
+                    if not score:
+                        if my_creepers is None:
+                            my_creepers = [c for c in mine if TYPE[c] == "creeper"]
+                        if my_creepers:
+                            score = CREEPER_CLEARERS.get(card, 0)
             elif kind == "power":
+                if my_creepers is None:
+                    my_creepers = [c for c in mine if TYPE[c] == "creeper"]
                 score = 8 if move["target"] in my_creepers else 0
             elif kind == "decide":
                 choice = move["choice"]
+                if my_creepers is None:
+                    my_creepers = [c for c in mine if TYPE[c] == "creeper"]
                 if choice in my_creepers:
                     score = 2
                 elif isinstance(choice, str):
                     if wanted is None:
-                        wanted = _wanted(state)
+                        wanted = _wanted_now(state)
                     score = 1 if choice in wanted else 0
             scores.append(score)
         best = max(scores)
@@ -113,6 +127,22 @@ def goal_seeking(game, state, seat, moves, rng, greed=8):
             top = [i for i, s in enumerate(scores) if s == best]
             return moves[top[rng.below(len(top))]]
     return moves[rng.below(len(moves))]
+
+
+# The cards each Goal names, and the last Goals-in-play seen with the cards they name:
+# ``_wanted`` builds a set each time, and the Goals in play change a few times a game.
+HAVE = {card: tuple(EFFECT[card].get("have", ())) for card in TYPE if TYPE[card] == "goal"}
+_last_wanted = [None, frozenset()]
+
+
+def _wanted_now(state):
+    """``_wanted(state)``, remembered for the last list of Goals in play (compared by value)."""
+    goals = state["goals"]
+    last = _last_wanted
+    if goals != last[0]:
+        last[1] = frozenset(_wanted(state))
+        last[0] = goals[:]
+    return last[1]
 
 
 def _score(state, seat, move):
