@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from games.fields import StateField
 from games.rules.computer import level_label  # the levels' labels live with the pure players
 
 
@@ -39,7 +40,8 @@ class Match(models.Model):
     setup_options = models.JSONField(null=True, blank=True)
     # The current state (snapshot after ``move_count`` moves) and its version; every change
     # that clients must see bumps ``version``.
-    state = models.JSONField(null=True, blank=True)
+    # A json column, not jsonb, on PostgreSQL: written and read whole on every move (games/fields.py).
+    state = StateField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
     move_count = models.PositiveIntegerField(default=0)
     outcome = models.JSONField(null=True, blank=True)

@@ -243,7 +243,7 @@ def write(match: Match, seats: list[Seat], record: MoveRecord | None, notices=()
 def _match_update(match: Match, params: list) -> str:
     params += [_dump(match.state), match.version, match.move_count, match.status, _dump(match.outcome),
                match.started_at, match.finished_at, match.updated_at, match.pk]
-    return ("UPDATE games_match SET state = %s::jsonb, version = %s, move_count = %s, status = %s, "
+    return ("UPDATE games_match SET state = %s::json, version = %s, move_count = %s, status = %s, "
             "outcome = %s::jsonb, started_at = %s, finished_at = %s, updated_at = %s WHERE id = %s "
             "RETURNING xmin::text AS stamp")
 
@@ -355,7 +355,8 @@ def _sql() -> dict[str, str]:
 
 
 def _json(value):
-    """A jsonb column as Django's PostgreSQL backend hands it over (text), decoded."""
+    """A jsonb column as Django's PostgreSQL backend hands it over (text), decoded; a json
+    column (the state) comes decoded by psycopg already (games/fields.py)."""
     if value is None or not isinstance(value, (str, bytes)):
         return value
     return orjson.loads(value)

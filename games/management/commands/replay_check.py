@@ -11,7 +11,7 @@ class Command(BaseCommand):
         parser.add_argument("--match", type=int, help="Check one game only.")
 
     def handle(self, *args, match=None, **options):
-        matches = Match.objects.exclude(state=None).order_by("pk")
+        matches = Match.objects.exclude(state__isnull=True).order_by("pk")
         if match:
             matches = matches.filter(pk=match)
         checked = bad = 0
