@@ -18,7 +18,8 @@ nothing else, for counting instructions (docs/rules/fluxx.md, Performance)::
 
     valgrind --tool=callgrind --callgrind-out-file=/dev/null \
         .venv/bin/python bench/fluxx_engine.py --only-play --games 30
-    # the same with --games 0 gives the start-up cost to subtract
+    # the same with --games 0 gives the start-up cost to subtract; --player uniform and
+    # --in-place count the other lines
 """
 from __future__ import annotations
 
@@ -73,11 +74,15 @@ def main():
     parser.add_argument("--players", type=int, default=4, choices=range(2, 7))
     parser.add_argument("--only-play", action="store_true",
                         help="play the goal-seeking games through apply, untimed (to count instructions)")
+    parser.add_argument("--player", choices=("goal-seeking", "uniform"), default="goal-seeking",
+                        help="with --only-play: which player")
+    parser.add_argument("--in-place", action="store_true", help="with --only-play: through _apply, not apply")
     args = parser.parse_args()
     if args.only_play:
-        play(GAME, 10**6, players=args.players)  # warm-up outside the counted games: same in every run
+        chooser = goal_seeking if args.player == "goal-seeking" else uniform
+        play(GAME, 10**6, players=args.players, chooser=chooser, in_place=args.in_place)  # warm-up, the same in every run
         for seed in range(args.games):
-            play(GAME, seed, players=args.players)
+            play(GAME, seed, players=args.players, chooser=chooser, in_place=args.in_place)
         return
     floor = floor_per_second(2.0)
     print(f"Monty Python Fluxx engine, {args.players} players, {args.games} seeded games per line (one core)")
