@@ -223,3 +223,20 @@ def test_the_first_look_at_the_goals_never_hides_a_player_who_meets_one():
     assert not goals.may_be_met(state, state["goals"])  # both out, but on different tables
     put(state, 1, "catapult")
     assert goals.may_be_met(state, state["goals"]) and goals.meeting(state) == [1]
+
+
+def test_the_copy_counts_its_known_keys_and_still_copies_an_unknown_one():
+    # copy_state tells "every key is known" by the state's length: a state that lacks an
+    # optional known key but holds an unknown one has the same length as one holding every
+    # optional key; the unknown one must still be copied, not shared.
+    state = GAME.setup(4, {}, 3)
+    optional = ["decision_seq", "first", "extra_turns"]
+    for missing in optional:
+        for unknown in ({}, {"zz": {"nested": [1, [2]]}}):
+            s = {k: v for k, v in state.items() if k != missing}
+            s.update({k: 0 for k in optional if k != missing and k not in s})
+            s.update(unknown)
+            copy = copy_state(s)
+            assert copy == s and list(copy) == list(s)
+            if unknown:
+                assert copy["zz"] is not s["zz"] and copy["zz"]["nested"][1] is not s["zz"]["nested"][1]
