@@ -10,40 +10,6 @@ from __future__ import annotations
 from games.rules.fluxx.cards import EFFECT, TYPE
 from games.rules.rng import Rng
 
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-
-
-class FastRng(Rng):
-    """The shared generator (games/rules/rng.py) with ``below`` written as one function:
-    the same draws from the same ``{"seed", "n"}`` (test_fx_fast_paths.py compares them),
-    for the players' own choices, which the benchmark times too. The games' generator
-    inside the state is never this one."""
-
-    __slots__ = ()
-
-    def below(self, bound: int) -> int:
-        state = self._state
-        if bound == 1:
-            # Every 64-bit draw is within the limit and leaves 0: only the count moves. (The
-            # player picks among one pending seat or one best move most of the time.)
-            state["n"] += 1
-            return 0
-        if bound <= 0:
-            raise ValueError("bound must be positive")
-        limit = _MASK - (_MASK + 1) % bound
-        seed, n = state["seed"], state["n"]
-        while True:
-            x = (seed + n * _GOLDEN + _GOLDEN) & _MASK  # next64: SplitMix64 of draw n
-            n += 1
-            x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
-            x ^= x >> 31
-            if x <= limit:
-                state["n"] = n
-                return x % bound
-
-
 def uniform(game, state, seat, moves, rng):
     return moves[rng.below(len(moves))]
 
@@ -174,7 +140,7 @@ def _score(state, seat, move):
 def play(game, seed, players=4, chooser=goal_seeking, options=None, on_step=None, in_place=False):
     """One seeded game to its end. Returns (final state, [(seat, move), ...])."""
     state = game.setup(players, options or {}, seed)
-    rng = FastRng({"seed": seed * 7919 + players, "n": 0})
+    rng = Rng({"seed": seed * 7919 + players, "n": 0})
     log = []
     while game.outcome(state) is None:
         pending = game.pending(state)
