@@ -5,12 +5,15 @@ distorts them less than wall-clock time would.
 
 Prints: random-playout games per second and moves per second (through the contract's
 ``apply``, which copies the state, and in place through ``_apply``), the cost of
-``view_for``, of ``legal_moves`` and of a JSON round trip of the state.
+``view_for``, of ``legal_moves`` and of a JSON round trip of the state. Beside them, the
+floor (bench/floor.py, a fixed pure-Python workload measured in the same run), so figures
+from different machines and days compare as ratios ("games per floor run").
 
-    .venv/bin/python bench/ccg_engine.py [games]
+    .venv/bin/python bench/ccg_engine.py [--games N]      (or the old form: ccg_engine.py N)
 """
 from __future__ import annotations
 
+import argparse
 import json
 import pathlib
 import sys
@@ -22,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 from games.rules.ccg.game import MPHGGame, with_words  # noqa: E402
 from games.rules.rng import Rng  # noqa: E402
 from cputime import per_call  # noqa: E402  (bench/cputime.py)
+from floor import floor_per_second  # noqa: E402  (bench/floor.py: the fixed workload)
 
 GAME = MPHGGame()
 DATA = ROOT / "games" / "rules" / "ccg" / "data"
@@ -61,14 +65,21 @@ def playouts(decks, players, games, in_place, sample=None):
 
 
 def main():
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("count", nargs="?", type=int, help=argparse.SUPPRESS)  # the old positional form
+    parser.add_argument("--games", type=int, default=100, help="random games per line (default 100)")
+    args = parser.parse_args()
+    games = args.count or args.games
     decks = starter_decks()
     print(f"MPHG CCG engine, starter decks, {games} random games per line (one core)")
+    floor = floor_per_second(2.0)
+    print(f"  floor (fixed pure-Python loop, 2 s): {floor:7.1f} runs/s")
     for players in (2, 3, 4):
         for in_place in (False, True):
             gps, mps, avg = playouts(decks, players, games, in_place)
             how = "in place (_apply)" if in_place else "apply (copies state)"
-            print(f"  {players} players, {how:22s}: {gps:7.1f} games/s {mps:8.0f} moves/s ({avg:.0f} moves/game)")
+            print(f"  {players} players, {how:22s}: {gps:7.1f} games/s ({gps / floor:5.2f} per floor run) "
+                  f"{mps:8.0f} moves/s ({avg:.0f} moves/game)")
     sample: list = []
     random_game(decks, 2, 12345, False, sample)
     random_game(decks, 4, 54321, False, sample)
@@ -79,6 +90,7 @@ def main():
     print(f"  JSON round trip        : {per_call(lambda s: json.loads(json.dumps(s)), sample):8.1f} us")
     size = sum(len(json.dumps(s)) for s in sample) / len(sample)
     print(f"  state size (JSON)      : {size:8.0f} bytes on average over {len(sample)} sampled states")
+    print(f"  floor again            : {floor_per_second(2.0):8.1f} runs/s")
 
 
 if __name__ == "__main__":
