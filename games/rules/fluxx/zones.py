@@ -65,6 +65,12 @@ def draw_cards(state: dict, seat: int, count: int, events: list) -> list[str]:
         else:
             del pile[-count:]
             return got
+    return draw_one_at_a_time(state, seat, count, events)
+
+
+def draw_one_at_a_time(state: dict, seat: int, count: int, events: list) -> list[str]:
+    """``draw_cards`` by its definition: one ``draw_for`` after another (Creepers met on the
+    way go to the table and are replaced; both piles dry ends the drawing)."""
     got = []
     for _ in range(count):
         card = draw_for(state, seat, events)

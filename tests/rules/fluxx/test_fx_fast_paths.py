@@ -23,7 +23,7 @@ from games.rules.fluxx.cards import NAME, TYPE
 from games.rules.fluxx.current_rules import ALL, poor_bonus, reading, rich_bonus
 from games.rules.fluxx.state_copy import _SCALARS, copy_state
 from games.rules.fluxx.turn import plays_done
-from games.rules.fluxx.zones import draw_cards, draw_for
+from games.rules.fluxx.zones import draw_cards, draw_one_at_a_time
 from games.rules.rng import Rng
 
 from . import playout
@@ -89,18 +89,6 @@ def _plain_goal_seeking(game, state, seat, moves, rng, greed=8):
     return moves[rng.below(len(moves))]
 
 
-def _plain_draw_cards(state, seat, count, events):
-    """``zones.draw_cards`` as first written: one ``draw_for`` at a time."""
-    got = []
-    for _ in range(count):
-        card = draw_for(state, seat, events)
-        if card is None:
-            events.append(Event("empty", "Both the draw pile and the discard pile are empty: nothing to draw."))
-            break
-        got.append(card)
-    return got
-
-
 def _check_draws(state):
     """Drawing 1 to 4 cards for the turn player (on copies) gives the same cards, state and
     events as drawing them one at a time."""
@@ -108,7 +96,7 @@ def _check_draws(state):
     for count in (1, 2, 3, 4):
         fast, plain = copy_state(state), copy_state(state)
         fast_events, plain_events = [], []
-        assert draw_cards(fast, seat, count, fast_events) == _plain_draw_cards(plain, seat, count, plain_events)
+        assert draw_cards(fast, seat, count, fast_events) == draw_one_at_a_time(plain, seat, count, plain_events)
         assert fast == plain and [e.as_dict() for e in fast_events] == [e.as_dict() for e in plain_events]
 
 
