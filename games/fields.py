@@ -9,6 +9,8 @@ databases (SQLite for ``make run``) it is Django's JSONField as it is.
 """
 from __future__ import annotations
 
+import json
+
 import orjson
 import psycopg.types.json
 from django.db import models
@@ -17,11 +19,14 @@ from django.db import models
 psycopg.types.json.set_json_loads(orjson.loads)
 
 
-def _dumps(value) -> str:
+def json_text(value) -> str | None:
+    """JSON text for a column (None stays SQL NULL): orjson, or the standard library for what
+    orjson refuses (an integer beyond 64 bits). The move path writes through it too."""
+    if value is None:
+        return None
     try:
         return orjson.dumps(value).decode()
-    except TypeError:  # what orjson refuses (an integer beyond 64 bits) the standard library writes
-        import json
+    except TypeError:
         return json.dumps(value, separators=(",", ":"))
 
 
@@ -32,11 +37,9 @@ class StateField(models.JSONField):
     def get_db_prep_value(self, value, connection, prepared=False):
         if connection.vendor != "postgresql":
             return super().get_db_prep_value(value, connection, prepared)
-        if value is None:
-            return None
         if hasattr(value, "as_sql"):  # an expression: Django's own handling
             return super().get_db_prep_value(value, connection, prepared)
-        return _dumps(value)  # plain text: the column's type takes it as json
+        return json_text(value)  # plain text (or NULL): the column's type takes it as json
 
     def from_db_value(self, value, expression, connection):
         if value is None or not isinstance(value, (str, bytes)):

@@ -28,7 +28,6 @@ The lock order is the house's: the match row first, then its seats by index.
 from __future__ import annotations
 
 import functools
-import json
 import threading
 import time
 from collections import OrderedDict
@@ -39,6 +38,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from games.errors import NotFound
+from games.fields import json_text
 from games.models import Match, MoveRecord, Notification, Seat
 
 # What a move or a seat change may change on these rows. The rest of the match (notably
@@ -241,7 +241,7 @@ def write(match: Match, seats: list[Seat], record: MoveRecord | None, notices=()
 
 
 def _match_update(match: Match, params: list) -> str:
-    params += [_dump(match.state), match.version, match.move_count, match.status, _dump(match.outcome),
+    params += [json_text(match.state), match.version, match.move_count, match.status, json_text(match.outcome),
                match.started_at, match.finished_at, match.updated_at, match.pk]
     return ("UPDATE games_match SET state = %s::json, version = %s, move_count = %s, status = %s, "
             "outcome = %s::jsonb, started_at = %s, finished_at = %s, updated_at = %s WHERE id = %s "
@@ -249,7 +249,7 @@ def _match_update(match: Match, params: list) -> str:
 
 
 def _record_insert(record: MoveRecord, params: list) -> str:
-    params += [record.match_id, record.seq, record.seat, record.user_id, _dump(record.move), _dump(record.events),
+    params += [record.match_id, record.seq, record.seat, record.user_id, json_text(record.move), json_text(record.events),
                record.key, record.by_timeout, record.version_after, record.match.updated_at]
     return ("INSERT INTO games_moverecord (match_id, seq, seat, user_id, move, events, \"key\", by_timeout, "
             "version_after, created_at) VALUES (%s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s, %s) RETURNING id")
@@ -360,12 +360,3 @@ def _json(value):
     if value is None or not isinstance(value, (str, bytes)):
         return value
     return orjson.loads(value)
-
-
-def _dump(value) -> str | None:
-    if value is None:
-        return None
-    try:
-        return orjson.dumps(value).decode()
-    except TypeError:  # what orjson refuses (an integer beyond 64 bits) the standard library writes
-        return json.dumps(value, separators=(",", ":"))
