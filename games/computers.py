@@ -25,9 +25,10 @@ from datetime import timedelta
 from functools import partial
 
 from django.conf import settings
-from django.db import close_old_connections, connection, transaction
+from django.db import close_old_connections, connection
 from django.utils import timezone
 
+from games import unit_of_work
 from games.rules import computer
 
 log = logging.getLogger(__name__)
@@ -112,7 +113,8 @@ def schedule_on_commit(match, seats, *, apply) -> None:
         return
     due = [s.index for s in seats if s.computer and s.waiting_for]
     if due:
-        transaction.on_commit(partial(_send, match.pk, match.version, due, match.computer_delay, apply))
+        # A Celery send may wait on the broker: never on an event loop (games/unit_of_work.py).
+        unit_of_work.on_commit(partial(_send, match.pk, match.version, due, match.computer_delay, apply), blocking=True)
 
 
 def _send(match_id: int, version: int, seat_indexes: list[int], delay: int, apply) -> None:

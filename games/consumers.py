@@ -30,7 +30,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.consumer import get_handler_name
 from django.conf import settings
 
-from games import services, selectors
+from games import live_moves, selectors
 from games.api_auth import check_bounds
 from games.errors import ServiceError
 from games.frames import group_for
@@ -99,14 +99,6 @@ def move_problem(content: dict) -> str | None:
     except ServiceError as exc:
         return exc.message
     return None
-
-
-def _submit(match_id: int, user, move: dict, version: int | None, key: str | None) -> dict:
-    return services.move_submit(match_id=match_id, user=user, move=move, version=version, key=key)
-
-
-# Moves run in the thread pool like frame loads: the service is synchronous (one transaction).
-_submit_move = database_sync_to_async(_submit, thread_sensitive=False)
 
 
 def _frame(match_id: int, user) -> tuple[int, int | None, str]:
@@ -263,7 +255,8 @@ class MatchConsumer(LiveConsumer):
         refusal = self._move_refusal(content)
         if refusal is None:
             try:
-                result = await _submit_move(self.match_id, self.user, content["move"], content.get("version"), key)
+                result = await live_moves.move_submit(match_id=self.match_id, user=self.user, move=content["move"],
+                                                      version=content.get("version"), key=key)
             except ServiceError as exc:
                 refusal = (exc.status, exc.code, exc.message)
             else:

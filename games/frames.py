@@ -15,9 +15,7 @@ import logging
 
 import orjson
 
-from django.db import transaction
-
-from games import publisher, registry, selectors
+from games import publisher, registry, selectors, unit_of_work
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +39,7 @@ def note_change(match, seats, record=None) -> None:
     pending = match.__dict__.get("_frame_change")
     if pending is None:
         pending = match.__dict__["_frame_change"] = {"prev": match.version, "records": []}
-        transaction.on_commit(lambda: _publish(match, seats))
+        unit_of_work.on_commit(lambda: _publish(match, seats))
     if record is not None:
         pending["records"].append(record)
 

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import publisher
+from games import publisher, unit_of_work
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,12 @@ def match_changed_on_commit(match, seats_to_nudge, *, timers=()) -> None:
     published by games/frames.py."""
     deadlines = [(s.index, s.deadline) for s in timers]
     user_ids = [s.user_id for s in seats_to_nudge if s.user_id]
-    transaction.on_commit(partial(_match_changed, match.pk, match.version, deadlines, user_ids))
+    if user_ids:
+        unit_of_work.on_commit(partial(_nudge, match.pk, user_ids))
+    soon = [(i, d) for i, d in deadlines if d - timezone.now() <= FAST_PATH_HORIZON]
+    if soon and settings.TIMERS_USE_CELERY:
+        # A Celery send may wait on the broker: never on an event loop (games/unit_of_work.py).
+        unit_of_work.on_commit(partial(_schedule, match.pk, match.version, soon), blocking=True)
 
 
 def chat_posted_on_commit(message) -> None:
@@ -42,13 +47,11 @@ def chat_posted_on_commit(message) -> None:
     transaction.on_commit(partial(_group_send, match_group(message.match_id), payload))
 
 
-def _match_changed(match_id: int, version: int, deadlines, user_ids) -> None:
+def _nudge(match_id: int, user_ids) -> None:
     try:  # one round trip to Redis for every player's nudge
         publisher.group_send_many([(user_group(u), {"type": "user.update", "match": match_id}) for u in user_ids])
     except Exception:  # a dropped nudge is caught up by the page's next fetch
         log.warning("could not nudge the players of match %s", match_id, exc_info=True)
-    if settings.TIMERS_USE_CELERY:
-        _schedule(match_id, version, deadlines)
 
 
 # games/tasks.py's task, named rather than imported: the tasks import the services, which
@@ -57,15 +60,14 @@ DEADLINE_TASK = "games.tasks.deadline_fire"
 
 
 def _schedule(match_id: int, version: int, deadlines) -> None:
+    """A Celery task at each of these deadlines (all within FAST_PATH_HORIZON)."""
     from grailsite.celery import app
 
-    now = timezone.now()
     for seat_index, deadline in deadlines:
-        if deadline - now <= FAST_PATH_HORIZON:
-            try:
-                app.send_task(DEADLINE_TASK, args=(match_id, seat_index, version, deadline.isoformat()), eta=deadline)
-            except Exception:  # the broker is down: the sweep still fires it
-                log.warning("could not schedule deadline task for match %s", match_id, exc_info=True)
+        try:
+            app.send_task(DEADLINE_TASK, args=(match_id, seat_index, version, deadline.isoformat()), eta=deadline)
+        except Exception:  # the broker is down: the sweep still fires it
+            log.warning("could not schedule deadline task for match %s", match_id, exc_info=True)
 
 
 def _group_send(group: str, payload: dict) -> None:

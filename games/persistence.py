@@ -34,9 +34,10 @@ from collections import OrderedDict
 
 import orjson
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import connection
 from django.utils import timezone
 
+from games import unit_of_work
 from games.errors import NotFound
 from games.fields import json_text
 from games.models import Match, MoveRecord, Notification, Seat
@@ -121,44 +122,92 @@ def lock_for_move(match_id, key: str | None) -> tuple[Match, list[Seat], tuple |
 
 
 def _lock(match_id, key: str | None) -> tuple[Match, list[Seat], tuple | None]:
+    match_id = match_id_checked(match_id)
+    if not fast():
+        match, seats = _lock_orm(match_id)
+        return match, seats, (earlier_move(match_id, key) if key else None)
+    (match_sql, match_params), (seats_sql, seats_params) = lock_statements(match_id, key)
+    with _cursor() as cur:
+        cur.execute(match_sql, match_params)
+        match, stamp, state = match_from_row(match_id, cur.fetchone())
+        if state is None:  # not held, or dropped since the statement (another thread took it)
+            cur.execute(STATE_SQL, [match_id])
+            state = _json(cur.fetchone()[0])
+        cur.execute(seats_sql, seats_params)
+        rows = cur.fetchall()
+    if key and not rows:  # a match without seats: ask on its own
+        return *locked(match, stamp, state, rows, None), earlier_move(match_id, key)
+    return locked(match, stamp, state, rows, key)
+
+
+def match_id_checked(match_id) -> int:
+    """A match id as the database can hold it; NotFound for anything else."""
     try:
         match_id = int(match_id)
     except (ValueError, TypeError, OverflowError):
         raise NotFound("No such game.") from None
     if not -2**63 <= match_id < 2**63:
         raise NotFound("No such game.")
-    if not fast():
-        match, seats = _lock_orm(match_id)
-        return match, seats, (earlier_move(match_id, key) if key else None)
+    return match_id
+
+
+# The state of a locked match whose row said this process holds it, when it no longer does.
+STATE_SQL = "SELECT state FROM games_match WHERE id = %s"
+
+
+def lock_statements(match_id: int, key: str | None) -> list[tuple[str, list]]:
+    """The lock's two statements, in the order they must run: the match row (with its state
+    unless this process holds that version), then its seats (with the earlier move made with
+    ``key``, if one is given). PostgreSQL only."""
     sql = _sql()
     held = recent.peek(match_id)  # (version, stamp) of the state this process holds, if any
-    with _cursor() as cur:
-        cur.execute(sql["match"], [held[0] if held else None, held[1] if held else None, match_id])
-        row = cur.fetchone()
-        if row is None:
-            raise NotFound("No such game.")
-        *columns, stamp, state_text = row
-        values = [_json(v) if c in _JSON_MATCH else v for c, v in zip(_MATCH_COLUMNS, columns)]
-        match = Match.from_db(connection.alias, _MATCH_COLUMNS, values)
-        state = recent.take(match_id, match.version, stamp) if state_text is None else None
-        if state is None:  # not held, or dropped since the statement (another thread took it)
-            if state_text is None:
-                cur.execute("SELECT state FROM games_match WHERE id = %s", [match_id])
-                state_text = cur.fetchone()[0]
-            state = _json(state_text)
-            recent.misses += 1
-        else:
-            recent.hits += 1
-        match.state = state
-        cur.execute(sql["seats_with_key" if key else "seats"], [key, match_id] if key else [match_id])
-        rows = cur.fetchall()
-        user_model = get_user_model()
-        seats = [_seat(row[:len(_SEAT_COLUMNS) + 1], user_model) for row in rows]
+    return [(sql["match"], [held[0] if held else None, held[1] if held else None, match_id]),
+            (sql["seats_with_key" if key else "seats"], [key, match_id] if key else [match_id])]
+
+
+def lock_many_statements(match_ids: list[int], keys: list[tuple[int, str]]) -> list[tuple[str, list]]:
+    """The statements that lock several matches for a batch of moves (games/live_moves.py),
+    in the house's order: every match row by id, then their seats by match and index, then
+    (a statement of its own, so it sees what committed while the locks were awaited) the
+    moves already made with the batch's keys ((match id, key) pairs; none: no statement)."""
+    sql = _sql()
+    held = [recent.peek(m) or (None, None) for m in match_ids]
+    statements = [(sql["matches"], [match_ids, [h[0] for h in held], [h[1] for h in held]]),
+                  (sql["seats_of_matches"], [match_ids])]
+    if keys:
+        statements.append((sql["earlier_moves"], [[m for m, _ in keys], [k for _, k in keys]]))
+    return statements
+
+
+def match_from_row(match_id: int, row) -> tuple[Match, str, object]:
+    """(match, row stamp, state) from the lock's first statement. The state is None when the
+    row did not carry it and this process no longer holds it: read it with ``STATE_SQL``."""
+    if row is None:
+        raise NotFound("No such game.")
+    *columns, stamp, state_text = row
+    values = [_json(v) if c in _JSON_MATCH else v for c, v in zip(_MATCH_COLUMNS, columns)]
+    match = Match.from_db(connection.alias, _MATCH_COLUMNS, values)
+    if state_text is not None:
+        recent.misses += 1
+        return match, stamp, _json(state_text)
+    state = recent.take(match_id, match.version, stamp)
+    if state is None:
+        recent.misses += 1
+    else:
+        recent.hits += 1
+    return match, stamp, state
+
+
+def locked(match: Match, stamp: str, state, rows, key: str | None) -> tuple[Match, list[Seat], tuple | None]:
+    """The locked match with its state, its seats from the lock's second statement, and the
+    earlier move made with ``key`` (user id, version after, seq) or None. Registers keeping
+    the state once the change commits."""
+    match.state = state
+    user_model = get_user_model()
+    seats = [_seat(row[:len(_SEAT_COLUMNS) + 1], user_model) for row in rows]
     earlier = None
     if key and rows and rows[0][len(_SEAT_COLUMNS) + 1] is not None:
         earlier = tuple(rows[0][-3:])  # (user id, version after, seq), as earlier_move
-    elif key and not rows:  # a match without seats: ask on its own
-        earlier = earlier_move(match_id, key)
     for seat in seats:
         Seat.match.field.set_cached_value(seat, match)
     _remember_on_commit(match, stamp)
@@ -199,7 +248,7 @@ def _remember_on_commit(match: Match, stamp: str) -> None:
                 recent.put(match.pk, version, stamp_after, orjson.loads(text))
         elif read[2] is not None:
             recent.put(match.pk, *read)
-    transaction.on_commit(remember)
+    unit_of_work.on_commit(remember)
 
 
 # --- writing ----------------------------------------------------------------------------
@@ -230,14 +279,15 @@ def write(match: Match, seats: list[Seat], record: MoveRecord | None, notices=()
     parts = [p if isinstance(p, str) else p[1] for p in parts]
     sql = "WITH " + ", ".join(f"{n} AS ({p})" for n, p in zip(names, parts))
     sql += " SELECT (SELECT stamp FROM w0), " + ("(SELECT id FROM w1)" if record is not None else "NULL")
-    with _cursor() as cur:
-        cur.execute(sql, params)
-        row = cur.fetchone()
-    match.__dict__["_written"] = (match.version, row[0], params[0])  # the state's text comes first
-    if record is not None:
-        record.created_at = match.updated_at
-        record.pk = row[0]
-        record._state.adding, record._state.db = False, connection.alias
+    version, state_text = match.version, params[0]  # the state's text comes first
+
+    def written(row):
+        match.__dict__["_written"] = (version, row[0], state_text)
+        if record is not None:
+            record.created_at = match.updated_at
+            record.pk = row[1]
+            record._state.adding, record._state.db = False, connection.alias
+    _execute(sql, params, written)
 
 
 def _match_update(match: Match, params: list) -> str:
@@ -297,8 +347,7 @@ def notify(user_id: int, match_id: int, kind: str, text: str) -> None:
         return
     params: list = []
     (refresh_name, refresh), (_, add) = _notice_upsert("n", user_id, match_id, kind, text, params)
-    with _cursor() as cur:
-        cur.execute(f"WITH {refresh_name} AS ({refresh}) {add}", params)
+    _execute(f"WITH {refresh_name} AS ({refresh}) {add}", params)
 
 
 def _notice_upsert(name: str, user_id: int, match_id: int, kind: str, text: str, params: list):
@@ -308,11 +357,28 @@ def _notice_upsert(name: str, user_id: int, match_id: int, kind: str, text: str,
     params += [text, now, user_id, match_id, kind, user_id, match_id, kind, text, now]
     return [(f"{name}r", "UPDATE games_notification SET text = %s, created_at = %s, emailed_at = NULL "
                          "WHERE user_id = %s AND match_id = %s AND kind = %s AND read_at IS NULL RETURNING 1"),
+            # Typed: a PREPAREd statement cannot infer the type of a bare SELECT-list parameter.
             (f"{name}i", "INSERT INTO games_notification (user_id, match_id, kind, text, created_at) "
-                         f"SELECT %s, %s, %s, %s, %s WHERE NOT EXISTS (SELECT 1 FROM {name}r)")]
+                         "SELECT %s::integer, %s::bigint, %s::varchar, %s::varchar, %s::timestamptz "
+                         f"WHERE NOT EXISTS (SELECT 1 FROM {name}r)")]
 
 
 # --- helpers ----------------------------------------------------------------------------
+
+def _execute(sql: str, params: list, done=None) -> None:
+    """Run a write now, or, while a unit of work collects (games/unit_of_work.py), leave it
+    to the unit's executor. ``done(row)`` gets the statement's first row (None if it returns
+    none) either way."""
+    unit = unit_of_work.current()
+    if unit is not None:
+        unit.statements.append((sql, params, done))
+        return
+    with _cursor() as cur:
+        cur.execute(sql, params)
+        row = cur.fetchone() if cur.description else None
+    if done is not None:
+        done(row)
+
 
 def _cursor():
     """A cursor like ``connection.cursor()`` (health check, error wrapping, query logging
@@ -339,13 +405,24 @@ def _sql() -> dict[str, str]:
     seats = (f"SELECT {', '.join('s.' + q(c) for c in _SEAT_COLUMNS)}, u.username{{extra}} FROM games_seat s "
              f"LEFT JOIN {q(users)} u ON u.id = s.user_id {{join}}"
              f"WHERE s.match_id = %s ORDER BY s.{q('index')} FOR UPDATE OF s")
+    columns = ', '.join(q(c) for c in _MATCH_COLUMNS)
     return {
         # The state only when the row's (version, xmin) differ from the pair this process
         # holds (NULL, NULL when it holds none). Under FOR UPDATE the row, and so this test,
         # is the version the lock was granted on.
-        "match": f"SELECT {', '.join(q(c) for c in _MATCH_COLUMNS)}, xmin::text, "
+        "match": f"SELECT {columns}, xmin::text, "
                  "CASE WHEN version = %s AND xmin::text = %s THEN NULL ELSE state END "
                  "FROM games_match WHERE id = %s FOR UPDATE",
+        # The same for several matches (ids, held versions, held stamps), locked in id order.
+        "matches": f"SELECT {', '.join('m.' + q(c) for c in _MATCH_COLUMNS)}, m.xmin::text, "
+                   "CASE WHEN m.version = h.version AND m.xmin::text = h.stamp THEN NULL ELSE m.state END "
+                   "FROM games_match m JOIN unnest(%s::bigint[], %s::integer[], %s::text[]) AS h(id, version, stamp) "
+                   "ON h.id = m.id ORDER BY m.id FOR UPDATE OF m",
+        "seats_of_matches": (f"SELECT {', '.join('s.' + q(c) for c in _SEAT_COLUMNS)}, u.username FROM games_seat s "
+                             f"LEFT JOIN {q(users)} u ON u.id = s.user_id WHERE s.match_id = ANY(%s::bigint[]) "
+                             f"ORDER BY s.match_id, s.{q('index')} FOR UPDATE OF s"),
+        "earlier_moves": ('SELECT match_id, "key", user_id, version_after, seq FROM games_moverecord '
+                          'WHERE (match_id, "key") IN (SELECT * FROM unnest(%s::bigint[], %s::varchar[]))'),
         "seats": seats.format(extra="", join=""),
         # The earlier move with the key on every seat's row ((match, key) is unique: at most one).
         "seats_with_key": seats.format(

@@ -8,12 +8,17 @@ Other layers (the in-memory one of the embedded default) still go through the la
 """
 from __future__ import annotations
 
+import asyncio
 import functools
+import weakref
 
 import redis
+import redis.asyncio
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
+
+from games import unit_of_work
 
 PUBSUB_BACKEND = "channels_redis.pubsub.RedisPubSubChannelLayer"
 
@@ -36,6 +41,8 @@ def group_channel(group: str) -> str:
 
 
 def group_send(group: str, message: dict) -> None:
+    if _collected([(group, message)]):
+        return
     layer = get_channel_layer()
     if layer is None:
         return
@@ -47,7 +54,7 @@ def group_send(group: str, message: dict) -> None:
 
 def group_send_many(messages: list[tuple[str, dict]]) -> None:
     """Several group messages at once: one pipelined round trip to Redis for all of them."""
-    if not messages:
+    if not messages or _collected(messages):
         return
     layer = get_channel_layer()
     if layer is None:
@@ -60,3 +67,44 @@ def group_send_many(messages: list[tuple[str, dict]]) -> None:
     else:
         for group, message in messages:
             async_to_sync(layer.group_send)(group, message)
+
+
+def _collected(messages) -> bool:
+    """While a unit of work collects (an executor on an event loop, games/unit_of_work.py),
+    its messages wait for ``send_collected`` instead of blocking the loop on Redis."""
+    unit = unit_of_work.current()
+    if unit is None:
+        return False
+    unit.messages.extend(messages)
+    return True
+
+
+# One asyncio client per event loop: redis.asyncio's connections belong to the loop that
+# opened them (uvicorn has one a process; each test has its own).
+_async_clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _redis_async():
+    loop = asyncio.get_running_loop()
+    client = _async_clients.get(loop)
+    if client is None:
+        client = _async_clients[loop] = redis.asyncio.Redis.from_url(
+            settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1, health_check_interval=30)
+    return client
+
+
+async def send_collected(messages: list[tuple[str, dict]]) -> None:
+    """Publish collected group messages from an event loop in one pipelined round trip
+    (the pub/sub layer only: the only one an executor collects for)."""
+    if not messages:
+        return
+    layer = get_channel_layer()
+    pipe = _redis_async().pipeline(transaction=False)
+    for group, message in messages:
+        pipe.publish(group_channel(group), layer.serialize(message))
+    await pipe.execute()
+
+
+def pubsub() -> bool:
+    """Whether group messages go through the Redis pub/sub layer."""
+    return _uses_pubsub()

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import clock, computers, frames, notify, persistence, registry, selectors
+from games import clock, computers, frames, notify, persistence, registry, selectors, unit_of_work
 from games.errors import MoveRejected, NotAllowed, NotFound, ServiceError, StaleVersion
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
 from games.replay import JOIN_MOVE
@@ -224,31 +224,46 @@ def move_submit(*, match_id: int, user, move: dict, version: int | None, key: st
     ``version`` is the version the player looked at. In a game with ``strict_versions``
     any change since refuses the move as stale; otherwise only a change of the mover's own
     situation does (``Seat.situation_version``), and the move is checked against the state
-    as it is now: the other seats acting at the same time never make it stale."""
-    supplied = bool(key)
-    key = (key or uuid.uuid4().hex)[:MAX_KEY_LENGTH]
-    if not isinstance(move, dict):
-        raise MoveRejected("A move must be a JSON object.")
-    if move == JOIN_MOVE:
-        raise MoveRejected("Join a game from its page, not as a move.")
+    as it is now: the other seats acting at the same time never make it stale.
+
+    games/live_moves.py runs the same ``move_submission`` and ``move_submit_locked`` on an
+    event loop, with its own lock and commit."""
+    key, supplied = move_submission(move, key)
     with transaction.atomic():
         # The house's lock order, as lock_match; only a key the client chose can have been
         # used before, so only then is the earlier move looked up (with the seats).
         match, seats, earlier = persistence.lock_for_move(match_id, key if supplied else None)
-        if earlier is not None:
-            earlier_user, version_after, seq = earlier
-            if earlier_user != user.id:
-                raise NotAllowed("That submission key belongs to another player.")
-            return {"version": version_after, "seq": seq, "repeated": True}
-        seat = next((s for s in seats if s.user_id == user.id and s.accepted), None)
-        if seat is None:
-            raise NotAllowed("You are not playing in this game.")
-        if match.status != Match.Status.ACTIVE:
-            raise MoveRejected("This game is not in play.")
-        if version is not None and version != match.version and _stale_for(match, seat, version):
-            raise StaleVersion("The game moved on since you looked: it has been refreshed, please try again.")
-        record = _apply(match, seats, seat.index, move, user=user, key=key, by_timeout=False)
-        _apply_auto_moves(match, seats)
+        return move_submit_locked(match, seats, earlier, user=user, move=move, version=version, key=key)
+
+
+def move_submission(move, key: str | None) -> tuple[str, bool]:
+    """(the submission's key, whether the client chose it), once the move's shape is checked."""
+    if not isinstance(move, dict):
+        raise MoveRejected("A move must be a JSON object.")
+    if move == JOIN_MOVE:
+        raise MoveRejected("Join a game from its page, not as a move.")
+    return (key or uuid.uuid4().hex)[:MAX_KEY_LENGTH], bool(key)
+
+
+def move_submit_locked(match: Match, seats: list[Seat], earlier, *, user, move: dict, version: int | None,
+                       key: str) -> dict:
+    """What ``move_submit`` decides and changes once the match and its seats are locked
+    (``earlier``: the move already made with ``key``, from the lock). Its writes go through
+    ``persistence``, its after-commit work through ``unit_of_work.on_commit``."""
+    if earlier is not None:
+        earlier_user, version_after, seq = earlier
+        if earlier_user != user.id:
+            raise NotAllowed("That submission key belongs to another player.")
+        return {"version": version_after, "seq": seq, "repeated": True}
+    seat = next((s for s in seats if s.user_id == user.id and s.accepted), None)
+    if seat is None:
+        raise NotAllowed("You are not playing in this game.")
+    if match.status != Match.Status.ACTIVE:
+        raise MoveRejected("This game is not in play.")
+    if version is not None and version != match.version and _stale_for(match, seat, version):
+        raise StaleVersion("The game moved on since you looked: it has been refreshed, please try again.")
+    record = _apply(match, seats, seat.index, move, user=user, key=key, by_timeout=False)
+    _apply_auto_moves(match, seats)
     return {"version": record.version_after, "seq": record.seq, "repeated": False}
 
 
@@ -363,6 +378,7 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
     if result is not None:
         hook = registry.room(match.kind).hooks.on_finish
         if hook:
+            unit_of_work.require_sync("the game's end hook works through the ORM")
             hook(match, match.outcome)
         for seat in seats:
             if seat.user_id:

@@ -21,12 +21,17 @@ from psycopg_pool import ConnectionPool
 
 def check_pooled_connection(conn) -> None:
     """Raise if ``conn`` is dead (the pool then discards it); cost a system call if alive."""
+    if may_be_dead(conn):
+        ConnectionPool.check_connection(conn)  # raises for a closed or dead connection
+
+
+def may_be_dead(conn) -> bool:
+    """Whether an idle connection (sync or async) is closed, broken, or has something to read
+    (a dead backend's farewell); False, at the cost of one system call, for a live one."""
     if conn.closed or conn.broken:
-        ConnectionPool.check_connection(conn)  # raises for a closed connection
-        return
+        return True
     try:
         readable, _, _ = select.select([conn.fileno()], [], [], 0)
     except (OSError, ValueError):
-        readable = True
-    if readable:
-        ConnectionPool.check_connection(conn)
+        return True
+    return bool(readable)

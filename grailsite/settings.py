@@ -123,6 +123,16 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"].setdefault("OPTIONS", {}).update({
         "transaction_mode": "IMMEDIATE", "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"})
+# The move path's own statements (games/persistence.py, server-side binding) are prepared
+# after their second use on a connection: parsing and planning its CTE cost PostgreSQL about
+# three quarters of its CPU per move, unprepared (docs/performance.md, 2026-11-25 evening).
+# Django's own queries bind on the client and are never prepared. Behind a pooler in
+# transaction mode (PgBouncer before 1.21), set DB_PREPARE_THRESHOLD=-1 to turn this off.
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    threshold = env_int("DB_PREPARE_THRESHOLD", 2)
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None if threshold < 0 else threshold
+    # Django's backend, which logs prepared statements with their SQL (grailsite/postgresql).
+    DATABASES["default"]["ENGINE"] = "grailsite.postgresql"
 if os.environ.get("GRAILSITE_TEST_DB"):
     DATABASES["default"]["TEST"] = {"NAME": os.environ["GRAILSITE_TEST_DB"]}
 # Under ASGI every request's synchronous code runs in a thread of its own, so connections
@@ -131,9 +141,8 @@ if os.environ.get("GRAILSITE_TEST_DB"):
 # up to DB_POOL_TIMEOUT seconds for one rather than opening another (docs/reliability.md).
 if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_bool("DB_POOL", PRODUCTION):
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    # The same backend, whose pool checks each connection on checkout without a round trip
-    # to the server for a live one (grailsite/postgresql/base.py, grailsite/dbpool.py).
-    DATABASES["default"]["ENGINE"] = "grailsite.postgresql"
+    # The backend's pool checks each connection on checkout without a round trip to the
+    # server for a live one (grailsite/postgresql/base.py, grailsite/dbpool.py).
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env_int("DB_POOL_MIN", 2), "max_size": env_int("DB_POOL_MAX", 10),
         "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "20")),
@@ -181,6 +190,10 @@ WS_MESSAGES_PER_SECOND = float(os.environ.get("WS_MESSAGES_PER_SECOND", "2"))
 # Moves over a game's socket: their own allowance (the HTTP move limit is 600 a minute).
 WS_MOVE_BURST = env_int("WS_MOVE_BURST", 20)
 WS_MOVES_PER_SECOND = float(os.environ.get("WS_MOVES_PER_SECOND", "10"))
+# Moves over a game's websocket are made on the event loop, in batches (games/live_moves.py),
+# on PostgreSQL with the Redis pub/sub layer; False sends each through the synchronous
+# service, as the HTTP API does (kept for comparison: bench/move_roundtrip.py --ordinary).
+MOVES_IN_BATCHES = env_bool("MOVES_IN_BATCHES", True)
 
 # Celery: Redis broker in production and tests; in the embedded default no broker is needed,
 # because the in-process sweep thread (games.embedded_worker) fires every timer.

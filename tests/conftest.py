@@ -7,7 +7,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from games import registry
+from games import aiodb, registry
 from tests.council_game import Council
 from tests.secret_game import SecretHand
 
@@ -27,6 +27,15 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     assert settings.DATABASES["default"]["ENGINE"].endswith("postgresql"), (
         "Tests run on PostgreSQL: use `make test` (it sets DATABASE_URL and REDIS_URL).")
     assert settings.CHANNEL_LAYERS["default"]["BACKEND"].startswith("channels_redis."), "Tests need REDIS_URL."
+
+
+@pytest.fixture(autouse=True)
+def async_connections_closed():
+    """A test's event loop ends with the test: so do the PostgreSQL connections that moves
+    made on it (games/aiodb.py), before the next test resets the database or the session
+    drops it."""
+    yield
+    aiodb.close_all()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,6 +1,11 @@
-"""Django's PostgreSQL backend, whose connection pool checks a connection on checkout with
-``grailsite.dbpool.check_pooled_connection`` (a system call) instead of psycopg_pool's own
-check (a round trip to the server on every request and every move).
+"""Django's PostgreSQL backend, with two changes:
+
+* its connection pool checks a connection on checkout with
+  ``grailsite.dbpool.check_pooled_connection`` (a system call) instead of psycopg_pool's
+  own check (a round trip to the server on every request and every move);
+* a statement psycopg ran as a prepared statement (the move path's, games/persistence.py)
+  is logged with its SQL (placeholders and all) rather than as None, so query logs and the
+  tests' query counts see it.
 
 Django builds the pool itself and passes ``check=`` from ``CONN_HEALTH_CHECKS``, so the
 pool's options cannot carry another check; this wrapper builds the pool the same way with
@@ -8,13 +13,21 @@ ours. Everything else is Django's backend unchanged (``vendor`` stays "postgresq
 """
 from __future__ import annotations
 
-from django.db.backends.postgresql import base
+from django.db.backends.postgresql import base, operations
 from psycopg_pool import ConnectionPool
 
 from grailsite.dbpool import check_pooled_connection
 
 
+class DatabaseOperations(operations.DatabaseOperations):
+    def last_executed_query(self, cursor, sql, params):
+        # psycopg keeps no query text for a statement it ran by its prepared name.
+        return super().last_executed_query(cursor, sql, params) or sql
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
+    ops_class = DatabaseOperations
+
     @property
     def pool(self):
         options = self.settings_dict["OPTIONS"].get("pool")

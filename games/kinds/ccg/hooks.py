@@ -30,7 +30,7 @@ from django.db.models import Sum
 from decks import selectors as deck_selectors
 from decks import services as deck_services
 from decks.models import AnteStake, DeckVersion, Holding
-from games import services
+from games import services, unit_of_work
 from games.errors import ServiceError
 from games.rules.ccg.game import ante_result
 
@@ -143,6 +143,7 @@ def after_move(match, previous_state) -> None:
     if match.practice:
         return
     if len(match.state["ante"]) > len(previous_state["ante"]):
+        unit_of_work.require_sync("staking drawn cards goes through the collections' ledger")
         _stake_owed(match)
 
 

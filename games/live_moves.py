@@ -1,0 +1,292 @@
+"""Moves that arrive over a game's websocket, made on the event loop in batches.
+
+The synchronous service (``services.move_submit``) costs each move a hop to a worker thread
+and back, Django's transaction and cursor machinery, and five round trips to PostgreSQL
+(BEGIN, two lock statements, the write, COMMIT), each a few system calls and a wake-up on
+both sides. Under load that per-move overhead, not the rules or the database's own work,
+was what limited the site (docs/performance.md). Here, on PostgreSQL with the Redis pub/sub
+layer, one committer per event loop takes every move that is waiting and makes them all in
+one transaction (group commit):
+
+1. BEGIN, the locks of every match in the batch (rows by id, then their seats) and the
+   moves already made with the batch's keys: one round trip
+   (``persistence.lock_many_statements``, the house's lock order; ``aiodb.run_script``);
+2. each match's moves, in the order they came, are decided by the very code of the
+   synchronous path (``services.move_submit_locked``) while a ``UnitOfWork`` per match
+   collects its writes and after-commit work (games/unit_of_work.py): pure computation
+   by then, run on the loop;
+3. every match's writes (the same statements as the synchronous path) and COMMIT: one
+   round trip;
+4. the after-commit work of each match runs (frames built from the states just written),
+   and every group message of the batch goes to Redis in one pipelined round trip; blocking
+   work (a Celery send for a near deadline or a computer player) goes to a worker thread.
+
+A quiet site makes batches of one: a move waits for nothing but its own round trips. Under
+load a batch holds whatever arrived while the last one was being made, so the round trips,
+the wake-ups and the commit are shared.
+
+A refused move (illegal, stale, not yours) is answered with its refusal and changes nothing.
+A match whose move needs the ordinary path (a hook that works through the ORM, such as the
+CCG's antes; a match without seats) takes no part in the batch: its moves are made on the
+synchronous path after the batch commits, in the order they came, each in a transaction of
+its own. If the batch itself fails (a broken connection), nothing of it was written and
+every move in it is made on the synchronous path. The embedded default (SQLite, in-memory
+layer) uses the synchronous path for every move. The answers, refusals and rows are the same
+either way; the tests run both.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from dataclasses import dataclass, field
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.conf import settings
+from django.core.exceptions import SynchronousOnlyOperation
+
+from games import aiodb, persistence, publisher, services, unit_of_work
+from games.errors import NotFound, ServiceError
+
+log = logging.getLogger(__name__)
+
+# The most moves one transaction makes: a bound on how long the first of them waits.
+MAX_BATCH = 64
+
+# The ordinary path, in the thread pool (not the one shared thread: moves of different games
+# run side by side).
+_in_thread = database_sync_to_async(services.move_submit, thread_sensitive=False)
+
+# How many moves each path made in this process, and in how many batches (tests, benchmarks).
+counts = {"batched": 0, "batches": 0, "ordinary": 0}
+
+
+def available() -> bool:
+    return settings.MOVES_IN_BATCHES and persistence.fast() and publisher.pubsub()
+
+
+async def move_submit(*, match_id: int, user, move, version: int | None, key: str | None) -> dict:
+    """``services.move_submit``'s answer for this submission."""
+    if not available():
+        return await _ordinary(match_id=match_id, user=user, move=move, version=version, key=key)
+    key, supplied = services.move_submission(move, key)
+    match_id = persistence.match_id_checked(match_id)
+    submission = _Submission(match_id, user, move, version, key, supplied,
+                             asyncio.get_running_loop().create_future())
+    # A refusal nobody waits for any more (the socket closed) is not "never retrieved".
+    submission.answer.add_done_callback(lambda answer: answer.cancelled() or answer.exception())
+    _committer(match_id).put(submission)
+    # Shielded: a socket that closes while its move is being made does not undo the move.
+    return await asyncio.shield(submission.answer)
+
+
+async def _ordinary(**submission) -> dict:
+    counts["ordinary"] += 1
+    return await _in_thread(**submission)
+
+
+@dataclass
+class _Submission:
+    match_id: int
+    user: object
+    move: dict
+    version: int | None
+    key: str
+    supplied: bool  # the client chose the key, so it may have been used before
+    answer: asyncio.Future
+
+    def ordinary(self) -> dict:
+        return {"match_id": self.match_id, "user": self.user, "move": self.move, "version": self.version,
+                "key": self.key if self.supplied else None}
+
+
+@dataclass
+class _MatchWork:
+    """One match's part of a batch: its moves in order, and what deciding them collected."""
+    submissions: list[_Submission]
+    unit: unit_of_work.UnitOfWork = field(default_factory=unit_of_work.UnitOfWork)
+    results: list = field(default_factory=list)  # (submission, answer dict or ServiceError)
+    elsewhere: bool = False  # made on the ordinary path after the batch
+
+
+class _Committer:
+    """A task of an event loop that makes the moves waiting for it, a batch at a time."""
+
+    def __init__(self):
+        self.queue: asyncio.Queue[_Submission] = asyncio.Queue()
+        self.task: asyncio.Task | None = None
+        self.publishing: asyncio.Task | None = None  # the last batch's messages on their way
+
+    def put(self, submission: _Submission) -> None:
+        self.queue.put_nowait(submission)
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._run(), name="grailsite-moves")
+
+    async def _run(self) -> None:
+        while True:
+            batch = [await self.queue.get()]
+            while len(batch) < MAX_BATCH and not self.queue.empty():
+                batch.append(self.queue.get_nowait())
+            try:
+                messages = await _make(batch)
+            except Exception:  # noqa: BLE001 - nothing of the batch was written
+                log.warning("a batch of %d moves failed; making them one by one", len(batch), exc_info=True)
+                _elsewhere([s for s in batch if not s.answer.done()])
+                continue
+            # The next batch need not wait for Redis; the frames still go out in batch order.
+            self.publishing = asyncio.get_running_loop().create_task(_publish(messages, after=self.publishing))
+
+
+# Committers an event loop runs side by side (a match always goes to the same one, so a
+# process makes one match's moves in the order they came). One is best on two cores: four
+# made batches smaller and cost more CPU a move than the waits they overlapped
+# (docs/performance.md).
+LANES = 1
+_committers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _committer(match_id: int) -> _Committer:
+    loop = asyncio.get_running_loop()
+    lanes = _committers.get(loop)
+    if lanes is None:
+        lanes = _committers[loop] = [_Committer() for _ in range(LANES)]
+    return lanes[match_id % LANES]
+
+
+async def _publish(messages: list, *, after: asyncio.Task | None) -> None:
+    if after is not None:
+        await after
+    try:
+        await publisher.send_collected(messages)
+    except Exception:  # noqa: BLE001 - a dropped push is caught up by the page's heartbeat
+        log.warning("could not publish the frames of a batch of moves", exc_info=True)
+
+
+async def _make(batch: list[_Submission]) -> list:
+    """Make a batch of moves; the group messages its changes publish."""
+    works: dict[int, _MatchWork] = {}
+    for submission in batch:  # each match's moves in the order they came
+        works.setdefault(submission.match_id, _MatchWork([])).submissions.append(submission)
+    async with aiodb.connection() as conn:
+        try:
+            await _decide_and_write(conn, works)
+        except BaseException:
+            await aiodb.roll_back(conn)
+            raise
+    counts["batches"] += 1
+    messages: list = []
+    blocking: list = []
+    for work in works.values():
+        if work.elsewhere:
+            continue
+        _run_after_commit(work.unit)
+        messages += work.unit.messages
+        blocking += work.unit.blocking
+        for submission, answer in work.results:
+            counts["batched"] += 1
+            if isinstance(answer, ServiceError):
+                submission.answer.set_exception(answer)
+            else:
+                submission.answer.set_result(answer)
+    loop = asyncio.get_running_loop()
+    for fn in blocking:
+        loop.run_in_executor(None, _logged, fn)
+    _elsewhere([s for work in works.values() if work.elsewhere for s in work.submissions])
+    return messages
+
+
+async def _decide_and_write(conn, works: dict[int, _MatchWork]) -> None:
+    match_ids = sorted(works)
+    keys = sorted({(s.match_id, s.key) for w in works.values() for s in w.submissions if s.supplied})
+    locked = await aiodb.run_script(conn, persistence.lock_many_statements(match_ids, keys), begin=True)
+    match_rows = {row[0]: row for row in locked[0]}
+    seat_rows: dict[int, list] = {}
+    for row in locked[1]:
+        seat_rows.setdefault(row[_SEAT_MATCH], []).append(row)
+    earlier = {(row[0], row[1]): tuple(row[2:]) for row in locked[2]} if keys else {}
+    for match_id in match_ids:
+        await _decide(conn, works[match_id], match_id, match_rows.get(match_id), seat_rows.get(match_id, []),
+                      earlier)
+    writes = [(sql, params, done) for w in works.values() if not w.elsewhere for sql, params, done in w.unit.statements]
+    results = await aiodb.run_script(conn, [(sql, params) for sql, params, _ in writes], commit=True)
+    for (_, _, done), rows in zip(writes, results):
+        if done is not None:
+            done(rows[0] if rows else None)
+
+
+_SEAT_MATCH = persistence._SEAT_COLUMNS.index("match_id")
+
+
+async def _decide(conn, work: _MatchWork, match_id: int, match_row, seat_rows, earlier: dict) -> None:
+    """Decide one match's moves of the batch, collecting their writes in ``work.unit``; a
+    match that needs the ordinary path is marked so, with nothing of it kept."""
+    if match_row is None:
+        work.results = [(s, NotFound("No such game.")) for s in work.submissions]
+        return
+    if not seat_rows and any(s.supplied for s in work.submissions):
+        work.elsewhere = True  # a match without seats: its earlier moves are asked on their own
+        return
+    with unit_of_work.collecting(work.unit):
+        match, stamp, state = persistence.match_from_row(match_id, match_row)
+        if state is None:  # the row said this process holds the state; it no longer does
+            state = (await aiodb.run_script(conn, [(persistence.STATE_SQL, [match_id])]))[0][0][0]
+        match, seats, _ = persistence.locked(match, stamp, state, seat_rows, None)
+        made: dict[str, tuple] = {}  # keys used by this batch's own moves of this match
+        for submission in work.submissions:
+            before = (match.version, len(work.unit.statements))
+            try:
+                answer = services.move_submit_locked(
+                    match, seats, made.get(submission.key) or earlier.get((match_id, submission.key)),
+                    user=submission.user, move=submission.move, version=submission.version, key=submission.key)
+            except ServiceError as exc:
+                if (match.version, len(work.unit.statements)) != before:
+                    raise RuntimeError("a move was refused after it changed the match") from exc
+                work.results.append((submission, exc))
+                continue
+            except (unit_of_work.NeedsSync, SynchronousOnlyOperation) as exc:
+                if isinstance(exc, SynchronousOnlyOperation):  # should have said require_sync
+                    log.warning("a move in match %s reached the ORM on the loop", match_id, exc_info=True)
+                work.elsewhere = True
+                return
+            if not answer["repeated"]:
+                made[submission.key] = (submission.user.id, answer["version"], answer["seq"])
+            work.results.append((submission, answer))
+
+
+def _run_after_commit(unit: unit_of_work.UnitOfWork) -> None:
+    """The change is stored: keep its state, build its frames and nudges (collected in the
+    unit). None of this may undo or fail the move: failures are logged, and pages catch up
+    by version."""
+    with unit_of_work.collecting(unit):
+        i = 0
+        while i < len(unit.after_commit):  # work may add work
+            try:
+                unit.after_commit[i]()
+            except Exception:  # noqa: BLE001
+                log.exception("after-commit work of a move failed")
+            i += 1
+
+
+def _elsewhere(submissions: list[_Submission]) -> None:
+    """Make these moves on the ordinary path, each match's in the order they came."""
+    by_match: dict[int, list[_Submission]] = {}
+    for submission in submissions:
+        by_match.setdefault(submission.match_id, []).append(submission)
+    for queue in by_match.values():
+        asyncio.get_running_loop().create_task(_one_by_one(queue))
+
+
+async def _one_by_one(submissions: list[_Submission]) -> None:
+    for submission in submissions:
+        try:
+            submission.answer.set_result(await _ordinary(**submission.ordinary()))
+        except Exception as exc:  # noqa: BLE001 - the submitter gets it, as from the service
+            submission.answer.set_exception(exc)
+
+
+def _logged(fn) -> None:
+    try:
+        fn()
+    except Exception:  # noqa: BLE001
+        log.exception("after-commit work of a move failed")

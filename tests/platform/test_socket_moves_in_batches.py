@@ -1,0 +1,260 @@
+"""Moves made on the event loop in batches (games/live_moves.py), on PostgreSQL and Redis:
+the same answers, refusals and rows as the synchronous service, several moves and several
+games in one transaction, and the ordinary path for whatever cannot be batched."""
+import asyncio
+import logging
+from unittest import mock
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import aiodb, live_moves, services, unit_of_work
+from games.errors import MoveRejected, NotAllowed, NotFound, StaleVersion
+from games.models import Match, MoveRecord, Notification, Seat
+
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+
+def _card(match, seat, n=0):
+    return match.state["hands"][seat][n]
+
+
+def _rows(match_id):
+    """What a match's moves left in the database, minus ids and times."""
+    match = Match.objects.get(pk=match_id)
+    seats = list(Seat.objects.filter(match=match).order_by("index")
+                 .values("index", "waiting_for", "waiting_key", "situation_version", "deadline"))
+    for seat in seats:
+        seat["deadline"] = seat["deadline"] is not None
+    records = list(MoveRecord.objects.filter(match=match).order_by("seq")
+                   .values("seq", "seat", "user_id", "move", "events", "key", "version_after"))
+    notices = sorted(Notification.objects.filter(match=match, read_at__isnull=True).values_list("user_id", "kind"))
+    return {"state": match.state, "version": match.version, "moves": match.move_count, "status": match.status,
+            "seats": seats, "records": records, "notices": notices}
+
+
+def _counts():
+    return dict(live_moves.counts)
+
+
+def _delta(before):
+    return {k: live_moves.counts[k] - before[k] for k in before}
+
+
+async def _submit(match_id, user, move, version=None, key=None):
+    return await live_moves.move_submit(match_id=match_id, user=user, move=move, version=version, key=key)
+
+
+def test_a_batch_leaves_the_same_rows_and_answers_as_the_synchronous_service(make_match, make_user):
+    """Two games from the same seed, one played through the service, one through batches:
+    the same states, versions, move records, seats and notifications."""
+    users = [make_user(), make_user()]
+    plain, _ = make_match(kind="secret", users=users, seed=77)
+    batched, _ = make_match(kind="secret", users=users, seed=77)
+    answers = {"plain": [], "batched": []}
+    before = _counts()
+    for turn in range(4):
+        seat = turn % 2
+        plain.refresh_from_db()
+        move = {"type": "play", "card": _card(plain, seat)}
+        answers["plain"].append(services.move_submit(match_id=plain.pk, user=users[seat], move=move,
+                                                     version=plain.version, key=f"k{turn}"))
+        answers["batched"].append(asyncio.run(_submit(batched.pk, users[seat], move, version=plain.version,
+                                                      key=f"k{turn}")))
+    assert answers["batched"] == answers["plain"]
+    assert _rows(batched.pk) == _rows(plain.pk)
+    assert _delta(before) == {"batched": 4, "batches": 4, "ordinary": 0}
+
+
+def test_one_transaction_makes_several_games_moves_and_several_moves_of_one_game(make_match):
+    one, (alice, bob) = make_match(kind="secret")
+    two, (carol, dave) = make_match(kind="secret")
+    before = _counts()
+
+    async def scenario():
+        # Submitted in one go: the committer finds them all waiting and makes them together.
+        return await asyncio.gather(
+            _submit(one.pk, alice, {"type": "play", "card": _card(one, 0)}, key="a1"),
+            _submit(two.pk, carol, {"type": "play", "card": _card(two, 0)}, key="c1"),
+            # bob's move is legal only once alice's is made: the batch makes one game's moves in order
+            _submit(one.pk, bob, {"type": "play", "card": _card(one, 1)}, key="b1"))
+
+    first, other, second = asyncio.run(scenario())
+    assert first == {"version": one.version + 1, "seq": 1, "repeated": False}
+    assert second == {"version": one.version + 2, "seq": 2, "repeated": False}
+    assert other == {"version": two.version + 1, "seq": 1, "repeated": False}
+    assert _delta(before) == {"batched": 3, "batches": 1, "ordinary": 0}
+    assert list(MoveRecord.objects.filter(match=one).order_by("seq").values_list("key", flat=True)) == ["a1", "b1"]
+    one.refresh_from_db()
+    assert one.state["table"] == [_card_of(one, "a1"), _card_of(one, "b1")] and one.state["turn"] == 0
+
+
+def _card_of(match, key):
+    return MoveRecord.objects.get(match=match, key=key).move["card"]
+
+
+def test_a_key_sent_twice_in_one_batch_is_made_once(make_match):
+    match, (alice, _) = make_match(kind="secret")
+    move = {"type": "play", "card": _card(match, 0)}
+    before = _counts()
+
+    async def scenario():
+        return await asyncio.gather(_submit(match.pk, alice, move, key="twice"),
+                                    _submit(match.pk, alice, move, key="twice"))
+
+    first, again = asyncio.run(scenario())
+    assert _delta(before) == {"batched": 2, "batches": 1, "ordinary": 0}
+    assert first["repeated"] is False and again == {**first, "repeated": True}
+    assert MoveRecord.objects.filter(match=match).count() == 1
+
+
+def test_a_refused_move_changes_nothing_and_its_batch_goes_on(make_match, make_user):
+    match, (alice, bob) = make_match(kind="secret")
+    stranger = make_user()
+    before = _counts()
+
+    async def scenario():
+        return await asyncio.gather(
+            _submit(match.pk, bob, {"type": "play", "card": _card(match, 1)}),  # not bob's turn
+            _submit(match.pk, alice, {"type": "play", "card": "NOT-IN-HAND"}),
+            _submit(match.pk, stranger, {"type": "play", "card": _card(match, 0)}),
+            _submit(match.pk, alice, {"type": "play", "card": _card(match, 0)}, version=match.version - 1),
+            _submit(match.pk + 1000, alice, {"type": "play", "card": _card(match, 0)}),
+            _submit(match.pk, alice, {"type": "play", "card": _card(match, 0)}, version=match.version),
+            return_exceptions=True)
+
+    *refusals, made = asyncio.run(scenario())
+    assert [type(r) for r in refusals] == [MoveRejected, MoveRejected, NotAllowed, StaleVersion, NotFound]
+    assert str(refusals[0]) == "It is not your turn."
+    assert made == {"version": match.version + 1, "seq": 1, "repeated": False}
+    assert _delta(before)["batches"] == 1 and _delta(before)["ordinary"] == 0
+    assert MoveRecord.objects.filter(match=match).count() == 1
+
+
+def test_a_game_that_needs_the_ordinary_path_leaves_the_batch_and_is_made_there(make_match):
+    """A hook that works through the ORM says so (unit_of_work.require_sync): its game's moves
+    are made by the synchronous service after the batch, in order; the other game's stay."""
+    slow, (alice, bob) = make_match(kind="secret")
+    fast, (carol, _) = make_match(kind="secret")
+    real = services._apply_auto_moves
+
+    def needs_orm(match, seats):
+        if match.pk == slow.pk:
+            unit_of_work.require_sync("the test's hook reads the ORM")
+        return real(match, seats)
+
+    before = _counts()
+
+    async def scenario():
+        return await asyncio.gather(
+            _submit(slow.pk, alice, {"type": "play", "card": _card(slow, 0)}),
+            _submit(fast.pk, carol, {"type": "play", "card": _card(fast, 0)}),
+            _submit(slow.pk, bob, {"type": "play", "card": _card(slow, 1)}))
+
+    with mock.patch.object(services, "_apply_auto_moves", needs_orm):
+        first, other, second = asyncio.run(scenario())
+    assert (first["seq"], second["seq"], other["seq"]) == (1, 2, 1)
+    assert _delta(before) == {"batched": 1, "batches": 1, "ordinary": 2}
+    assert MoveRecord.objects.filter(match=slow).count() == 2 and MoveRecord.objects.filter(match=fast).count() == 1
+
+
+def test_code_that_reaches_the_orm_on_the_loop_is_made_on_the_ordinary_path(make_match, caplog):
+    match, (alice, _) = make_match(kind="secret")
+    real = services._apply_auto_moves
+
+    def reads_the_orm(match, seats):
+        Match.objects.get(pk=match.pk)  # SynchronousOnlyOperation on the loop
+        return real(match, seats)
+
+    before = _counts()
+    with mock.patch.object(services, "_apply_auto_moves", reads_the_orm), \
+            caplog.at_level(logging.WARNING, logger="games.live_moves"):
+        answer = asyncio.run(_submit(match.pk, alice, {"type": "play", "card": _card(match, 0)}))
+    assert answer["seq"] == 1 and _delta(before)["ordinary"] == 1
+    assert "reached the ORM on the loop" in caplog.text
+    assert MoveRecord.objects.filter(match=match).count() == 1
+
+
+def test_a_batch_that_fails_on_its_way_to_the_database_is_made_move_by_move(make_match):
+    """Nothing of a failed batch was written; each of its moves is then made once."""
+    one, (alice, bob) = make_match(kind="secret")
+    two, (carol, _) = make_match(kind="secret")
+    real = aiodb.run_script
+    failures = []
+
+    async def fails_to_commit(conn, statements, *, begin=False, commit=False):
+        if commit and not failures:
+            failures.append(1)
+            await real(conn, statements[:1], commit=False)  # part of the batch reaches the server...
+            raise OSError("the connection broke")  # ... and then the connection breaks
+        return await real(conn, statements, begin=begin, commit=commit)
+
+    before = _counts()
+
+    async def scenario():
+        return await asyncio.gather(
+            _submit(one.pk, alice, {"type": "play", "card": _card(one, 0)}),
+            _submit(two.pk, carol, {"type": "play", "card": _card(two, 0)}),
+            _submit(one.pk, bob, {"type": "play", "card": _card(one, 1)}))
+
+    with mock.patch.object(aiodb, "run_script", fails_to_commit):
+        answers = asyncio.run(scenario())
+    assert [a["seq"] for a in answers] == [1, 1, 2]
+    assert _delta(before) == {"batched": 0, "batches": 0, "ordinary": 3}
+    assert MoveRecord.objects.filter(match=one).count() == 2 and MoveRecord.objects.filter(match=two).count() == 1
+
+
+def test_a_socket_that_closes_while_its_move_is_made_does_not_undo_it(make_match):
+    match, (alice, _) = make_match(kind="secret")
+
+    async def scenario():
+        task = asyncio.ensure_future(_submit(match.pk, alice, {"type": "play", "card": _card(match, 0)}))
+        await asyncio.sleep(0)  # queued
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        for _ in range(200):  # the committer carries on
+            if await database_sync_to_async(MoveRecord.objects.filter(match=match).count)():
+                return
+            await asyncio.sleep(0.01)
+
+    asyncio.run(scenario())
+    assert MoveRecord.objects.filter(match=match).count() == 1
+
+
+def test_without_batches_every_socket_move_takes_the_ordinary_path(make_match, settings):
+    settings.MOVES_IN_BATCHES = False
+    match, (alice, _) = make_match(kind="secret")
+    before = _counts()
+    asyncio.run(_submit(match.pk, alice, {"type": "play", "card": _card(match, 0)}))
+    assert _delta(before) == {"batched": 0, "batches": 0, "ordinary": 1}
+
+
+def test_scripts_prepare_each_statement_once_a_connection_and_quote_any_text(db):
+    sql = "SELECT %s::text, %s::integer, %s::bigint[]"
+    hostile = "it's a \\ 'quote'; DROP TABLE games_match; -- ☃ 日本"
+
+    async def scenario():
+        async with aiodb.connection() as conn:
+            first = await aiodb.run_script(conn, [(sql, [hostile, 7, [1, 2]])], begin=True, commit=True)
+            again = await aiodb.run_script(conn, [(sql, ["plain", None, []])])
+            prepared = (await (await conn.execute("SELECT count(*) FROM pg_prepared_statements")).fetchone())[0]
+            return first, again, prepared
+
+    first, again, prepared = asyncio.run(scenario())
+    assert first == [[(hostile, 7, [1, 2])]] and again == [[("plain", None, [])]]
+    assert prepared == 1
+    assert Match.objects.count() == 0  # the table is there (and empty): the text stayed text
+
+
+def test_a_failed_script_rolls_back_and_forgets_what_it_prepared(db):
+    async def scenario():
+        async with aiodb.connection() as conn:
+            with pytest.raises(Exception, match="division by zero"):
+                await aiodb.run_script(conn, [("SELECT %s::integer", [1]), ("SELECT 1 / %s::integer", [0])],
+                                       begin=True)
+            await aiodb.roll_back(conn)
+            # The same statements again: prepared afresh, on a connection fit for use.
+            return await aiodb.run_script(conn, [("SELECT %s::integer", [1]), ("SELECT 1 / %s::integer", [1])])
+
+    assert asyncio.run(scenario()) == [[(1,)], [(1,)]]
