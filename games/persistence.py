@@ -136,7 +136,8 @@ def _lock(match_id, key: str | None) -> tuple[Match, list[Seat], tuple | None]:
         cur.execute(seats_sql, seats_params)
         rows = cur.fetchall()
     if key and not rows:  # a match without seats: ask on its own
-        return *locked(match, stamp, state, rows, None), earlier_move(match_id, key)
+        match, seats, _ = locked(match, stamp, state, rows, None)
+        return match, seats, earlier_move(match_id, key)
     return locked(match, stamp, state, rows, key)
 
 

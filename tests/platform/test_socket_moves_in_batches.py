@@ -258,3 +258,51 @@ def test_a_failed_script_rolls_back_and_forgets_what_it_prepared(db):
             return await aiodb.run_script(conn, [("SELECT %s::integer", [1]), ("SELECT 1 / %s::integer", [1])])
 
     assert asyncio.run(scenario()) == [[(1,)], [(1,)]]
+
+
+def test_a_connection_whose_backend_was_killed_is_replaced_before_the_next_batch(make_match):
+    """An idle async connection whose backend died (a restart, a failover) is noticed when it
+    is taken (games/aiodb.py), and the next batch runs on a new one."""
+    match, (alice, bob) = make_match(kind="secret")
+    before = _counts()
+
+    async def scenario():
+        await _submit(match.pk, alice, {"type": "play", "card": _card(match, 0)})
+        async with aiodb.connection() as conn:  # the committer's, back in the idle list
+            pid = conn.info.backend_pid
+        await database_sync_to_async(_terminate)(pid)
+        async with aiodb.connection() as conn:
+            assert conn.info.backend_pid != pid
+        await asyncio.sleep(0)
+        return await _submit(match.pk, bob, {"type": "play", "card": _card(match, 1)})
+
+    assert asyncio.run(scenario())["seq"] == 2
+    assert _delta(before) == {"batched": 2, "batches": 2, "ordinary": 0}
+
+
+def _terminate(pid):
+    import time
+
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+        for _ in range(250):  # until the server has let it go
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [pid])
+            if cursor.fetchone()[0] == 0:
+                return
+            time.sleep(0.02)
+
+
+def test_a_match_without_seats_refuses_keyed_moves_on_either_path(make_match):
+    """A match whose seats are gone (an admin's doing) has no seat to find an earlier move
+    through: the key is looked up on its own, and the move is refused, not a crash."""
+    match, (alice, _) = make_match(kind="secret")
+    Seat.objects.filter(match=match).delete()
+    move = {"type": "play", "card": _card(match, 0)}
+    with pytest.raises(NotAllowed):
+        services.move_submit(match_id=match.pk, user=alice, move=move, version=None, key="k")
+    before = _counts()
+    with pytest.raises(NotAllowed):
+        asyncio.run(_submit(match.pk, alice, move, key="k"))
+    assert _delta(before)["ordinary"] == 1
