@@ -211,7 +211,23 @@ def _frame_at_least(version: int):
     return lambda m: m["type"] in ("state", "change") and m["data"]["version"] >= version
 
 
-async def play_game(game: dict, base: str, client, deadline: float, interval: float, latencies: list, counts: dict,
+class Pace:
+    """A slot's timeline when paced: a move every ``interval`` seconds from ``first_at``; a
+    move that took longer than that is followed at once, without a burst to catch up."""
+
+    def __init__(self, interval: float, first_at: float):
+        self.interval, self.next_at = interval, first_at
+
+    async def wait(self) -> None:
+        if not self.interval:
+            return
+        delay = self.next_at - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        self.next_at = max(self.next_at + self.interval, time.perf_counter())
+
+
+async def play_game(game: dict, base: str, client, deadline: float, pace: Pace, latencies: list, counts: dict,
                     ws_base: str | None = None, path: str = "http"):
     import websockets
 
@@ -234,6 +250,7 @@ async def play_game(game: dict, base: str, client, deadline: float, interval: fl
             other = 1 - mover
             move = views[mover]["legal_moves"][0]
             key += 1
+            await pace.wait()
             started = time.perf_counter()
             if path == "ws":
                 await sockets[mover].send(orjson.dumps({"type": "move", "move": move, "version": views[mover]["version"],
@@ -261,8 +278,6 @@ async def play_game(game: dict, base: str, client, deadline: float, interval: fl
             counts["moves"] += 1
             _, msg = await _next(queues[mover], _frame_at_least(target))  # the mover's own next state
             views[mover] = _merged(views[mover], msg)
-            if interval:
-                await asyncio.sleep(max(0.0, interval - (time.perf_counter() - started)))
     except asyncio.TimeoutError:
         counts["stalled"] += 1
     finally:
@@ -278,8 +293,14 @@ def _merged(view: dict, msg: dict) -> dict:
 
 
 async def run(games: list, base: str, seconds: float, rate: float | None, slots: int, ws_base: str | None = None,
-              path: str = "http") -> dict:
-    """``slots`` games are played at once; when one ends its slot takes the next fresh game."""
+              path: str = "http", bursts: bool = False) -> dict:
+    """``slots`` games are played at once; when one ends its slot takes the next fresh game.
+
+    Paced (``rate``), each slot moves every ``slots / rate`` seconds on a timeline of its own,
+    the slots' timelines spread evenly over that interval, so moves arrive at a steady rate
+    as independent players' would. ``bursts`` starts every timeline at the same instant
+    instead: all slots move together, ``slots`` moves at once each interval (how this bench
+    paced before 2026-11-25 evening)."""
     import httpx
 
     latencies: list[float] = []
@@ -287,14 +308,15 @@ async def run(games: list, base: str, seconds: float, rate: float | None, slots:
     interval = slots / rate if rate else 0.0
     queue = list(reversed(games))
 
-    async def slot(client, deadline):
+    async def slot(client, deadline, pace):
         while queue and time.monotonic() < deadline:
-            await play_game(queue.pop(), base, client, deadline, interval, latencies, counts, ws_base, path)
+            await play_game(queue.pop(), base, client, deadline, pace, latencies, counts, ws_base, path)
 
     limits = httpx.Limits(max_connections=slots * 2)
     async with httpx.AsyncClient(limits=limits, timeout=30) as client:
-        start = time.monotonic()
-        await asyncio.gather(*(slot(client, start + seconds) for _ in range(slots)))
+        start, first = time.monotonic(), time.perf_counter()
+        paces = [Pace(interval, first + (0 if bursts else i * interval / slots)) for i in range(slots)]
+        await asyncio.gather(*(slot(client, start + seconds, pace) for pace in paces))
         elapsed = time.monotonic() - start
     q = statistics.quantiles(latencies, n=100) if len(latencies) >= 100 else [float("nan")] * 99
     return {"moves": counts["moves"], "errors": counts["errors"], "stalled": counts["stalled"], "refusals": counts["refusals"],
@@ -308,6 +330,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--rate", type=float, default=None, help="target moves/s in total (default: flat out)")
+    parser.add_argument("--bursts", action="store_true",
+                        help="paced: every game moves at the same instant (bursts of --games moves), not spread evenly")
     parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
     parser.add_argument("--pool", type=int, default=10, help="games prepared per concurrent slot (each lasts 12 moves)")
     parser.add_argument("--wsgi", action="store_true",
@@ -338,7 +362,7 @@ def main() -> None:
         # The load generator shares the two cores with what it measures: uvloop and orjson
         # keep its own cost per move down (it is printed as load_generator).
         result = uvloop.run(run(games, f"http://127.0.0.1:{http_port}", args.seconds, args.rate, args.games,
-                                 ws_base=f"ws://127.0.0.1:{port}", path=args.path))
+                                 ws_base=f"ws://127.0.0.1:{port}", path=args.path, bursts=args.bursts))
         after = cpu_by_component(server.pid)
         if http_server is not None:
             after["server"] += cpu_by_component(http_server.pid)["server"] - extra
@@ -356,7 +380,7 @@ def main() -> None:
         result["pgbench_tps"] = round(tps, 1)
         result["moves_per_pgbench_tps"] = round(result["moves_per_s"] / tps, 4)
     print(json.dumps({"benchmark": "move_roundtrip", "kind": args.kind, "path": args.path,
-                      "concurrent_games": args.games, "rate": args.rate, "workers": args.workers,
+                      "concurrent_games": args.games, "rate": args.rate, "bursts": args.bursts, "workers": args.workers,
                       "http": "wsgi" if args.wsgi else "asgi",
                       "socket_moves": "ordinary" if args.ordinary else "batched", **result}))
 
