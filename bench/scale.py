@@ -1,5 +1,5 @@
 """Does a page or a move cost more when the database is full? The home page, the lobby, a game
-page, the game's JSON and a move are timed (server side, in process, through Django's test
+page, the game's JSON and a move (through the service, and as a socket's, in a batch) are timed (server side, in process, through Django's test
 client and the service) and their SQL statements counted, first with ten games in the
 database, then again after adding 10,000 finished and 1,000 active games with long
 histories (default sizes; `--finished`, `--active`, `--history` change them).
@@ -61,6 +61,37 @@ def _move_ms(match_id: int, users: dict) -> float:
     return statistics.median(times)
 
 
+def _batched_move_ms(match_id: int, users: dict) -> float:
+    """Median milliseconds of a legal move made as a socket's are (games/live_moves.py, a
+    batch of one), on ``match_id``."""
+    import uvloop
+    from asgiref.sync import sync_to_async
+
+    from games import live_moves, registry
+    from games.models import Match
+
+    def next_move():
+        match = Match.objects.get(pk=match_id)
+        game = registry.get(match.kind)
+        pending = game.pending(match.state)[0]
+        seat = match.seats.get(index=pending.seat)
+        return users[seat.user_id], game.legal_moves(match.state, pending.seat)[0], match.version
+
+    async def play():
+        times = []
+        for _ in range(REPEAT):
+            user, move, version = await sync_to_async(next_move)()
+            start = time.perf_counter()
+            await live_moves.move_submit(match_id=match_id, user=user, move=move, version=version, key=None)
+            times.append(1000 * (time.perf_counter() - start))
+        return times
+
+    before = dict(live_moves.counts)
+    times = uvloop.run(play())
+    assert live_moves.counts["batched"] - before["batched"] == REPEAT, "the moves did not go in batches"
+    return statistics.median(times)
+
+
 def _fill(template_id: int, finished: int, active: int, history: int) -> None:
     """Copies of the template game: ``finished`` finished and ``active`` active ones, each with
     ``history`` move records, among 500 filler players."""
@@ -111,6 +142,7 @@ def _round(label: str, game: dict, users: dict) -> dict:
         ms, queries = _measure(client, url)
         out[name] = (round(ms, 2), queries)
     out["move"] = (round(_move_ms(match_id, users), 2), None)
+    out["move in a batch"] = (round(_batched_move_ms(match_id, users), 2), None)
     print(label, out)
     return out
 
@@ -130,7 +162,7 @@ def main() -> None:
     big = _round(f"{args.finished} finished + {args.active} active more:", games[2], users)
     print("\n| page or action | 10 games: ms (statements) | full: ms (statements) |")
     print("| --- | --- | --- |")
-    for name in ("home", "lobby", "game page", "game JSON", "move"):
+    for name in ("home", "lobby", "game page", "game JSON", "move", "move in a batch"):
         a, b = small[name], big[name]
         fmt = (lambda v: f"{v[0]} ms" + (f" ({v[1]})" if v[1] is not None else ""))
         print(f"| {name} | {fmt(a)} | {fmt(b)} |")

@@ -19,6 +19,7 @@ else closes the socket with a code from ``CLOSE`` and a reason, never a tracebac
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import time
@@ -28,6 +29,8 @@ import redis
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
+from channels.layers import get_channel_layer
 from django.conf import settings
 
 from games import live_moves, selectors
@@ -169,6 +172,43 @@ def _load_chat(match_id: int, message_id: int, seat: int | None) -> list[dict]:
     return selectors.chat_for(match, after_id=message_id - 1, limit=1, player=seat is not None)
 
 
+async def dispatch_in_order(sources, dispatch, *, backlog: int = 64) -> None:
+    """Dispatch the messages of several sources (the socket's, the channel layer's) one at a
+    time, in the order they arrive, until a source fails or dispatch raises.
+
+    Channels' ``await_many_dispatch`` makes a new task and an ``asyncio.wait`` for every
+    message; when a frame reaches 500 spectators that is 500 tasks and waits per process
+    (docs/performance.md). Here one long-lived task per source feeds one queue. The queue is
+    bounded, so a client that floods its socket waits for its messages to be dispatched, as
+    it did before."""
+    queue: asyncio.Queue = asyncio.Queue(maxsize=backlog)
+
+    async def pump(source):
+        try:
+            while True:
+                await queue.put((await source(), None))
+        except asyncio.CancelledError:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - handed to the dispatching loop
+            await queue.put((None, exc))
+
+    pumps = [asyncio.ensure_future(pump(source)) for source in sources]
+    try:
+        while True:
+            message, error = await queue.get()
+            if error is not None:
+                raise error
+            await dispatch(message)
+    finally:
+        for task in pumps:
+            task.cancel()
+        for task in pumps:
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
+
+
 class LiveConsumer(AsyncJsonWebsocketConsumer):
     """A consumer that, when Redis is down, refuses the socket with 1013 (try again later)
     instead of failing with a 500: the layer is needed to open the consumer's own channel
@@ -177,7 +217,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     async def __call__(self, scope, receive, send):
         self._accepted = False
         try:
-            return await super().__call__(scope, receive, send)
+            return await self._serve(scope, receive, send)
         except LAYER_DOWN as exc:
             log.warning("websocket refused, the channel layer is down: %r", exc)
             if not self._accepted:
@@ -188,6 +228,21 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await send({"type": "websocket.close", "code": CLOSE["try_later"],
                         "reason": "Live updates are down for a moment."})
             return None
+
+    async def _serve(self, scope, receive, send):
+        """Channels' ``AsyncConsumer.__call__``, with ``dispatch_in_order`` for its loop."""
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        sources = [receive]
+        if self.channel_layer is not None:
+            self.channel_name = await self.channel_layer.new_channel()
+            self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
+            sources.append(self.channel_receive)
+        self.base_send = send
+        try:
+            await dispatch_in_order(sources, self.dispatch)
+        except StopConsumer:
+            pass
 
     async def accept(self, *args, **kwargs):
         await super().accept(*args, **kwargs)
