@@ -15,7 +15,7 @@ from .cards import EFFECT, NAME, TYPE
 from .current_rules import active_seats, number
 from .frames import (EFFECT_HANDLER, after_rules_removed, ask, card_options, choose_then, done, others_in_order,
                      play_card, say, seat_options, table_cards)
-from .zones import card_list, draw_cards, draw_to_hand, owner_on_table, seat_name
+from .zones import card_list, draw_cards, draw_to_hand, new_event, own, owner_on_table, seat_name
 
 
 def _draw_use(state, frame, events):
@@ -103,7 +103,7 @@ def _scramble_hands(state, frame, events):
     seats = [frame["seat"]] + others_in_order(state, frame["seat"])
     sizes = [len(state["hands"][s]) for s in seats]
     pile = [c for s in seats for c in state["hands"][s]]
-    Rng(state["rng"]).shuffle(pile)
+    Rng(own(state, "rng")).shuffle(pile)
     for s, size in zip(seats, sizes):
         state["hands"][s], pile = pile[:size], pile[size:]
     say(events, "scramble", "Every hand is shuffled together and dealt back out.", seats=seats)
@@ -129,7 +129,7 @@ def _rotate_hands(state, frame, events):
 
 def _discard_rules(state, seat, rules, events):
     for rule in rules:
-        state["rules"].remove(rule)
+        own(state, "rules").remove(rule)
         state["discard"].append(rule)
     if rules:
         say(events, "rule", f"{card_list(rules)} {'is' if len(rules) == 1 else 'are'} discarded.", rules=list(rules))
@@ -202,9 +202,9 @@ def _exchange_keepers(state, frame, events):
 
 def _empty_trash(state, frame, events):
     done(state)
-    state["draw"].extend(state["discard"])
+    own(state, "draw").extend(state["discard"])
     state["discard"] = []
-    Rng(state["rng"]).shuffle(state["draw"])
+    Rng(own(state, "rng")).shuffle(state["draw"])
     say(events, "reshuffle", "The discard pile is shuffled into the draw pile.", count=len(state["draw"]))
 
 
@@ -273,10 +273,10 @@ def _everybody_gets_1(state, frame, events):
 def _give(state, giver, receiver, card, pool, events):
     pool.remove(card)
     state["hands"][receiver].append(card)
-    events.append(Event("give", f"{seat_name(giver)} gives you {NAME[card]}.", audience=(receiver,),
-                        data={"card": card}))
-    events.append(Event("give", f"{seat_name(giver)} gives {seat_name(receiver)} a card.", hidden_from=(receiver,),
-                        data={"seat": giver, "to": receiver}))
+    only = (receiver,)
+    events.append(new_event(Event, ("give", f"{seat_name(giver)} gives you {NAME[card]}.", only, {"card": card}, ())))
+    events.append(new_event(Event, ("give", f"{seat_name(giver)} gives {seat_name(receiver)} a card.", None,
+                                    {"seat": giver, "to": receiver}, only)))
 
 
 def _share_wealth(state, frame, events):
@@ -286,7 +286,7 @@ def _share_wealth(state, frame, events):
     for s in seats:
         keepers += [c for c in state["tables"][s] if TYPE[c] == "keeper"]
         state["tables"][s] = [c for c in state["tables"][s] if TYPE[c] != "keeper"]
-    Rng(state["rng"]).shuffle(keepers)
+    Rng(own(state, "rng")).shuffle(keepers)
     for i, card in enumerate(keepers):
         state["tables"][seats[i % len(seats)]].append(card)
     say(events, "share", "Every Keeper is gathered, shuffled and dealt out again.", count=len(keepers))
@@ -298,7 +298,7 @@ def _use_what_you_take(state, frame, events):
 
     def take(target):
         hand = state["hands"][target]
-        card = hand.pop(Rng(state["rng"]).below(len(hand)))
+        card = hand.pop(Rng(own(state, "rng")).below(len(hand)))
         state["limbo"].append(card)
         say(events, "play", f"{seat_name(seat)} pulls {NAME[card]} from {seat_name(target)}'s hand and plays it.",
             seat=seat, target=target, card=card)
@@ -315,9 +315,9 @@ def _zap(state, frame, events):
 
     def zap(card):
         if card in state["rules"]:
-            state["rules"].remove(card)
+            own(state, "rules").remove(card)
         elif card in state["goals"]:
-            state["goals"].remove(card)
+            own(state, "goals").remove(card)
         else:
             state["tables"][owner_on_table(state, card)].remove(card)
         state["hands"][seat].append(card)
@@ -407,7 +407,7 @@ def _inquisition(state, frame, events):
 
 def _trash_goal(state, frame, events):
     def trash(goal):
-        state["goals"].remove(goal)
+        own(state, "goals").remove(goal)
         state["discard"].append(goal)
         say(events, "goal", f"{NAME[goal]} is discarded.", card=goal)
 

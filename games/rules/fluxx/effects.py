@@ -14,7 +14,7 @@ from .actions import ACTION_OPS
 from .cards import EFFECT, NAME, TYPE
 from .current_rules import goal_limit, rule_in
 from .frames import after_rules_removed, ask, card_options, done, push, say
-from .zones import card_list, draw_to_hand, seat_name
+from .zones import card_list, draw_to_hand, own, seat_name
 
 
 def step(state: dict, events: list) -> None:
@@ -61,13 +61,14 @@ def _params(card: str) -> dict:
 def _place_rule(state, seat, card, events):
     state["limbo"].remove(card)
     old = rule_in(state, EFFECT[card]["slot"])
+    rules = own(state, "rules")
     if old is not None:
-        state["rules"].remove(old)
+        rules.remove(old)
         state["discard"].append(old)
         say(events, "rule", f"{NAME[card]} replaces {NAME[old]}.", card=card, replaced=old)
     else:
         say(events, "rule", f"{NAME[card]} is now a rule.", card=card)
-    state["rules"].append(card)
+    rules.append(card)
     after_rules_removed(state, seat)
 
 
@@ -87,6 +88,7 @@ def _place_goal(state, frame, events):
             public=f"{seat_name(seat)} chooses which Goal {NAME[card]} replaces.")
         return
     done(state)
+    goals = own(state, "goals")
     for old in replaced:
         goals.remove(old)
         state["discard"].append(old)

@@ -11,7 +11,7 @@ from .. import decisions
 from ..base import Event
 from .cards import NAME, TYPE
 from .current_rules import active_seats, goal_limit
-from .zones import seat_name
+from .zones import new_event, seat_name
 
 EFFECT_HANDLER = "effect"
 
@@ -50,7 +50,7 @@ def others_in_order(state: dict, seat: int) -> list[int]:
 
 
 def say(events: list, kind: str, text: str, **data) -> None:
-    events.append(Event(kind, text, data=data))
+    events.append(new_event(Event, (kind, text, None, data, ())))
 
 
 def table_cards(state, types) -> list[str]:

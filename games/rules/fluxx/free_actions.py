@@ -23,7 +23,7 @@ from ..base import Event, IllegalMove
 from .cards import EFFECT, NAME, TYPE, keyword_in
 from .current_rules import ALL, active_seats, in_play, number, play_target
 from .turn import HAND_LIMIT, plays_done
-from .zones import draw_to_hand, in_play_anywhere, owner_on_table, seat_name
+from .zones import draw_to_hand, in_play_anywhere, new_event, own, owner_on_table, seat_name
 
 CLAIM_HANDLER = "claim"
 MAX_WORDS = 200  # characters of a typed song, accent or quote
@@ -73,7 +73,8 @@ def use_power(state: dict, seat: int, move: dict, events: list) -> None:
     if move not in power_moves(state, seat):
         raise IllegalMove(f"{NAME[keeper]} cannot be used on that.")
     if EFFECT[keeper].get("per_turn"):
-        state["turn"]["used"].append(keeper)
+        turn = state["turn"]
+        turn["used"] = turn["used"] + [keeper]  # shared with the state copied (state_copy.py)
     target = move["target"]
     owner = owner_on_table(state, target)
     state["tables"][owner].remove(target)
@@ -88,7 +89,8 @@ def use_power(state: dict, seat: int, move: dict, events: list) -> None:
         state["tables"][seat].remove(keeper)
         state["discard"] += [keeper, target]
         text = f"{seat_name(seat)} throws {NAME[keeper]}, and {NAME[target]} ({seat_name(owner)}) is gone with it."
-    events.append(Event("power", text, data={"seat": seat, "card": keeper, "target": target, "owner": owner}))
+    events.append(new_event(Event, ("power", text, None, {"seat": seat, "card": keeper, "target": target, "owner": owner},
+                                    ())))
 
 
 # --- free-action rules -------------------------------------------------------------
@@ -164,7 +166,8 @@ def claim(state: dict, seat: int, move: dict, events: list) -> None:
     state["turn"]["sang" if kind == "sing" else "accent"] = True
     what = f"sings from “{label or 'a Python song'}”" if kind == "sing" else f"speaks in a {label or 'silly'} accent"
     said = f"{seat_name(seat)} {what}: “{words}”"
-    events.append(Event("claim", said, data={"seat": seat, "claim": kind, "label": label, "words": words}))
+    events.append(new_event(Event, ("claim", said, None, {"seat": seat, "claim": kind, "label": label, "words": words},
+                                    ())))
     judges = [s for s in active_seats(state) if s != seat]
     decisions.push(state, [dict(seat=j, kind="judge", prompt=f"{said}. Does it count?",
                                 public=f"{seat_name(j)} is judging {seat_name(seat)}'s {kind}.",
@@ -186,7 +189,7 @@ def on_judged(state: dict, frame: list[dict], events: list) -> None:
         count = number(state, EFFECT[SING]["draw"])
         if label and label not in state["songs"]:
             count += number(state, EFFECT[SING]["new_song_draw"])
-            state["songs"].append(label)
+            own(state, "songs").append(label)
         why = NAME[SING]
     else:
         count = number(state, EFFECT[ACCENT]["draw"])
@@ -194,7 +197,7 @@ def on_judged(state: dict, frame: list[dict], events: list) -> None:
         previous = state["accents"][seat]
         if previous and previous["turn"] == taken - 1 and previous["accent"] == label:
             count += number(state, EFFECT[ACCENT]["kept_up_draw"])
-        state["accents"][seat] = {"turn": taken, "accent": label}
+        own(state, "accents")[seat] = {"turn": taken, "accent": label}
         why = NAME[ACCENT]
     if state["active"][seat]:
         draw_to_hand(state, seat, count, events, why)

@@ -30,7 +30,7 @@ from .cards import NAME, PLAYABLE, TYPE, is_card
 from .frames import play_card, push
 from .state_copy import copy_state
 from .view import build_view
-from .zones import draw_for, seat_name
+from .zones import draw_for, new_event, own, seat_name
 
 HAND_SIZE = 3  # dealt at the start and to a player who joins later (the rulebook's number)
 
@@ -88,7 +88,7 @@ class MontyPythonFluxx(Game):
         new = copy_state(state)
         seat = len(new["active"])
         for key, empty in (("active", True), ("turns_taken", 0), ("accents", None)):
-            new[key].append(empty)
+            own(new, key).append(empty)
         new["hands"].append([])
         new["tables"].append([])
         events = [Event("join", f"{seat_name(seat)} joins the game and is dealt {HAND_SIZE} cards.",
@@ -196,8 +196,8 @@ class MontyPythonFluxx(Game):
         state["turn"]["played"] += 1
         state["limbo"].append(card)
         said = f", quoting “{quote}”" if bonus else ""
-        events.append(Event("play", f"{seat_name(seat)} plays {NAME[card]}{said}.",
-                            data={"seat": seat, "card": card, "quote": quote if bonus else None}))
+        events.append(new_event(Event, ("play", f"{seat_name(seat)} plays {NAME[card]}{said}.", None,
+                                        {"seat": seat, "card": card, "quote": quote if bonus else None}, ())))
         if bonus:
             state["turn"]["quoted"] = True
             push(state, {"op": "bonus_draw", "seat": seat, "count": 1, "why": NAME[free_actions.QUOTE]})
@@ -219,7 +219,7 @@ class MontyPythonFluxx(Game):
         if not turn.plays_done(state):
             raise IllegalMove(f"You still have {turn.plays_left(state)} card(s) to play.")
         state["turn"]["phase"] = turn.HAND_LIMIT
-        events.append(Event("end_turn", f"{seat_name(seat)} ends their turn.", data={"seat": seat}))
+        events.append(new_event(Event, ("end_turn", f"{seat_name(seat)} ends their turn.", None, {"seat": seat}, ())))
 
     _TURN_MOVES = {"play": _play, "power": _power, "get_on_with_it": _get_on_with_it, "swap_plays": _swap_plays,
                    "sing": _claim, "accent": _claim, "end_turn": _end_turn}
@@ -230,7 +230,7 @@ class MontyPythonFluxx(Game):
         if not _is_player(state, seat):
             raise IllegalMove("You are not playing in this game.")
         events = [Event("resign", f"{seat_name(seat)} leaves the game.", data={"seat": seat})]
-        state["active"][seat] = False
+        own(state, "active")[seat] = False
         state["discard"] += state["hands"][seat] + state["tables"][seat]
         state["hands"][seat], state["tables"][seat] = [], []
         left = [s for s, on in enumerate(state["active"]) if on]

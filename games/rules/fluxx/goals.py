@@ -12,7 +12,7 @@ from functools import lru_cache
 from ..base import Event
 from .cards import EFFECT, NAME, TAGS, TYPE
 from .current_rules import number_under
-from .zones import seat_name
+from .zones import new_event, seat_name
 
 
 def _compile(goal: str) -> tuple:
@@ -118,7 +118,7 @@ def declare(state: dict, events: list) -> None:
         goal = next(g for g in state["goals"] if meets(state, winner, g))
         reason = f"{seat_name(winner)} meets the Goal {NAME[goal]} and wins!"
         state["result"] = {"winners": [winner], "draw": False, "reason": reason, "goal": goal}
-        events.append(Event("win", reason, data={"seat": winner, "goal": goal}))
+        events.append(new_event(Event, ("win", reason, None, {"seat": winner, "goal": goal}, ())))
         return
     if len(seats) > 1 and seats != state["tie"]:
         who = ", ".join(seat_name(s) for s in seats)

@@ -15,7 +15,7 @@ from .. import decisions
 from ..base import Event
 from .cards import NAME
 from .current_rules import KEEPERS, Reading, hand_limit, keeper_limit, reading
-from .zones import card_list, seat_name
+from .zones import card_list, new_event, seat_name
 
 LIMIT_HANDLER = "limit"
 
@@ -100,8 +100,8 @@ def discard(state: dict, seat: int, zone: str, cards: list[str], events: list) -
         source.remove(card)
     state["discard"].extend(gone)
     if gone:
-        events.append(Event("discard", f"{seat_name(seat)} discards {card_list(gone)} to meet the limit.",
-                            data={"seat": seat, "cards": gone, "zone": zone}))
+        events.append(new_event(Event, ("discard", f"{seat_name(seat)} discards {card_list(gone)} to meet the limit.",
+                                        None, {"seat": seat, "cards": gone, "zone": zone}, ())))
 
 
 def on_answered(state: dict, frame: list[dict], events: list) -> None:

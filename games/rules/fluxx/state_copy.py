@@ -4,20 +4,29 @@ The state is plain JSON data whose shape is known: most of it is flat lists of c
 (immutable strings, safely shared). Copying the containers and not the strings is several
 times faster than ``copy.deepcopy`` or a marshal round trip, which matters because every
 move copies the state. Any key this module does not know is copied generically, so a new
-key is never shared by mistake; the one thing shared on purpose is the frozen payload of an
-open decision (tests/rules/fluxx/test_fx_contract.py checks both).
+key is never shared by mistake. Shared on purpose: the frozen payload of an open decision,
+and the keys of ``SHARED`` (with the turn's ``used``), which most moves leave alone and the
+engine changes only through ``zones.own`` (a copy first) or by replacing them whole
+(tests/rules/fluxx/test_fx_contract.py checks all three, and that ``apply`` never changes
+the state it was given).
 """
 from __future__ import annotations
 
-# Keys copied by hand below; any other key is copied generically (``clone``).
+from operator import itemgetter
+
+# Keys copied by hand below, or shared (SHARED); any other key is copied generically (``clone``).
 _HANDLED = frozenset(("active", "turns_taken", "draw", "discard", "rules", "goals", "limbo", "songs", "tie",
                       "hands", "tables", "options", "rng", "turn", "accents", "decisions", "effects", "result"))
+# Shared with the state copied: never changed in place by the engine (zones.own copies
+# one before changing it; "tie" is only ever replaced whole; "options" only read).
+SHARED = frozenset(("active", "turns_taken", "draw", "rules", "goals", "songs", "tie", "options", "rng", "accents"))
 # Keys known to hold numbers (shared safely by ``dict(state)``): a state with no key outside
 # these two sets skips the generic pass (a subset test allocates nothing; a difference does).
 _SCALARS = frozenset(("first", "extra_turns", "decision_seq"))
 _KNOWN = _HANDLED | _SCALARS
 _MANDATORY = len(_HANDLED - {"decisions"})  # read by copy_state whatever the state holds
 assert _SCALARS == {"first", "extra_turns", "decision_seq"}  # copy_state counts these three by name
+_read_shared = itemgetter(*sorted(SHARED))
 # list.copy called directly costs a third of what a [:] slice does (no slice object).
 _copy_list = list.copy
 
@@ -38,25 +47,16 @@ def clone(value):
 def copy_state(state: dict) -> dict:
     # Spelled out key by key rather than looped over tables of key names: this runs once
     # per move, and the loops and lookups cost more than the copying (bench/fluxx_engine.py).
+    # The keys of SHARED (and the turn's "used") are shared with ``state``, not copied:
+    # the engine never changes them in place but through ``zones.own``, which copies first
+    # (or replaces them whole), and most moves change none of them.
     new = dict(state)
-    new["active"] = _copy_list(state["active"])
-    new["turns_taken"] = _copy_list(state["turns_taken"])
-    new["draw"] = _copy_list(state["draw"])
+    _read_shared(state)  # a state lacking one raises here, as when they were copied (see below)
     new["discard"] = _copy_list(state["discard"])
-    new["rules"] = _copy_list(state["rules"])
-    new["goals"] = _copy_list(state["goals"])
     new["limbo"] = _copy_list(state["limbo"])
-    new["songs"] = _copy_list(state["songs"])
-    new["tie"] = _copy_list(state["tie"])
     new["hands"] = list(map(_copy_list, state["hands"]))
     new["tables"] = list(map(_copy_list, state["tables"]))
-    new["options"] = state["options"].copy()
-    new["rng"] = state["rng"].copy()
-    accents = state["accents"]  # None, or a dict once a seat has claimed an accent
-    new["accents"] = [a.copy() if a else a for a in accents] if any(accents) else _copy_list(accents)
-    turn = state["turn"].copy()
-    turn["used"] = _copy_list(turn["used"])
-    new["turn"] = turn
+    new["turn"] = state["turn"].copy()
     effects = state["effects"]
     new["effects"] = clone(effects) if effects else []
     if state["result"] is not None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..base import Event
 from .cards import EFFECT
 from .current_rules import ALL, Reading, holds_fewest, number, reading, rich_bonus
-from .zones import draw_to_hand, seat_name
+from .zones import draw_to_hand, new_event, own, seat_name
 
 PLAY, HAND_LIMIT, KEEPER_LIMIT, OVER = "play", "hand_limit", "keeper_limit", "over"
 
@@ -20,8 +20,9 @@ PLAY, HAND_LIMIT, KEEPER_LIMIT, OVER = "play", "hand_limit", "keeper_limit", "ov
 def start(state: dict, seat: int, number_: int, events: list) -> None:
     state["turn"] = {"seat": seat, "number": number_, "phase": PLAY, "drawn": 0, "played": 0, "used": [],
                      "quoted": False, "sang": False, "accent": False}
-    state["turns_taken"][seat] += 1
-    events.append(Event("turn", f"Turn {number_}: {seat_name(seat)} to play.", data={"seat": seat, "turn": number_}))
+    own(state, "turns_taken")[seat] += 1
+    events.append(new_event(Event, ("turn", f"Turn {number_}: {seat_name(seat)} to play.", None,
+                                    {"seat": seat, "turn": number_}, ())))
     # No-Hand Bonus looks only at the very start of a turn (rules FAQ): whoever plays it waits.
     if "no-hand-bonus" in state["rules"] and not state["hands"][seat]:  # in_play
         draw_to_hand(state, seat, number(state, EFFECT["no-hand-bonus"]["draw"]), events, "No-Hand Bonus")

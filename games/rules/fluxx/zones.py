@@ -15,6 +15,24 @@ from .cards import NAME, PLAYABLE, TYPE
 
 _CREEPERS = frozenset(c for c, t in TYPE.items() if t == "creeper")
 
+# Events are made as ``base.Event`` makes them -- a tuple of its five fields -- without
+# going through its Python-level ``__new__`` (keyword arguments and a frame of its own
+# cost most of an event): ``new_event(Event, (kind, text, audience, data, hidden_from))``,
+# audience None for everyone. The same object, of the same class
+# (tests/rules/fluxx/test_fx_fast_paths.py compares them); the check below fails at import
+# if base.Event ever changes its fields.
+new_event = tuple.__new__
+assert Event._fields == ("kind", "text", "audience", "data", "hidden_from"), Event._fields
+
+
+def own(state: dict, key: str):
+    """``state[key]``, a list or dict, replaced by a copy of its own first and returned, to
+    be changed in place. ``state_copy.copy_state`` shares with the state it copies the keys
+    a move seldom changes (``SHARED`` there); every change to one goes through here, so the
+    state ``apply`` was given is never changed (test_fx_contract.py)."""
+    value = state[key] = state[key].copy()
+    return value
+
 
 _SEAT_NAMES = tuple(f"Seat {seat + 1}" for seat in range(6))  # six seats at most (game.py)
 
@@ -32,11 +50,13 @@ def take_top(state: dict, events: list) -> str | None:
     if not state["draw"]:
         if not state["discard"]:
             return None
+        # The discard pile becomes the draw pile (state_copy.py copies the discards, so
+        # the list is this state's own) and is shuffled with a generator of its own.
         state["draw"], state["discard"] = state["discard"], []
-        Rng(state["rng"]).shuffle(state["draw"])
-        events.append(Event("reshuffle", "The discard pile is shuffled into a new draw pile.",
-                            data={"count": len(state["draw"])}))
-    return state["draw"].pop()
+        Rng(own(state, "rng")).shuffle(state["draw"])
+        events.append(new_event(Event, ("reshuffle", "The discard pile is shuffled into a new draw pile.", None,
+                                        {"count": len(state["draw"])}, ())))
+    return own(state, "draw").pop()
 
 
 def draw_for(state: dict, seat: int, events: list) -> str | None:
@@ -47,8 +67,8 @@ def draw_for(state: dict, seat: int, events: list) -> str | None:
         if card is None or TYPE[card] != "creeper":
             return card
         state["tables"][seat].append(card)
-        events.append(Event("creeper", f"{seat_name(seat)} draws {NAME[card]} and must put it on the table.",
-                            data={"seat": seat, "card": card}))
+        events.append(new_event(Event, ("creeper", f"{seat_name(seat)} draws {NAME[card]} and must put it on the table.",
+                                        None, {"seat": seat, "card": card}, ())))
 
 
 def draw_cards(state: dict, seat: int, count: int, events: list) -> list[str]:
@@ -63,7 +83,7 @@ def draw_cards(state: dict, seat: int, count: int, events: list) -> list[str]:
             if card in _CREEPERS:
                 break
         else:
-            del pile[-count:]
+            del own(state, "draw")[-count:]
             return got
     return draw_one_at_a_time(state, seat, count, events)
 
@@ -87,10 +107,11 @@ def draw_to_hand(state: dict, seat: int, count: int, events: list, why: str = ""
     if got:
         state["hands"][seat].extend(got)
         note = f" ({why})" if why else ""
-        events.append(Event("draw", f"You draw {_list(got)}{note}.", audience=(seat,),
-                            data={"seat": seat, "cards": got}))
-        events.append(Event("draw", f"{seat_name(seat)} draws {len(got)} card{'s' if len(got) != 1 else ''}{note}.",
-                            hidden_from=(seat,), data={"seat": seat, "count": len(got)}))
+        only = (seat,)
+        count = len(got)
+        events.append(new_event(Event, ("draw", f"You draw {_list(got)}{note}.", only, {"seat": seat, "cards": got}, ())))
+        events.append(new_event(Event, ("draw", f"{_SEAT_NAMES[seat]} draws {count} card{'s' if count != 1 else ''}{note}.",
+                                        None, {"seat": seat, "count": count}, only)))
     return len(got)
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from games.rules.base import IllegalMove
 from games.rules.fluxx import MontyPythonFluxx
-from games.rules.fluxx.state_copy import copy_state
+from games.rules.fluxx.state_copy import SHARED, copy_state
 
 from .helpers import GAME, decide, give, new_game, play, put, rules, table_for
 from .playout import play as play_game
@@ -34,7 +34,7 @@ def test_setup_is_plain_json_and_the_same_seed_gives_the_same_game():
     assert new_game(4, 100) != a
 
 
-def test_apply_leaves_its_input_unchanged_and_copies_share_no_mutable_part():
+def test_apply_leaves_its_input_unchanged_and_gives_the_same_state_again():
     def step(before, state, seat, move, moves, events):
         frozen = pickle.dumps(before)
         again, _ = GAME.apply(before, seat, move)
@@ -52,7 +52,7 @@ def _containers(value, path="state"):
             yield from _containers(v, f"{path}/{k}")
 
 
-def test_the_state_copy_shares_only_the_frozen_parts_of_open_decisions():
+def test_the_state_copy_shares_only_frozen_parts_and_the_keys_changed_through_own():
     state = table_for()
     rules(state, "hand-limit-1")
     give(state, 1, "cow", "coconuts")
@@ -65,7 +65,48 @@ def test_the_state_copy_shares_only_the_frozen_parts_of_open_decisions():
     originals = {id(c): p for p, c in _containers(state)}
     shared = [p for p, c in _containers(copy) if id(c) in originals]
     frozen = ("/options", "/pick", "/default", "/data")
-    assert shared and all(p.startswith("state/decisions/") and any(f in p for f in frozen) for p in shared), shared
+    # Shared on purpose: the frozen parts of open decisions, and the keys the engine changes
+    # only through zones.own (copy first) or by replacing them whole (state_copy.SHARED).
+    on_purpose = tuple(f"state/{key}" for key in SHARED) + ("state/turn/used",)
+    assert all(p.startswith("state/decisions/") and any(f in p for f in frozen)
+               or p == "state/turn/used" or p.split("/")[:2] in [k.split("/") for k in on_purpose]
+               for p in shared), shared
+    assert any(p.startswith("state/decisions/") for p in shared)
+    assert "state/future" not in shared and "state/future/nested/1" not in shared
+    for key in ("hands", "tables", "discard", "limbo", "effects", "turn", "decisions"):
+        assert copy[key] is not state[key], key
+
+
+def test_apply_never_changes_what_it_shares_with_its_input():
+    """The copy shares keys with the state it copies (state_copy.SHARED): whole games with
+    the rules that act on them in play from the start, every Action played by both players,
+    joins and resignations, check that no apply changes the state it was given."""
+    from tests.rules.fluxx.playout import goal_seeking, uniform
+    from games.rules.rng import Rng
+
+    sets = [("double-agenda", "poor-bonus", "rich-bonus", "keeper-limit-3"),
+            ("sing-bonus", "accent-bonus", "what-is-your-quote", "hand-limit-2", "swap-plays-for-draws"),
+            ("no-hand-bonus", "one-two-five", "get-on-with-it"), ("play-all", "draw-3")]
+    for seed in range(24):
+        state = new_game(players=2 + seed % 5, seed=500 + seed)
+        rules(state, *sets[seed % len(sets)])
+        rng = Rng({"seed": seed, "n": 0})
+        chooser = uniform if seed % 2 else goal_seeking
+        while GAME.outcome(state) is None and state["turn"]["number"] < 60:
+            before, frozen = state, pickle.dumps(state)
+            if rng.below(30) == 0 and sum(state["active"]) > 2:
+                seats = [s for s, on in enumerate(state["active"]) if on]
+                state, _ = GAME.apply(state, seats[rng.below(len(seats))], {"type": "resign"})
+            elif rng.below(30) == 0 and len(state["active"]) < GAME.max_players:
+                state, _ = GAME.add_seat(state)
+            else:
+                pending = GAME.pending(state)
+                seat = pending[rng.below(len(pending))].seat
+                move = chooser(GAME, state, seat, GAME.legal_moves(state, seat), rng)
+                if move["type"] in ("sing", "accent"):
+                    move = dict(move, words="Ni", song="Ni", accent="French")
+                state, _ = GAME.apply(state, seat, move)
+            assert pickle.dumps(before) == frozen
 
 
 def test_every_listed_move_applies_and_every_refusal_gives_a_reason():

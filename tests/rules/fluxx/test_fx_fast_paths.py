@@ -220,3 +220,19 @@ def test_the_copy_counts_its_known_keys_and_still_copies_an_unknown_one():
             assert copy == s and list(copy) == list(s)
             if unknown:
                 assert copy["zz"] is not s["zz"] and copy["zz"]["nested"][1] is not s["zz"]["nested"][1]
+
+
+def test_events_made_without_the_constructor_are_the_constructors_events():
+    """zones.new_event builds base.Event's tuple directly: the same class, fields, equality,
+    repr and as_dict as Event(...), for everyone, for one seat, and hidden from one."""
+    from games.rules.fluxx.zones import new_event
+
+    data = {"seat": 1, "cards": ["cow"]}
+    for fast, plain in [
+        (new_event(Event, ("draw", "Seat 2 draws 1 card.", None, data, ())), Event("draw", "Seat 2 draws 1 card.", data=data)),
+        (new_event(Event, ("draw", "You draw Cow.", (1,), data, ())), Event("draw", "You draw Cow.", audience=(1,), data=data)),
+        (new_event(Event, ("give", "x", None, data, (2,))), Event("give", "x", hidden_from=(2,), data=data)),
+    ]:
+        assert type(fast) is Event and fast == plain and repr(fast) == repr(plain)
+        assert fast.as_dict() == plain.as_dict() and fast.data is data
+        assert [fast.visible_to(s) for s in (None, 0, 1, 2)] == [plain.visible_to(s) for s in (None, 0, 1, 2)]
