@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import weakref
 from dataclasses import dataclass, field
 
@@ -142,7 +143,7 @@ class _Committer:
 # process makes one match's moves in the order they came). One is best on two cores: four
 # made batches smaller and cost more CPU a move than the waits they overlapped
 # (docs/performance.md).
-LANES = 1
+LANES = max(1, int(os.environ.get("MOVE_LANES", "1")))
 _committers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 

@@ -296,7 +296,7 @@
     var sent = (this.ws && this.ws.readyState === WebSocket.OPEN) ? this.submitLive(body) :
       api("POST", "/api/matches/" + this.id + "/moves/", body);
     return sent.then(function (res) {
-      // The frame normally comes first; if it went missing, fetch the game.
+      // The frame comes with the answer or a moment after it; if it went missing, fetch the game.
       setTimeout(function () {
         if (page.data && res.version > page.data.version) page.load().catch(function () {});
       }, page.ws && page.ws.readyState === WebSocket.OPEN ? FRAME_WAIT_MS : 0);
