@@ -15,7 +15,7 @@ from .cards import EFFECT, NAME, TYPE
 from .current_rules import active_seats, number
 from .frames import (EFFECT_HANDLER, after_rules_removed, ask, card_options, choose_then, done, others_in_order,
                      play_card, say, seat_options, table_cards)
-from .zones import card_list, draw_cards, draw_to_hand, new_event, own, owner_on_table, seat_name
+from .zones import card_list, draw_cards, draw_to_hand, new_event, own, own_at, owner_on_table, seat_name
 
 
 def _draw_use(state, frame, events):
@@ -75,7 +75,7 @@ def _trade_hands(state, frame, events):
 def _trash(state, frame, events):
     def trash(card):
         owner = owner_on_table(state, card)
-        state["tables"][owner].remove(card)
+        own_at(state, "tables", owner).remove(card)
         state["discard"].append(card)
         say(events, "trash", f"{NAME[card]} is taken from {seat_name(owner)} and discarded.", card=card, owner=owner)
 
@@ -90,8 +90,8 @@ def _steal_keeper(state, frame, events):
 
     def steal(card):
         owner = owner_on_table(state, card)
-        state["tables"][owner].remove(card)
-        state["tables"][seat].append(card)
+        own_at(state, "tables", owner).remove(card)
+        own_at(state, "tables", seat).append(card)
         say(events, "steal", f"{seat_name(seat)} takes {NAME[card]} from {seat_name(owner)}.", card=card, owner=owner)
 
     choose_then(state, frame, events, candidates=theirs, kind="choose_card", prompt="Steal which Keeper?",
@@ -181,10 +181,11 @@ def _exchange_keepers(state, frame, events):
         if take not in theirs or give not in mine:
             say(events, "fizzle", f"{NAME[frame['card']]}: that choice is gone; nothing happens.", card=frame["card"])
             return
-        state["tables"][owner].remove(take)
-        state["tables"][seat].remove(give)
-        state["tables"][seat].append(take)
-        state["tables"][owner].append(give)
+        theirs_now, mine_now = own_at(state, "tables", owner), own_at(state, "tables", seat)
+        theirs_now.remove(take)
+        mine_now.remove(give)
+        mine_now.append(take)
+        theirs_now.append(give)
         say(events, "exchange", f"{seat_name(seat)} swaps {NAME[give]} for {seat_name(owner)}'s {NAME[take]}.",
             seat=seat, owner=owner, gave=give, took=take)
         return
@@ -262,7 +263,7 @@ def _everybody_gets_1(state, frame, events):
         _give(state, seat, to.pop(0), pool[0], pool, events)
     elif not to or not pool:
         done(state)
-        state["hands"][seat].extend(pool)
+        own_at(state, "hands", seat).extend(pool)
         del pool[:]
     else:
         ask(state, frame, seat=seat, kind="give_card", prompt=f"Which card goes to {seat_name(to[0])}?",
@@ -271,8 +272,10 @@ def _everybody_gets_1(state, frame, events):
 
 
 def _give(state, giver, receiver, card, pool, events):
+    """``pool``: the cards ``card`` comes from, this state's own (a frame's pool, or the
+    giver's hand through ``own_at``)."""
     pool.remove(card)
-    state["hands"][receiver].append(card)
+    own_at(state, "hands", receiver).append(card)
     only = (receiver,)
     events.append(new_event(Event, ("give", f"{seat_name(giver)} gives you {NAME[card]}.", only, {"card": card}, ())))
     events.append(new_event(Event, ("give", f"{seat_name(giver)} gives {seat_name(receiver)} a card.", None,
@@ -288,7 +291,7 @@ def _share_wealth(state, frame, events):
         state["tables"][s] = [c for c in state["tables"][s] if TYPE[c] != "keeper"]
     Rng(own(state, "rng")).shuffle(keepers)
     for i, card in enumerate(keepers):
-        state["tables"][seats[i % len(seats)]].append(card)
+        state["tables"][seats[i % len(seats)]].append(card)  # a list made just above: this state's own
     say(events, "share", "Every Keeper is gathered, shuffled and dealt out again.", count=len(keepers))
 
 
@@ -297,7 +300,7 @@ def _use_what_you_take(state, frame, events):
     targets = [s for s in others_in_order(state, seat) if state["hands"][s]]
 
     def take(target):
-        hand = state["hands"][target]
+        hand = own_at(state, "hands", target)
         card = hand.pop(Rng(own(state, "rng")).below(len(hand)))
         state["limbo"].append(card)
         say(events, "play", f"{seat_name(seat)} pulls {NAME[card]} from {seat_name(target)}'s hand and plays it.",
@@ -319,8 +322,8 @@ def _zap(state, frame, events):
         elif card in state["goals"]:
             own(state, "goals").remove(card)
         else:
-            state["tables"][owner_on_table(state, card)].remove(card)
-        state["hands"][seat].append(card)
+            own_at(state, "tables", owner_on_table(state, card)).remove(card)
+        own_at(state, "hands", seat).append(card)
         say(events, "zap", f"{seat_name(seat)} takes {NAME[card]} into their hand.", seat=seat, card=card)
         after_rules_removed(state, seat)
 
@@ -336,7 +339,7 @@ def _taxation(state, frame, events):
         for taxed, card in frame.pop("answer").items():
             taxed = int(taxed)
             if card in state["hands"][taxed]:  # a player who left the game gives nothing
-                _give(state, taxed, seat, card, state["hands"][taxed], events)
+                _give(state, taxed, seat, card, own_at(state, "hands", taxed), events)
         return
     taxed = [s for s in others_in_order(state, seat) if state["hands"][s]]
     if not taxed:
@@ -374,8 +377,8 @@ def _move_creeper(state, frame, events):
 
 def _hand_over(state, card, to, events):
     owner = owner_on_table(state, card)
-    state["tables"][owner].remove(card)
-    state["tables"][to].append(card)
+    own_at(state, "tables", owner).remove(card)
+    own_at(state, "tables", to).append(card)
     say(events, "move", f"{NAME[card]} moves from {seat_name(owner)} to {seat_name(to)}.",
         card=card, owner=owner, to=to)
 
@@ -422,7 +425,7 @@ def _revive_keeper(state, frame, events):
 
     def revive(card):
         state["discard"].remove(card)
-        state["hands"][seat].append(card)
+        own_at(state, "hands", seat).append(card)
         say(events, "revive", f"{seat_name(seat)} takes {NAME[card]} from the discard pile.", seat=seat, card=card)
 
     choose_then(state, frame, events, candidates=dead, kind="choose_card",

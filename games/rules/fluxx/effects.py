@@ -14,7 +14,7 @@ from .actions import ACTION_OPS
 from .cards import EFFECT, NAME, TYPE
 from .current_rules import goal_limit, rule_in
 from .frames import after_rules_removed, ask, card_options, done, push, say
-from .zones import card_list, draw_to_hand, own, seat_name
+from .zones import card_list, draw_to_hand, own, own_at, seat_name
 
 
 def step(state: dict, events: list) -> None:
@@ -45,7 +45,7 @@ def _resolve(state, frame, events):
     elif kind in ("keeper", "creeper"):
         done(state)
         state["limbo"].remove(card)
-        state["tables"][seat].append(card)
+        own_at(state, "tables", seat).append(card)
         say(events, "table", f"{seat_name(seat)} puts {NAME[card]} on the table.", seat=seat, card=card)
     else:
         done(state)

@@ -23,7 +23,7 @@ from ..base import Event, IllegalMove
 from .cards import EFFECT, NAME, TYPE, keyword_in
 from .current_rules import ALL, active_seats, in_play, number, play_target
 from .turn import HAND_LIMIT, plays_done
-from .zones import draw_to_hand, in_play_anywhere, new_event, own, owner_on_table, seat_name
+from .zones import draw_to_hand, in_play_anywhere, new_event, own, own_at, owner_on_table, seat_name
 
 CLAIM_HANDLER = "claim"
 MAX_WORDS = 200  # characters of a typed song, accent or quote
@@ -77,16 +77,16 @@ def use_power(state: dict, seat: int, move: dict, events: list) -> None:
         turn["used"] = turn["used"] + [keeper]  # shared with the state copied (state_copy.py)
     target = move["target"]
     owner = owner_on_table(state, target)
-    state["tables"][owner].remove(target)
+    own_at(state, "tables", owner).remove(target)
     power = EFFECT[keeper]["power"]
     if power == "move_creeper":
-        state["tables"][move["to"]].append(target)
+        own_at(state, "tables", move["to"]).append(target)
         text = f"{seat_name(seat)} uses {NAME[keeper]} to hand {NAME[target]} to {seat_name(move['to'])}."
     elif power == "smite":
         state["discard"].append(target)
         text = f"{seat_name(seat)} uses {NAME[keeper]}: {NAME[target]} is smitten and discarded."
     else:
-        state["tables"][seat].remove(keeper)
+        own_at(state, "tables", seat).remove(keeper)
         state["discard"] += [keeper, target]
         text = f"{seat_name(seat)} throws {NAME[keeper]}, and {NAME[target]} ({seat_name(owner)}) is gone with it."
     events.append(new_event(Event, ("power", text, None, {"seat": seat, "card": keeper, "target": target, "owner": owner},

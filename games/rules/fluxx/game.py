@@ -30,7 +30,7 @@ from .cards import NAME, PLAYABLE, TYPE, is_card
 from .frames import play_card, push
 from .state_copy import copy_state
 from .view import build_view
-from .zones import draw_for, new_event, own, seat_name
+from .zones import draw_for, new_event, own, own_at, seat_name
 
 HAND_SIZE = 3  # dealt at the start and to a player who joins later (the rulebook's number)
 
@@ -96,7 +96,7 @@ class MontyPythonFluxx(Game):
         for _ in range(HAND_SIZE):
             card = draw_for(new, seat, events)
             if card is not None:
-                new["hands"][seat].append(card)
+                new["hands"][seat].append(card)  # the newcomer's hand, made above: the new state's own
         engine.settle(new, events)
         return new, events
 
@@ -192,7 +192,7 @@ class MontyPythonFluxx(Game):
                 raise IllegalMove(f"A quote earns a card only with {NAME[free_actions.QUOTE]} in play, once a turn, "
                                   f"and it must mention {NAME[card]}.")
             bonus = True
-        state["hands"][seat].remove(card)
+        own_at(state, "hands", seat).remove(card)
         state["turn"]["played"] += 1
         state["limbo"].append(card)
         said = f", quoting “{quote}”" if bonus else ""

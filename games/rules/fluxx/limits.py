@@ -15,7 +15,7 @@ from .. import decisions
 from ..base import Event
 from .cards import NAME
 from .current_rules import KEEPERS, Reading, hand_limit, keeper_limit, reading
-from .zones import card_list, new_event, seat_name
+from .zones import card_list, new_event, own_at, seat_name
 
 LIMIT_HANDLER = "limit"
 
@@ -96,6 +96,8 @@ def ask_turn_player(state: dict, zone: str, events: list) -> bool:
 def discard(state: dict, seat: int, zone: str, cards: list[str], events: list) -> None:
     source = state["hands"][seat] if zone == "hand" else state["tables"][seat]
     gone = [c for c in cards if c in source]  # a player who left has nothing left to discard
+    if gone:
+        source = own_at(state, "hands" if zone == "hand" else "tables", seat)
     for card in gone:
         source.remove(card)
     state["discard"].extend(gone)

@@ -54,8 +54,10 @@ def copy_state(state: dict) -> dict:
     _read_shared(state)  # a state lacking one raises here, as when they were copied (see below)
     new["discard"] = _copy_list(state["discard"])
     new["limbo"] = _copy_list(state["limbo"])
-    new["hands"] = list(map(_copy_list, state["hands"]))
-    new["tables"] = list(map(_copy_list, state["tables"]))
+    # The lists of hands and of tables are copied, the hands and tables in them shared
+    # (changed only through zones.own_at, which copies one first).
+    new["hands"] = _copy_list(state["hands"])
+    new["tables"] = _copy_list(state["tables"])
     new["turn"] = state["turn"].copy()
     effects = state["effects"]
     new["effects"] = clone(effects) if effects else []

@@ -34,6 +34,17 @@ def own(state: dict, key: str):
     return value
 
 
+def own_at(state: dict, key: str, seat: int) -> list:
+    """``state[key][seat]`` -- a hand or a table -- replaced by a copy of its own first and
+    returned, to be changed in place: ``state_copy.copy_state`` copies the lists of hands
+    and of tables but shares the hands and tables themselves, most of which a move leaves
+    alone. (The list of hands or tables is the state's own: changing which list sits at a
+    seat needs no copy.)"""
+    lists = state[key]
+    value = lists[seat] = lists[seat].copy()
+    return value
+
+
 _SEAT_NAMES = tuple(f"Seat {seat + 1}" for seat in range(6))  # six seats at most (game.py)
 
 
@@ -66,7 +77,7 @@ def draw_for(state: dict, seat: int, events: list) -> str | None:
         card = take_top(state, events)
         if card is None or TYPE[card] != "creeper":
             return card
-        state["tables"][seat].append(card)
+        own_at(state, "tables", seat).append(card)
         events.append(new_event(Event, ("creeper", f"{seat_name(seat)} draws {NAME[card]} and must put it on the table.",
                                         None, {"seat": seat, "card": card}, ())))
 
@@ -105,7 +116,7 @@ def draw_to_hand(state: dict, seat: int, count: int, events: list, why: str = ""
     """Draw into ``seat``'s hand; the drawer is told the cards, everyone else the count."""
     got = draw_cards(state, seat, count, events)
     if got:
-        state["hands"][seat].extend(got)
+        own_at(state, "hands", seat).extend(got)
         note = f" ({why})" if why else ""
         only = (seat,)
         count = len(got)
