@@ -33,7 +33,7 @@ from channels.exceptions import StopConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games import live_moves, selectors
+from games import frames, live_moves, selectors
 from games.api_auth import check_bounds
 from games.errors import ServiceError
 from games.frames import group_for
@@ -276,6 +276,7 @@ class MatchConsumer(LiveConsumer):
         # The viewer's own frames (its seat's, or the watchers'), then the game's chat.
         if not await _joined(self, group_for(self.match_id, self.seat)):
             return
+        frames.listening(group_for(self.match_id, self.seat))
         if not await _joined(self, match_group(self.match_id)):
             return
         await self.accept()
@@ -363,11 +364,12 @@ class MatchConsumer(LiveConsumer):
 
     async def match_frame(self, event):
         """A change published by the process that made it (games/frames.py): forwarded as it
-        is when it follows what this socket last sent; after a gap, the whole state."""
+        is when it follows what this socket last sent; after a gap, or when it came without
+        a frame (nobody listened to its group last time), the whole state."""
         version = event["version"]
         if version <= self.sent_version:
             return
-        if event["prev"] == self.sent_version:
+        if event["text"] is not None and event["prev"] == self.sent_version:
             self.sent_version, self.sent_text = version, None
             await self.send(text_data=event["text"])
             return

@@ -7,11 +7,13 @@ viewer's seat is known, so another seat's hand never crosses a channel its socke
 frame is a *change*: the new version, the view and legal moves for that seat, the seats, the
 outcome, and the log lines of the moves since ``prev`` that this viewer may see. Receivers
 forward the text without touching the database; a page that missed ``prev`` asks for the
-whole state (``sync``). One frame per seat and one for the watchers, however many sockets.
+whole state (``sync``). One frame per seat and one for the watchers, however many sockets,
+and none for a group that nobody listened to last time (``heard``).
 """
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 
 import orjson
 
@@ -49,20 +51,57 @@ def _publish(match, seats) -> None:
     if change is None:
         return
     try:
-        publisher.group_send_many(frames_for(match, seats, prev=change["prev"], records=change["records"]))
+        messages = frames_for(match, seats, prev=change["prev"], records=change["records"])
+        heard(messages, publisher.group_send_many(messages))
     except Exception:  # a dropped push is caught up by the page's heartbeat and sync
         log.warning("could not publish the frames of match %s", match.pk, exc_info=True)
 
 
+# Groups that no process listened to the last time this process published to them (a player
+# who is not on the game's page, a game nobody watches), most recent last. Their next change
+# is announced without a frame (a "nudge"), which costs nothing to build; a socket that hears
+# one loads its frame itself, once per process and version, and the listener it counts makes
+# the next change carry frames again. In a game played over weeks most changes reach nobody.
+_unheard: OrderedDict[str, None] = OrderedDict()
+UNHEARD_KEPT = 20_000
+
+
+def heard(messages: list[tuple[str, dict]], receivers: list[int] | None) -> None:
+    """After publishing ``messages``: note which frame groups had no listener. ``receivers``
+    is what Redis answered each PUBLISH (None: the layer does not say)."""
+    if receivers is None:
+        return
+    for (group, message), count in zip(messages, receivers):
+        if message.get("type") != "match.frame":
+            continue
+        if count:
+            _unheard.pop(group, None)
+        else:
+            _unheard[group] = None
+            _unheard.move_to_end(group)
+            if len(_unheard) > UNHEARD_KEPT:
+                _unheard.popitem(last=False)
+
+
+def listening(group: str) -> None:
+    """A socket of this process joined ``group``: its changes carry frames again at once (one
+    in another process hears a nudge first, then frames)."""
+    _unheard.pop(group, None)
+
+
 def frames_for(match, seats, *, prev: int, records) -> list[tuple[str, dict]]:
-    """(group, channel message) for every seated player and for the watchers."""
+    """(group, channel message) for every seated player and for the watchers: a frame, or
+    for a group nobody listened to last time, a nudge (``"text": None``)."""
     game = registry.get(match.kind)
     viewers = [s.index for s in seats if s.user_id and s.accepted] + [None]
-    shared = selectors.change_shared(match, seats, records)
+    shared = None
     out = []
     for seat in viewers:
-        data = selectors.change_payload(match, seats, seat, game=game, prev=prev, records=records, shared=shared)
-        text = orjson.dumps({"type": "change", "data": data}).decode()
-        out.append((group_for(match.pk, seat),
-                    {"type": "match.frame", "version": match.version, "prev": prev, "text": text}))
+        group = group_for(match.pk, seat)
+        text = None
+        if group not in _unheard:
+            shared = shared or selectors.change_shared(match, seats, records)
+            data = selectors.change_payload(match, seats, seat, game=game, prev=prev, records=records, shared=shared)
+            text = orjson.dumps({"type": "change", "data": data}).decode()
+        out.append((group, {"type": "match.frame", "version": match.version, "prev": prev, "text": text}))
     return out

@@ -47,7 +47,7 @@ from django.conf import settings
 from django.conf import settings
 from django.core.exceptions import SynchronousOnlyOperation
 
-from games import aiodb, persistence, publisher, services, unit_of_work
+from games import aiodb, frames, persistence, publisher, services, unit_of_work
 from games.errors import NotFound, ServiceError
 
 log = logging.getLogger(__name__)
@@ -159,7 +159,7 @@ async def _publish(messages: list, *, after: asyncio.Task | None) -> None:
     if after is not None:
         await after
     try:
-        await publisher.send_collected(messages)
+        frames.heard(messages, await publisher.send_collected(messages))
     except Exception:  # noqa: BLE001 - a dropped push is caught up by the page's heartbeat
         log.warning("could not publish the frames of a batch of moves", exc_info=True)
 

@@ -52,21 +52,23 @@ def group_send(group: str, message: dict) -> None:
         async_to_sync(layer.group_send)(group, message)
 
 
-def group_send_many(messages: list[tuple[str, dict]]) -> None:
-    """Several group messages at once: one pipelined round trip to Redis for all of them."""
+def group_send_many(messages: list[tuple[str, dict]]) -> list[int] | None:
+    """Several group messages at once: one pipelined round trip to Redis for all of them.
+    Returns how many processes listened to each (None when the layer does not say, or the
+    messages were collected for an executor to send)."""
     if not messages or _collected(messages):
-        return
+        return None
     layer = get_channel_layer()
     if layer is None:
-        return
+        return None
     if _uses_pubsub():
         pipe = _redis().pipeline(transaction=False)
         for group, message in messages:
             pipe.publish(group_channel(group), layer.serialize(message))
-        pipe.execute()
-    else:
-        for group, message in messages:
-            async_to_sync(layer.group_send)(group, message)
+        return pipe.execute()
+    for group, message in messages:
+        async_to_sync(layer.group_send)(group, message)
+    return None
 
 
 def _collected(messages) -> bool:
@@ -93,16 +95,17 @@ def _redis_async():
     return client
 
 
-async def send_collected(messages: list[tuple[str, dict]]) -> None:
+async def send_collected(messages: list[tuple[str, dict]]) -> list[int]:
     """Publish collected group messages from an event loop in one pipelined round trip
-    (the pub/sub layer only: the only one an executor collects for)."""
+    (the pub/sub layer only: the only one an executor collects for); how many processes
+    listened to each."""
     if not messages:
-        return
+        return []
     layer = get_channel_layer()
     pipe = _redis_async().pipeline(transaction=False)
     for group, message in messages:
         pipe.publish(group_channel(group), layer.serialize(message))
-    await pipe.execute()
+    return await pipe.execute()
 
 
 def pubsub() -> bool:

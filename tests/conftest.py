@@ -7,7 +7,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from games import aiodb, registry
+from games import aiodb, frames, registry
 from tests.council_game import Council
 from tests.secret_game import SecretHand
 
@@ -30,12 +30,14 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
 
 
 @pytest.fixture(autouse=True)
-def async_connections_closed():
+def process_state_reset():
     """A test's event loop ends with the test: so do the PostgreSQL connections that moves
     made on it (games/aiodb.py), before the next test resets the database or the session
-    drops it."""
+    drops it. And the next test's games may reuse this one's ids: the frame groups that had
+    no listener here (games/frames.py) are forgotten."""
     yield
     aiodb.close_all()
+    frames._unheard.clear()
 
 
 @pytest.fixture(scope="session", autouse=True)

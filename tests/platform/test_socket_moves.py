@@ -7,7 +7,7 @@ from unittest import mock
 import pytest
 from channels.db import database_sync_to_async
 
-from games import consumers, services
+from games import consumers, frames, selectors, services
 from games.models import MoveRecord
 from tests.platform.wsclient import communicator, next_state, session_cookie
 from tests.secret_game import secrets_of
@@ -136,3 +136,51 @@ def test_a_socket_that_missed_a_change_gets_the_whole_state(make_match):
         await bob_ws.disconnect()
 
     asyncio.run(scenario())
+
+
+def test_a_group_nobody_listened_to_gets_a_nudge_and_its_next_listener_catches_up(make_match, make_user):
+    """No frame is built for a group that had no listener the last time (a player away from
+    the game's page, a game nobody watches): the change is announced without one. A socket
+    that hears such a nudge loads its own frame, and once a listener is counted the next
+    change carries frames again."""
+    match, (alice, bob) = make_match(kind="secret")
+    watcher = make_user("watcher")
+    built = []
+    real_payload = selectors.change_payload
+
+    def counted(match, seats, seat, **kwargs):
+        built.append(seat)
+        return real_payload(match, seats, seat, **kwargs)
+
+    def play(user, seat):
+        match.refresh_from_db()
+        services.move_submit(match_id=match.pk, user=user, version=None,
+                             move={"type": "play", "card": match.state["hands"][seat][0]})
+
+    async def scenario():
+        with mock.patch.object(selectors, "change_payload", counted):
+            # Nobody has been on the page since the game began (its start was announced to
+            # no one): no frame is built for anyone.
+            await database_sync_to_async(play)(alice, 0)
+            await database_sync_to_async(play)(bob, 1)
+            assert built == []
+            watch_ws, first = await _open(match, watcher)
+            # As if the mover's process had not seen the watcher join (it joined elsewhere):
+            frames._unheard[frames.watch_group(match.pk)] = None
+            await database_sync_to_async(play)(alice, 0)
+            whole, raw = await next_state(watch_ws, whole=True)  # the nudge: the socket loads the state
+            assert whole["version"] == first["version"] + 1 and json.loads(raw)["type"] == "state"
+            stored = await database_sync_to_async(whole_state)(match)
+            assert not any(secret in raw for secret in secrets_of(stored, None))
+            await database_sync_to_async(play)(bob, 1)  # the watcher was counted: a frame again
+            change, raw = await next_state(watch_ws)
+            assert json.loads(raw)["type"] == "change" and change["version"] == first["version"] + 2
+            assert None in built and 0 not in built and 1 not in built  # the players are still away
+            await watch_ws.disconnect()
+
+    asyncio.run(scenario())
+
+
+def whole_state(match):
+    match.refresh_from_db()
+    return match.state
