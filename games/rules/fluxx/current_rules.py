@@ -9,25 +9,43 @@ of rules says (``Reading``) is a pure function of that list, so it is memoised b
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NamedTuple
-
 from .cards import EFFECT, NAME, TYPE
 
 ALL = "all"  # the play count of "Play All"
 KEEPERS = frozenset(c for c, t in TYPE.items() if t == "keeper")
 
 
-class Reading(NamedTuple):
-    """What a set of rules in play says, numbers already read through the number rules."""
-    slots: dict          # slot -> the rule card in it
-    numbers: dict        # printed number -> number read
-    draw: int
-    play: int | str      # a number, or ALL
-    hand_limit: int | None
-    keeper_limit: int | None
-    goal_limit: int
-    poor: int            # extra draws of the Poor Bonus (0 when not in play)
-    rich: int            # extra plays of the Rich Bonus (0 when not in play)
+class Reading:
+    """What a set of rules in play says, numbers already read through the number rules.
+
+    A plain class with slots rather than a NamedTuple: the settle loop reads these fields
+    a dozen times a step, and Python 3.11 reads a slot several times faster than a
+    NamedTuple's field. Equal to a Reading of equal fields, as the NamedTuple was."""
+
+    __slots__ = ("slots", "numbers", "draw", "play", "hand_limit", "keeper_limit", "goal_limit", "poor", "rich")
+
+    def __init__(self, slots: dict, numbers: dict, draw: int, play: int | str, hand_limit: int | None,
+                 keeper_limit: int | None, goal_limit: int, poor: int, rich: int) -> None:
+        self.slots = slots                # slot -> the rule card in it
+        self.numbers = numbers            # printed number -> number read
+        self.draw = draw
+        self.play = play                  # a number, or ALL
+        self.hand_limit = hand_limit
+        self.keeper_limit = keeper_limit
+        self.goal_limit = goal_limit
+        self.poor = poor                  # extra draws of the Poor Bonus (0 when not in play)
+        self.rich = rich                  # extra plays of the Rich Bonus (0 when not in play)
+
+    def fields(self) -> tuple:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other):
+        return self.fields() == other.fields() if type(other) is Reading else NotImplemented
+
+    __hash__ = None  # its dicts make it unhashable, as the NamedTuple was
+
+    def __repr__(self) -> str:
+        return "Reading(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__) + ")"
 
 
 @lru_cache(maxsize=4096)

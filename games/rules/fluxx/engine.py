@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from .. import decisions
 from . import effects, free_actions, goals, limits, turn
+from .cards import TYPE
 from .current_rules import reading
 from .frames import EFFECT_HANDLER
 from .zones import pools
@@ -64,11 +65,25 @@ def settle(state: dict, events: list) -> None:
         phase = t["phase"]
         if phase == turn.PLAY and t["drawn"] < r.draw + r.poor and turn.draw_shortfall(state, events):
             continue
-        if state["effects"]:
-            effects.step(state, events)
+        stack = state["effects"]
+        if not stack:
+            if not _advance_turn(state, events, t, phase, r):
+                return
             continue
-        if not _advance_turn(state, events, t, phase, r):
-            return
+        while True:
+            frame = stack[-1]
+            op = frame["op"]
+            quiet = op == "discard_limbo" or op == "resolve" and TYPE[frame["card"]] == "action"
+            effects.step(state, events)
+            if not quiet:
+                break
+            # That step moved only the effect stack, limbo and the discard pile (an Action
+            # taken up, or its card discarded when done), which none of the looks above
+            # reads: they would answer as they have just answered, so go on from here.
+            if not stack:
+                if not _advance_turn(state, events, t, phase, r):
+                    return
+                break
     _clear_for_the_end(state)
 
 

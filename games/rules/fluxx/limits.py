@@ -18,6 +18,7 @@ from .current_rules import KEEPERS, Reading, hand_limit, keeper_limit, reading
 from .zones import card_list, new_event, own_at, seat_name
 
 LIMIT_HANDLER = "limit"
+_is_keeper = KEEPERS.__contains__
 
 
 def _excess(state: dict, seat: int, zone: str) -> tuple[list[str], int]:
@@ -74,7 +75,19 @@ def ask_others(state: dict, events: list, r: Reading | None = None) -> bool:
     if hands is None and keepers is None:
         return False
     turn_seat = state["turn"]["seat"]
-    all_hands, tables = state["hands"], state["tables"]
+    all_hands, tables, active = state["hands"], state["tables"], state["active"]
+    # The quick look first: is anyone but the turn player over a limit? Nearly never (those
+    # who were have been asked already), and this runs after every step while a limit is
+    # in play. Keepers are counted only on a table longer than the limit, without a list.
+    for s in range(len(active)):
+        if s == turn_seat or not active[s]:
+            continue
+        if hands is not None and len(all_hands[s]) > hands:
+            break
+        if keepers is not None and len(tables[s]) > keepers and sum(map(_is_keeper, tables[s])) > keepers:
+            break
+    else:
+        return False
     wanted = []
     for s, on in enumerate(state["active"]):
         if not on or s == turn_seat:

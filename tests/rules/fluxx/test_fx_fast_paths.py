@@ -27,7 +27,7 @@ from games.rules.fluxx.zones import draw_cards, draw_one_at_a_time
 from games.rules.rng import Rng
 
 from . import playout
-from .helpers import GAME, clear, new_game, put, rules
+from .helpers import GAME, clear, give, new_game, put, rules
 from .helpers import goals as set_goals
 from .playout import goal_seeking, uniform
 
@@ -236,3 +236,105 @@ def test_events_made_without_the_constructor_are_the_constructors_events():
         assert type(fast) is Event and fast == plain and repr(fast) == repr(plain)
         assert fast.as_dict() == plain.as_dict() and fast.data is data
         assert [fast.visible_to(s) for s in (None, 0, 1, 2)] == [plain.visible_to(s) for s in (None, 0, 1, 2)]
+
+
+def _plain_settle(state, events):
+    """``engine.settle`` as it read before the quiet steps were followed without looking
+    again: every step, whatever it changed, starts a new pass of all the looks."""
+    from games.rules.fluxx import engine, turn
+    from games.rules.fluxx.current_rules import reading as read
+
+    while state["result"] is None:
+        in_play = state["goals"]
+        if in_play and goals.may_be_met(state, in_play):
+            goals.declare(state, events)
+            if state["result"] is not None:
+                break
+        elif state["tie"]:
+            state["tie"] = []
+        if state.get("decisions"):
+            if engine._answer_for_absent(state, events):
+                continue
+            return
+        r = read(state)
+        if (r.hand_limit is not None or r.keeper_limit is not None) and limits.ask_others(state, events, r):
+            continue
+        t = state["turn"]
+        phase = t["phase"]
+        if phase == turn.PLAY and t["drawn"] < r.draw + r.poor and turn.draw_shortfall(state, events):
+            continue
+        if state["effects"]:
+            engine.effects.step(state, events)
+            continue
+        if not engine._advance_turn(state, events, t, phase, r):
+            return
+    engine._clear_for_the_end(state)
+
+
+def _over_a_limit(state):
+    """The plain definition of what ``limits.ask_others`` looks for: a player still in, not
+    the turn player, holding more cards than the hand limit or more Keepers than the
+    Keeper limit."""
+    r = reading(state)
+    for s, on in enumerate(state["active"]):
+        if not on or s == state["turn"]["seat"]:
+            continue
+        if r.hand_limit is not None and len(state["hands"][s]) > r.hand_limit:
+            return True
+        if r.keeper_limit is not None and sum(1 for c in state["tables"][s] if TYPE[c] == "keeper") > r.keeper_limit:
+            return True
+    return False
+
+
+def test_settling_and_the_limits_look_agree_with_the_plain_definitions(monkeypatch):
+    """Every move of seeded games (rules that act on the loop in play from the start) is
+    applied twice: by the engine, and with the settle loop that looks again after every
+    step; the states and events must be the same. Before each move, the limits' quick look
+    must say "nobody else to ask" exactly when nobody else is over a limit."""
+    from games.rules.fluxx import engine
+
+    fast_settle = engine.settle
+    sets = [("keeper-limit-2", "hand-limit-1", "poor-bonus"), ("double-agenda", "rich-bonus", "play-3"),
+            ("hand-limit-0", "draw-3"), ()]
+    asked = 0
+    for seed in range(12):
+        state = new_game(players=2 + seed % 5, seed=700 + seed)
+        rules(state, *sets[seed % len(sets)])
+        rng = Rng({"seed": seed, "n": 0})
+        chooser = goal_seeking if seed % 3 else uniform
+        while GAME.outcome(state) is None and state["turn"]["number"] < 50:
+            if state["result"] is None and not decisions.waiting(state):
+                r = reading(state)
+                if r.hand_limit is not None or r.keeper_limit is not None:
+                    probe = copy_state(state)
+                    events = []
+                    assert limits.ask_others(probe, events, r) == _over_a_limit(state)
+                    asked += 1
+            pending = GAME.pending(state)
+            seat = pending[rng.below(len(pending))].seat
+            move = chooser(GAME, state, seat, GAME.legal_moves(state, seat), rng)
+            monkeypatch.setattr(engine, "settle", _plain_settle)
+            plain, plain_events = GAME.apply(state, seat, move)
+            monkeypatch.setattr(engine, "settle", fast_settle)
+            state, events = GAME.apply(state, seat, move)
+            assert state == plain and [e.as_dict() for e in events] == [e.as_dict() for e in plain_events]
+    assert asked > 300, asked
+
+
+def test_the_limits_quick_look_sees_every_player_over_a_limit():
+    state = clear(new_game(players=4))
+    rules(state, "keeper-limit-2", "hand-limit-1")
+    turn_seat = state["turn"]["seat"]
+    other = (turn_seat + 1) % 4
+    put(state, other, "cow", "coconuts", "black-knight")  # three cards, two Keepers: within
+    r = reading(state)
+    assert not _over_a_limit(state) and not limits.ask_others(copy_state(state), [], r)
+    put(state, other, "catapult")  # three Keepers now
+    assert _over_a_limit(state) and limits.ask_others(copy_state(state), [], r)
+    state = clear(new_game(players=3))
+    rules(state, "hand-limit-1")
+    give(state, (state["turn"]["seat"] + 2) % 3, "cow", "coconuts")
+    assert _over_a_limit(state) and limits.ask_others(copy_state(state), [], reading(state))
+    give(state, state["turn"]["seat"], "catapult", "shrubbery", "swallow")
+    state["hands"][(state["turn"]["seat"] + 2) % 3] = ["cow"]
+    assert not _over_a_limit(state) and not limits.ask_others(copy_state(state), [], reading(state))
