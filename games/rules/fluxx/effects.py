@@ -14,7 +14,7 @@ from .actions import ACTION_OPS
 from .cards import EFFECT, NAME, TYPE
 from .current_rules import goal_limit, rule_in
 from .frames import after_rules_removed, ask, card_options, done, push, say
-from .zones import card_list, draw_to_hand, own, own_at, seat_name
+from .zones import SEAT_NAMES, card_list, draw_to_hand, own, own_at, seat_name
 
 
 def step(state: dict, events: list) -> None:
@@ -46,12 +46,12 @@ def _resolve(state, frame, events):
         done(state)
         state["limbo"].remove(card)
         own_at(state, "tables", seat).append(card)
-        say(events, "table", f"{seat_name(seat)} puts {NAME[card]} on the table.", seat=seat, card=card)
+        say(events, "table", f"{SEAT_NAMES[seat]} puts {NAME[card]} on the table.", seat=seat, card=card)
     else:
         done(state)
         push(state, {"op": "discard_limbo", "card": card})
         push(state, {"op": EFFECT[card]["op"], "seat": seat, "card": card, **_params(card)})
-        say(events, "action", f"{seat_name(seat)} carries out {NAME[card]}.", seat=seat, card=card)
+        say(events, "action", f"{SEAT_NAMES[seat]} carries out {NAME[card]}.", seat=seat, card=card)
 
 
 def _params(card: str) -> dict:

@@ -63,7 +63,7 @@ def settle(state: dict, events: list) -> None:
             continue
         t = state["turn"]
         phase = t["phase"]
-        if phase == turn.PLAY and t["drawn"] < r.draw + r.poor and turn.draw_shortfall(state, events):
+        if phase == turn.PLAY and t["drawn"] < r.draw + r.poor and turn.draw_shortfall(state, events, r):
             continue
         stack = state["effects"]
         if not stack:

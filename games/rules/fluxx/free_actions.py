@@ -43,7 +43,7 @@ def power_moves(state: dict, seat: int) -> list[dict]:
         return []
     out = []
     used = state["turn"]["used"]
-    everywhere = [c for s in active_seats(state) for c in state["tables"][s]]
+    everywhere = None  # every card on a table in play, listed when a power asks
     for keeper in table:
         e = EFFECT[keeper]
         power = e.get("power")
@@ -55,7 +55,9 @@ def power_moves(state: dict, seat: int) -> list[dict]:
             others = [s for s in active_seats(state) if s != seat]
             out += [{"type": "power", "card": keeper, "target": c, "to": s}
                     for c in table if TYPE[c] == "creeper" for s in others]
-        elif power == "smite":
+        elif everywhere is None:
+            everywhere = [c for s in active_seats(state) for c in state["tables"][s]]
+        if power == "smite":
             out += [{"type": "power", "card": keeper, "target": c} for c in everywhere if TYPE[c] == "creeper"]
         elif power == "sacrifice":
             out += [{"type": "power", "card": keeper, "target": c} for c in everywhere if c != keeper]

@@ -30,7 +30,7 @@ from .cards import NAME, PLAYABLE, TYPE, is_card
 from .frames import play_card, push
 from .state_copy import copy_state
 from .view import build_view
-from .zones import draw_for, new_event, own, own_at, seat_name
+from .zones import SEAT_NAMES, draw_for, new_event, own, own_at, seat_name
 
 HAND_SIZE = 3  # dealt at the start and to a player who joins later (the rulebook's number)
 
@@ -117,7 +117,11 @@ class MontyPythonFluxx(Game):
     # --- legal moves --------------------------------------------------------------
 
     def legal_moves(self, state, seat):
-        if state["result"] is not None or not _is_player(state, seat):
+        if type(seat) is int:  # _is_player for a plain int, written out (asked before every move)
+            active = state["active"]
+            if not (0 <= seat < len(active) and active[seat]) or state["result"] is not None:
+                return []
+        elif state["result"] is not None or not _is_player(state, seat):
             return []
         if state.get("decisions"):  # decisions.waiting
             return decisions.moves(state, seat)
@@ -157,7 +161,12 @@ class MontyPythonFluxx(Game):
     copy_state = staticmethod(copy_state)
 
     def _apply(self, state, seat, move):
-        if not _is_player(state, seat):
+        if type(seat) is int:  # _is_player for a plain int, written out
+            active = state["active"]
+            playing = 0 <= seat < len(active) and active[seat]
+        else:
+            playing = _is_player(state, seat)
+        if not playing:
             raise IllegalMove("You are not playing in this game.")
         kind = move["type"]
         events: list = []
@@ -196,7 +205,7 @@ class MontyPythonFluxx(Game):
         state["turn"]["played"] += 1
         state["limbo"].append(card)
         said = f", quoting “{quote}”" if bonus else ""
-        events.append(new_event(Event, ("play", f"{seat_name(seat)} plays {NAME[card]}{said}.", None,
+        events.append(new_event(Event, ("play", f"{SEAT_NAMES[seat]} plays {NAME[card]}{said}.", None,
                                         {"seat": seat, "card": card, "quote": quote if bonus else None}, ())))
         if bonus:
             state["turn"]["quoted"] = True

@@ -39,11 +39,27 @@ def meeting(state: dict) -> list[int]:
     return list(_meeting(_position(state), tuple(goals)))
 
 
+_last_look: tuple = (None, None, False)  # (Goals, tables, answer): copies of what the last look read
+
+
 def may_be_met(state: dict, goals: list) -> bool:
     """A cheap first look, run after every step: does any one table hold every card some
     Goal in play names? (Necessary for meeting it; Creepers and counts are left to
-    ``_meeting``.) Most steps end here. Most Goals name two cards, looked up as a pair."""
+    ``_meeting``.) Most steps end here. A pure function of the Goals and the tables, most
+    steps change neither: the last answer is remembered with copies of what it read, and
+    given again while they are equal (two list comparisons; swapped in one assignment)."""
+    global _last_look
     tables = state["tables"]
+    last_goals, last_tables, answer = _last_look
+    if goals == last_goals and tables == last_tables:
+        return answer
+    answer = _may_be_met(tables, goals)
+    _last_look = (list(goals), list(map(list.copy, tables)), answer)
+    return answer
+
+
+def _may_be_met(tables: list, goals: list) -> bool:
+    """``may_be_met`` worked out. Most Goals name two cards, looked up as a pair."""
     for goal in goals:
         have = _HAVE[goal]
         if len(have) == 2:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..base import Event
 from .cards import EFFECT
 from .current_rules import ALL, Reading, holds_fewest, number, reading, rich_bonus
-from .zones import draw_to_hand, new_event, own, seat_name
+from .zones import SEAT_NAMES, draw_to_hand, new_event, own, seat_name
 
 PLAY, HAND_LIMIT, KEEPER_LIMIT, OVER = "play", "hand_limit", "keeper_limit", "over"
 
@@ -21,7 +21,7 @@ def start(state: dict, seat: int, number_: int, events: list) -> None:
     state["turn"] = {"seat": seat, "number": number_, "phase": PLAY, "drawn": 0, "played": 0, "used": [],
                      "quoted": False, "sang": False, "accent": False}
     own(state, "turns_taken")[seat] += 1
-    events.append(new_event(Event, ("turn", f"Turn {number_}: {seat_name(seat)} to play.", None,
+    events.append(new_event(Event, ("turn", f"Turn {number_}: {SEAT_NAMES[seat]} to play.", None,
                                     {"seat": seat, "turn": number_}, ())))
     # No-Hand Bonus looks only at the very start of a turn (rules FAQ): whoever plays it waits.
     if "no-hand-bonus" in state["rules"] and not state["hands"][seat]:  # in_play
@@ -29,11 +29,13 @@ def start(state: dict, seat: int, number_: int, events: list) -> None:
     draw_shortfall(state, events)  # the turn's draw
 
 
-def draw_shortfall(state: dict, events: list) -> bool:
+def draw_shortfall(state: dict, events: list, r: Reading | None = None) -> bool:
     """Draw whatever the Draw rule asks beyond what was drawn this turn. A draw the empty
-    piles cannot supply is counted as taken, so it is not retried. True if it drew."""
+    piles cannot supply is counted as taken, so it is not retried. True if it drew.
+    ``r``: the rules' reading, when the caller has it."""
     turn = state["turn"]
-    r = reading(state)
+    if r is None:
+        r = reading(state)
     drawn = turn["drawn"]
     if drawn >= r.draw + r.poor:
         return False  # owed nothing even with the Poor Bonus: no need to count Keepers

@@ -45,7 +45,8 @@ def own_at(state: dict, key: str, seat: int) -> list:
     return value
 
 
-_SEAT_NAMES = tuple(f"Seat {seat + 1}" for seat in range(6))  # six seats at most (game.py)
+# Written ahead for the six seats (six at most: game.py); the hot paths index it directly.
+SEAT_NAMES = _SEAT_NAMES = tuple(f"Seat {seat + 1}" for seat in range(6))
 
 
 def seat_name(seat: int) -> str:

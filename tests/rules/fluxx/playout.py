@@ -15,6 +15,7 @@ def uniform(game, state, seat, moves, rng):
 
 
 CREEPER_CLEARERS = {"creeper-sweeper": 7, "move-a-creeper": 5, "trash-something": 3}
+CREEPERS = frozenset(card for card, kind in TYPE.items() if kind == "creeper")
 
 
 def _wanted(state):
@@ -40,10 +41,10 @@ def goal_seeking(game, state, seat, moves, rng, greed=8):
     (tests/rules/fluxx/test_fx_fast_paths.py)."""
     if rng.below(10) < greed:
         mine = state["tables"][seat]
-        my_creepers = None  # worked out at the first move that asks (most choices never do)
+        # "one of my Creepers": a card on my table that is a Creeper (no list of them made)
         wanted = None
-        scores = []
-        for move in moves:
+        best, top = 0, None  # the best score so far (> 0) and the indices of the moves that have it
+        for i, move in enumerate(moves):
             kind = move["type"]
             score = 0
             if kind == "play":
@@ -68,29 +69,26 @@ def goal_seeking(game, state, seat, moves, rng, greed=8):
                             wanted = _wanted_now(state)
                         if any(c in wanted for t in state["tables"] for c in t if c not in mine):
                             score = 5
-                    if not score:
-                        if my_creepers is None:
-                            my_creepers = [c for c in mine if TYPE[c] == "creeper"]
-                        if my_creepers:
-                            score = CREEPER_CLEARERS.get(card, 0)
+                    if not score and not CREEPERS.isdisjoint(mine):
+                        score = CREEPER_CLEARERS.get(card, 0)
             elif kind == "power":
-                if my_creepers is None:
-                    my_creepers = [c for c in mine if TYPE[c] == "creeper"]
-                score = 8 if move["target"] in my_creepers else 0
+                target = move["target"]
+                score = 8 if target in mine and TYPE[target] == "creeper" else 0
             elif kind == "decide":
                 choice = move["choice"]
-                if my_creepers is None:
-                    my_creepers = [c for c in mine if TYPE[c] == "creeper"]
-                if choice in my_creepers:
-                    score = 2
-                elif isinstance(choice, str):
-                    if wanted is None:
-                        wanted = _wanted_now(state)
-                    score = 1 if choice in wanted else 0
-            scores.append(score)
-        best = max(scores)
-        if best > 0:
-            top = [i for i, s in enumerate(scores) if s == best]
+                if isinstance(choice, str):  # a card (or a direction); seats and lists score 0
+                    if choice in mine and TYPE[choice] == "creeper":
+                        score = 2
+                    else:
+                        if wanted is None:
+                            wanted = _wanted_now(state)
+                        score = 1 if choice in wanted else 0
+            if score >= best and score:
+                if score == best:
+                    top.append(i)
+                else:
+                    best, top = score, [i]
+        if top is not None:
             return moves[top[rng.below(len(top))]]
     return moves[rng.below(len(moves))]
 

@@ -11,7 +11,10 @@ limit, and asks ``has_optional_moves`` rather than building the optional moves; 
 hands out one Pending per turn; the state copy shares the keys it knows hold numbers;
 ``draw_cards`` takes the top cards at once when none is a Creeper; ``reading`` remembers
 the last rules read; the playout player scores moves in one loop and draws from a faster
-copy of the generator.
+copy of the generator. A third pass (2026-11-25, evening) added: events made as base.Event's
+tuple directly; the limits' quick look; the settle loop going on without its looks after
+a step that only takes up or discards an Action; the Goals' first look remembered for the
+last Goals and tables; the player's Creeper tests without a list.
 Here each is compared with its plain definition on every state of seeded games in which
 the bonus (and, in a second set, the free-action and claim) rules are in play from the
 start, and on hand-made ties.
@@ -137,6 +140,8 @@ def _check(state):
     met = goals.meeting(state) if state["goals"] else []
     if met:
         assert goals.may_be_met(state, state["goals"])
+    # the remembered answer is the one worked out afresh
+    assert goals.may_be_met(state, state["goals"]) == goals._may_be_met(state["tables"], state["goals"])
 
 
 def test_the_shortcuts_agree_with_the_definitions_through_whole_games():
@@ -203,6 +208,8 @@ def test_the_first_look_at_the_goals_never_hides_a_player_who_meets_one():
     assert not goals.may_be_met(state, state["goals"])  # both out, but on different tables
     put(state, 1, "catapult")
     assert goals.may_be_met(state, state["goals"]) and goals.meeting(state) == [1]
+    state["tables"][1].remove("catapult")  # changed in place: the remembered answer is not given again
+    assert not goals.may_be_met(state, state["goals"])
 
 
 def test_the_copy_counts_its_known_keys_and_still_copies_an_unknown_one():
