@@ -98,8 +98,11 @@ class _Submission:
     answer: asyncio.Future
 
     def ordinary(self) -> dict:
+        # Always with its key, the one the server chose included: a batch whose COMMIT went
+        # out but whose answer was lost may have stored the move, and then the ordinary
+        # path finds it made with this key instead of making it twice.
         return {"match_id": self.match_id, "user": self.user, "move": self.move, "version": self.version,
-                "key": self.key if self.supplied else None}
+                "key": self.key}
 
 
 @dataclass
@@ -171,13 +174,16 @@ async def _make(batch: list[_Submission]) -> list:
         works.setdefault(submission.match_id, _MatchWork([])).submissions.append(submission)
     async with aiodb.connection() as conn:
         try:
-            await _decide_and_write(conn, works)
+            written = await _decide_and_write(conn, works)
         except BaseException:
             await aiodb.roll_back(conn)
             raise
+    # Committed: nothing below may send the batch to be made again.
     counts["batches"] += 1
     messages: list = []
     blocking: list = []
+    for (_, _, done), row in written:
+        _logged(done, row)
     for work in works.values():
         if work.elsewhere:
             continue
@@ -197,7 +203,8 @@ async def _make(batch: list[_Submission]) -> list:
     return messages
 
 
-async def _decide_and_write(conn, works: dict[int, _MatchWork]) -> None:
+async def _decide_and_write(conn, works: dict[int, _MatchWork]) -> list:
+    """Lock, decide and write a batch, and commit; each write's (statement, first row)."""
     match_ids = sorted(works)
     keys = sorted({(s.match_id, s.key) for w in works.values() for s in w.submissions if s.supplied})
     locked = await aiodb.run_script(conn, persistence.lock_many_statements(match_ids, keys), begin=True)
@@ -211,9 +218,7 @@ async def _decide_and_write(conn, works: dict[int, _MatchWork]) -> None:
                       earlier)
     writes = [(sql, params, done) for w in works.values() if not w.elsewhere for sql, params, done in w.unit.statements]
     results = await aiodb.run_script(conn, [(sql, params) for sql, params, _ in writes], commit=True)
-    for (_, _, done), rows in zip(writes, results):
-        if done is not None:
-            done(rows[0] if rows else None)
+    return [(write, rows[0] if rows else None) for write, rows in zip(writes, results) if write[2] is not None]
 
 
 _SEAT_MATCH = persistence._SEAT_COLUMNS.index("match_id")
@@ -286,8 +291,8 @@ async def _one_by_one(submissions: list[_Submission]) -> None:
             submission.answer.set_exception(exc)
 
 
-def _logged(fn) -> None:
+def _logged(fn, *args) -> None:
     try:
-        fn()
+        fn(*args)
     except Exception:  # noqa: BLE001
         log.exception("after-commit work of a move failed")

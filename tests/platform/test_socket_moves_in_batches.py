@@ -306,3 +306,24 @@ def test_a_match_without_seats_refuses_keyed_moves_on_either_path(make_match):
     with pytest.raises(NotAllowed):
         asyncio.run(_submit(match.pk, alice, move, key="k"))
     assert _delta(before)["ordinary"] == 1
+
+
+def test_a_batch_whose_commit_answer_was_lost_is_not_made_twice(make_match):
+    """The COMMIT went through but its answer never came back (the connection broke at that
+    instant): the moves go to the ordinary path with their keys, the server's own included,
+    which finds them made."""
+    match, (alice, _) = make_match(kind="secret")
+    real = aiodb.run_script
+
+    async def commits_then_breaks(conn, statements, *, begin=False, commit=False):
+        rows = await real(conn, statements, begin=begin, commit=commit)
+        if commit:
+            raise OSError("the connection broke after the COMMIT")
+        return rows
+
+    before = _counts()
+    with mock.patch.object(aiodb, "run_script", commits_then_breaks):
+        answer = asyncio.run(_submit(match.pk, alice, {"type": "play", "card": _card(match, 0)}))  # no key
+    assert answer == {"version": match.version + 1, "seq": 1, "repeated": True}
+    assert _delta(before) == {"batched": 0, "batches": 0, "ordinary": 1}
+    assert MoveRecord.objects.filter(match=match).count() == 1
