@@ -136,3 +136,31 @@ def test_from_dict_round_trips_as_dict():
     for args in ARGS[:4]:
         e = Event(*args)
         assert Event.from_dict(e.as_dict()).as_dict() == e.as_dict()
+
+
+def _a_game():
+    from games.rules.cupquest.game import CupQuest
+    return CupQuest()
+
+
+def test_the_default_state_copy_is_deepcopys_for_plain_data():
+    shared = [1, [2, 3]]
+    state = {"a": shared, "b": shared, "t": (1, [2]), "keys": {1: "x", "y": None}, "f": 1.5, "yes": True,
+             "big": 2 ** 100, "text": "Ni! ☃", "set": {1, 2}}
+    copied = _a_game().copy_state(state)
+    assert copied == state == copy.deepcopy(state)
+    assert copied["a"] is copied["b"] and copied["a"] is not shared and copied["a"][1] is not shared[1]
+    assert type(copied["t"]) is tuple and type(copied["yes"]) is bool and type(copied["keys"]) is dict
+
+
+def test_the_default_state_copy_falls_back_to_deepcopy_for_other_objects():
+    class Token:
+        def __init__(self, n):
+            self.n = n
+
+        def __eq__(self, other):
+            return isinstance(other, Token) and other.n == self.n
+
+    state = {"token": Token(3), "list": [1]}
+    copied = _a_game().copy_state(state)
+    assert copied == state and copied["token"] is not state["token"] and copied["list"] is not state["list"]
