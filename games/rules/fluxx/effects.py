@@ -10,11 +10,12 @@ step; ``receive_answer`` hands it the answer to the question it asked.
 """
 from __future__ import annotations
 
+from ..base import Event
 from .actions import ACTION_OPS
 from .cards import EFFECT, NAME, TYPE
 from .current_rules import goal_limit, rule_in
-from .frames import after_rules_removed, ask, card_options, done, push, say
-from .zones import SEAT_NAMES, card_list, draw_to_hand, own, own_at, seat_name
+from .frames import after_rules_removed, ask, card_options, done, say
+from .zones import SEAT_NAMES, card_list, draw_to_hand, new_event, own, own_at, seat_name
 
 
 def step(state: dict, events: list) -> None:
@@ -43,20 +44,26 @@ def _resolve(state, frame, events):
     elif kind == "goal":
         _place_goal(state, frame, events)
     elif kind in ("keeper", "creeper"):
-        done(state)
+        # done, say: written out (a Keeper or Creeper is the card most often resolved)
+        state["effects"].pop()
         state["limbo"].remove(card)
         own_at(state, "tables", seat).append(card)
-        say(events, "table", f"{SEAT_NAMES[seat]} puts {NAME[card]} on the table.", seat=seat, card=card)
+        events.append(new_event(Event, ("table", f"{SEAT_NAMES[seat]} puts {NAME[card]} on the table.", None,
+                                        {"seat": seat, "card": card}, ())))
     else:
-        done(state)
-        push(state, {"op": "discard_limbo", "card": card})
-        push(state, {"op": EFFECT[card]["op"], "seat": seat, "card": card, **_params(card)})
-        say(events, "action", f"{SEAT_NAMES[seat]} carries out {NAME[card]}.", seat=seat, card=card)
+        stack = state["effects"]
+        stack.pop()
+        stack.append({"op": "discard_limbo", "card": card})
+        stack.append({"op": EFFECT[card]["op"], "seat": seat, "card": card, **_PARAMS[card]})
+        events.append(new_event(Event, ("action", f"{SEAT_NAMES[seat]} carries out {NAME[card]}.", None,
+                                        {"seat": seat, "card": card}, ())))
 
 
 def _params(card: str) -> dict:
     return {k: v for k, v in EFFECT[card].items() if k != "op"}
 
+
+_PARAMS = {card: _params(card) for card, kind in TYPE.items() if kind == "action"}  # an Action's frame, but op
 
 def _place_rule(state, seat, card, events):
     state["limbo"].remove(card)

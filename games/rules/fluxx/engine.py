@@ -74,7 +74,7 @@ def settle(state: dict, events: list) -> None:
             frame = stack[-1]
             op = frame["op"]
             quiet = op == "discard_limbo" or op == "resolve" and TYPE[frame["card"]] == "action"
-            effects.step(state, events)
+            effects.OPS[op](state, frame, events)  # effects.step, with the top frame at hand
             if not quiet:
                 break
             # That step moved only the effect stack, limbo and the discard pile (an Action

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..base import Event
 from .cards import EFFECT
 from .current_rules import ALL, Reading, holds_fewest, number, reading, rich_bonus
-from .zones import SEAT_NAMES, draw_to_hand, new_event, own, seat_name
+from .zones import SEAT_NAMES, draw_to_hand, new_event, own
 
 PLAY, HAND_LIMIT, KEEPER_LIMIT, OVER = "play", "hand_limit", "keeper_limit", "over"
 
