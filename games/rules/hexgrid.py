@@ -18,6 +18,7 @@ Pure Python: no I/O, no randomness, nothing global but read-only tables.
 """
 from __future__ import annotations
 
+import threading
 from collections import deque
 from typing import Iterable, Iterator, Sequence
 
@@ -153,6 +154,7 @@ class Grid:
         self._dist: list[list[int]] | None = None  # all-pairs walking distances, built lazily
         self._balls: dict[tuple[int, int], tuple[int, ...]] = {}
         self._ball_tables: list[list[tuple[int, ...]]] = []
+        self._lock = threading.Lock()  # for the lazily grown table above (_ball_table)
         # (start, steps) -> (ends on the empty grid, end -> witness path masks)
         self._walk_cache: dict[tuple[int, int], tuple[frozenset[int], dict[int, list[int]]]] = {}
 
@@ -242,11 +244,21 @@ class Grid:
         return got
 
     def _ball_table(self, steps: int) -> list[list[tuple[int, ...]]]:
-        """``table[left][u]`` = ``_ball(u, left)`` for every left up to ``steps``, cached."""
+        """``table[left][u]`` = ``_ball(u, left)`` for every left up to ``steps``, cached.
+
+        A row's place is its radius, so rows are added under a lock: a grid is shared by
+        every game of a process, and the site asks it from several threads at once (frames
+        built in worker threads beside the moves of the event loop). Two threads that both
+        found the table short used to append the same radius twice, leaving every later
+        row one radius short: searches then pruned real ends, and a memoised answer kept
+        refusing a legal move for as long as the process lived."""
         table = self._ball_tables
-        while len(table) <= steps:
-            left = len(table)
-            table.append([self._ball(u, left) for u in range(len(self.cells))])
+        if len(table) > steps:
+            return table
+        with self._lock:
+            while len(table) <= steps:
+                left = len(table)
+                table.append([self._ball(u, left) for u in range(len(self.cells))])
         return table
 
     # -- walks that never revisit a hex --------------------------------------------
@@ -276,7 +288,9 @@ class Grid:
         if mask == 0:
             found = set(possible)
         else:
-            found = {e for e, paths in witnesses.items()
+            # A snapshot: another thread's search may be adding witnesses to this shared
+            # dict meanwhile (any path it adds is a real walk, so missing it is harmless).
+            found = {e for e, paths in list(witnesses.items())
                      if not (mask >> e) & 1 and any(not (w & mask) for w in paths)}
             # Ends the blockers have cut off entirely need no search to rule out.
             near = self._bfs(src, mask)

@@ -111,3 +111,33 @@ def test_within_keeps_only_hexes_a_walk_could_touch():
     assert grid.within((0, 4), 3, [near, far, off]) == [near]
     # Dropping far blockers never changes the answer.
     assert grid.ends_of_walks((0, 4), 3, [near, far]) == grid.ends_of_walks((0, 4), 3, [near])
+
+
+def test_the_walk_tables_stay_right_when_two_threads_grow_them_at_once(monkeypatch):
+    """A grid is shared by a process's games and asked from several threads. Both threads
+    here reach the radius-3 row of the table at the same moment; each row must still hold
+    its own radius (once two threads appended radius 3 twice, every later row was one
+    radius short, and walks lost real ends)."""
+    import threading
+
+    grid = Grid(_rect())
+    real = Grid._ball
+    meet = threading.Barrier(2, timeout=0.5)
+
+    def ball(self, u, r):
+        if u == 0 and r == 3:
+            try:
+                meet.wait()  # with the table locked, the other thread never comes: time out
+            except threading.BrokenBarrierError:
+                pass
+        return real(self, u, r)
+
+    monkeypatch.setattr(Grid, "_ball", ball)
+    threads = [threading.Thread(target=grid._ball_table, args=(5,)) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    table = grid._ball_table(5)
+    assert len(table) == 6
+    assert all(table[r][u] == real(grid, u, r) for r in range(6) for u in range(len(grid.cells)))
