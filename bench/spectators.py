@@ -38,7 +38,7 @@ async def watch(url: str, origin: str, ready: asyncio.Event, arrivals: dict, cou
                 arrivals.setdefault(version, []).append(at)
 
 
-async def run(game: dict, base: str, spectators: int, moves: int) -> dict:
+async def run(game: dict, base: str, spectators: int, moves: int, server_cpu=None) -> dict:
     import httpx
 
     url = base.replace("http://", "ws://") + f"/ws/matches/{game['match']}/"
@@ -49,6 +49,8 @@ async def run(game: dict, base: str, spectators: int, moves: int) -> dict:
         if i % 50 == 49:
             await asyncio.sleep(0.05)  # do not stampede the accept queue
     await asyncio.wait_for(ready.wait(), timeout=120)
+    # The CPU of the fan-out alone, from here (every spectator connected) to the last move.
+    cpu_before, client_before = (server_cpu() if server_cpu else None), time.process_time()
     worst, each = [], []
     async with httpx.AsyncClient(timeout=30) as client:
         headers = [{"Authorization": f"Token {p['token']}"} for p in game["players"]]
@@ -72,13 +74,21 @@ async def run(game: dict, base: str, spectators: int, moves: int) -> dict:
             each.extend(t - started for t in got)
             worst.append((max(got) - started) if len(got) == spectators else float("inf"))
             await asyncio.sleep(0.2)
+    cpu = {}
+    if server_cpu:
+        cpu_after = server_cpu()
+        frames = max(1, len(worst) * spectators)
+        cpu = {"cpu_us_per_frame_delivered": {
+            "server": round(1e6 * (cpu_after["server"] - cpu_before["server"]) / frames, 1),
+            "redis": round(1e6 * (cpu_after["redis"] - cpu_before["redis"]) / frames, 1),
+            "load_generator": round(1e6 * (time.process_time() - client_before) / frames, 1)}}
     for t in tasks:
         t.cancel()
     q = statistics.quantiles(each, n=100)
     return {"spectators": spectators, "moves": len(worst),
             "all_reached_ms_median": round(statistics.median(worst) * 1000, 1),
             "all_reached_ms_max": round(max(worst) * 1000, 1),
-            "per_spectator_p50_ms": round(q[49] * 1000, 1), "per_spectator_p95_ms": round(q[94] * 1000, 1)}
+            "per_spectator_p50_ms": round(q[49] * 1000, 1), "per_spectator_p95_ms": round(q[94] * 1000, 1), **cpu}
 
 
 def main() -> None:
@@ -92,8 +102,9 @@ def main() -> None:
     server = rt.start_server(port, args.workers)
     try:
         # The 500 spectators share the two cores with the server: uvloop and orjson keep the
-        # load generator's own cost per frame down.
-        result = uvloop.run(run(games[0], f"http://127.0.0.1:{port}", args.spectators, args.moves))
+        # load generator's own cost per frame down (its CPU is printed beside the server's).
+        result = uvloop.run(run(games[0], f"http://127.0.0.1:{port}", args.spectators, args.moves,
+                                server_cpu=lambda: rt.cpu_by_component(server.pid)))
     finally:
         server.terminate()
         server.wait(timeout=10)
