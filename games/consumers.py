@@ -34,7 +34,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from games import frames, live_moves, selectors
-from games.api_auth import check_bounds
+from games.api_auth import bad_text, check_bounds
 from games.errors import ServiceError
 from games.frames import group_for
 from games.models import Match
@@ -95,6 +95,8 @@ def move_problem(content: dict) -> str | None:
     key = content.get("key")
     if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= 64):
         return "'key' must be a string of 1 to 64 characters."
+    if key is not None and bad_text(key):
+        return f"'key': {bad_text(key)}"
     if not isinstance(content.get("move"), dict):
         return "Send the move as {\"type\": \"move\", \"move\": {...}, \"version\": N, \"key\": \"...\"}."
     try:

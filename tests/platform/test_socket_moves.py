@@ -75,6 +75,8 @@ def test_refusals_come_back_on_the_socket_which_stays_open(make_match, make_user
             ({"type": "move", "move": {"type": "play", "card": "x"}, "version": match.version - 1, "key": "c"},
              409, "stale"),
             ({"type": "move", "move": {"type": "play", "card": "x\x00"}, "key": "d"}, 400, "bad_request"),
+            ({"type": "move", "move": {"type": "play", "card": "x"}, "key": "e\x00"}, 400, "bad_request"),
+            ({"type": "move", "move": {"type": "play", "card": "x"}, "key": "\ud800"}, 400, "bad_request"),
         ]
         for message, status, code in cases:
             await alice_ws.send_to(text_data=json.dumps(message))
