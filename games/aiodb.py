@@ -10,8 +10,8 @@ Django's connections, so a row reads the same through either.
 Connections are checked on checkout as the synchronous pool's are (grailsite/dbpool.py: a
 system call for a live one), replaced after ``MAX_LIFETIME`` seconds, and at most
 ``MAX_SIZE`` are in use on one loop at once: a burst of moves waits for a connection rather
-than opening dozens. A connection goes back to the idle ones only when it is outside any
-transaction and pipeline; anything else (a broken connection, a task cancelled mid-way)
+than opening dozens. A connection goes back to the idle ones only when it is open and
+outside any transaction; anything else (a broken connection, a task cancelled mid-way)
 closes it.
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ import weakref
 
 import psycopg
 from django.db import connection as django_connection
-from psycopg.pq import PipelineStatus, TransactionStatus
+from psycopg.pq import TransactionStatus
 
 from grailsite.dbpool import may_be_dead
 
@@ -94,9 +94,8 @@ async def connection():
 
 
 def _settled(conn: psycopg.AsyncConnection) -> bool:
-    """Open, outside any transaction and pipeline: fit for the next user as it is."""
-    return (not conn.closed and not conn.broken and conn.info.transaction_status == TransactionStatus.IDLE
-            and conn.info.pipeline_status == PipelineStatus.OFF)
+    """Open and outside any transaction: fit for the next user as it is."""
+    return not conn.closed and not conn.broken and conn.info.transaction_status == TransactionStatus.IDLE
 
 
 def _close(conn: psycopg.AsyncConnection) -> None:
