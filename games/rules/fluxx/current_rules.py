@@ -13,6 +13,7 @@ from .cards import EFFECT, NAME, TYPE
 
 ALL = "all"  # the play count of "Play All"
 KEEPERS = frozenset(c for c, t in TYPE.items() if t == "keeper")
+_is_keeper = KEEPERS.__contains__
 
 
 class Reading:
@@ -22,7 +23,9 @@ class Reading:
     a dozen times a step, and Python 3.11 reads a slot several times faster than a
     NamedTuple's field. Equal to a Reading of equal fields, as the NamedTuple was."""
 
-    __slots__ = ("slots", "numbers", "draw", "play", "hand_limit", "keeper_limit", "goal_limit", "poor", "rich")
+    __slots__ = ("slots", "numbers", "draw", "play", "hand_limit", "keeper_limit", "goal_limit", "poor", "rich",
+                 "limited", "most_drawn")
+    FIELDS = __slots__[:9]  # what a Reading says; the rest is worked out from these
 
     def __init__(self, slots: dict, numbers: dict, draw: int, play: int | str, hand_limit: int | None,
                  keeper_limit: int | None, goal_limit: int, poor: int, rich: int) -> None:
@@ -35,9 +38,12 @@ class Reading:
         self.goal_limit = goal_limit
         self.poor = poor                  # extra draws of the Poor Bonus (0 when not in play)
         self.rich = rich                  # extra plays of the Rich Bonus (0 when not in play)
+        # Asked by the settle loop on every pass, so worked out once per set of rules:
+        self.limited = hand_limit is not None or keeper_limit is not None  # a limit to hold others to
+        self.most_drawn = draw + poor     # the most a turn can owe, with the Poor Bonus or without
 
     def fields(self) -> tuple:
-        return tuple(getattr(self, name) for name in self.__slots__)
+        return tuple(getattr(self, name) for name in self.FIELDS)
 
     def __eq__(self, other):
         return self.fields() == other.fields() if type(other) is Reading else NotImplemented
@@ -45,7 +51,7 @@ class Reading:
     __hash__ = None  # its dicts make it unhashable, as the NamedTuple was
 
     def __repr__(self) -> str:
-        return "Reading(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__) + ")"
+        return "Reading(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS) + ")"
 
 
 @lru_cache(maxsize=4096)
@@ -128,13 +134,15 @@ def _holds(state: dict, seat: int, fewest: bool) -> bool:
     active, tables = state["active"], state["tables"]
     if not (0 <= seat < len(active) and active[seat]):
         return False
-    mine = len([c for c in tables[seat] if c in KEEPERS])
+    # Keepers counted with sum(map(...)): a list comprehension makes a function and a list
+    # each time (Python 3.11), and this is asked several times a move while a bonus is in play.
+    mine = sum(map(_is_keeper, tables[seat]))
     others = False
     for s, on in enumerate(active):
         if not on or s == seat:
             continue
         others = True
-        count = len([c for c in tables[s] if c in KEEPERS])
+        count = sum(map(_is_keeper, tables[s]))
         if (count <= mine) if fewest else (count >= mine):
             return False
     return others

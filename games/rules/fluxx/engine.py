@@ -20,6 +20,7 @@ from . import effects, free_actions, goals, limits, turn
 from .cards import TYPE
 from .current_rules import reading
 from .frames import EFFECT_HANDLER
+from .turn import HAND_LIMIT, KEEPER_LIMIT, OVER, PLAY
 from .zones import pools
 
 HANDLERS = {
@@ -59,11 +60,11 @@ def settle(state: dict, events: list) -> None:
                 continue
             return
         r = reading(state)
-        if (r.hand_limit is not None or r.keeper_limit is not None) and limits.ask_others(state, events, r):
+        if r.limited and limits.ask_others(state, events, r):
             continue
         t = state["turn"]
         phase = t["phase"]
-        if phase == turn.PLAY and t["drawn"] < r.draw + r.poor and turn.draw_shortfall(state, events, r):
+        if phase == PLAY and t["drawn"] < r.most_drawn and turn.draw_shortfall(state, events, r):
             continue
         stack = state["effects"]
         if not stack:
@@ -93,18 +94,18 @@ def _advance_turn(state: dict, events: list, t: dict, phase: str, r) -> bool:
     Goals and limits are looked at again before going further. ``r`` is the rules'
     reading of this pass (nothing here changes the rules before returning)."""
     seat = t["seat"]
-    if phase == turn.PLAY:
+    if phase == PLAY:
         if not turn.plays_done(state, r) or free_actions.has_optional_moves(state, seat):
             return False
-        t["phase"] = phase = turn.HAND_LIMIT
-    if phase == turn.HAND_LIMIT:
-        t["phase"] = phase = turn.KEEPER_LIMIT
+        t["phase"] = phase = HAND_LIMIT
+    if phase == HAND_LIMIT:
+        t["phase"] = phase = KEEPER_LIMIT
         # Within the limit nothing is asked: skip the look (limits.ask_turn_player).
         limit = r.hand_limit
         if limit is not None and len(state["hands"][seat]) > limit and limits.ask_turn_player(state, "hand", events):
             return True
-    if phase == turn.KEEPER_LIMIT:
-        t["phase"] = turn.OVER
+    if phase == KEEPER_LIMIT:
+        t["phase"] = OVER
         limit = r.keeper_limit
         if limit is not None and len(state["tables"][seat]) > limit and limits.ask_turn_player(state, "keepers", events):
             return True

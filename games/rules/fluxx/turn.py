@@ -37,7 +37,7 @@ def draw_shortfall(state: dict, events: list, r: Reading | None = None) -> bool:
     if r is None:
         r = reading(state)
     drawn = turn["drawn"]
-    if drawn >= r.draw + r.poor:
+    if drawn >= r.most_drawn:
         return False  # owed nothing even with the Poor Bonus: no need to count Keepers
     # current_rules.draw_count, with the reading already at hand.
     seat = turn["seat"]
