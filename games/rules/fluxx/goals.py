@@ -26,6 +26,17 @@ _CREEPERS = frozenset(c for c, t in TYPE.items() if t == "creeper")
 _HAVE = {g: tuple(EFFECT[g].get("have", ())) for g in _GOALS}
 
 
+def _fewest(count: int) -> int:
+    """The smallest number a printed ``count`` can read as under any rules: itself, or
+    what a numbers rule in the deck maps it to (``_reading`` reads one such map)."""
+    maps = [EFFECT[r]["map"] for r, t in TYPE.items() if t == "rule" and "map" in EFFECT[r]]
+    return min([count] + [m[str(count)] for m in maps if str(count) in m])
+
+
+# A tagged Goal's (tag, the fewest tagged Keepers it can ask for), for the first look.
+_TAGGED = {g: (tag, _fewest(count)) for g, (have, others, tag, count) in _GOALS.items() if tag is not None}
+
+
 def meets(state: dict, seat: int, goal: str) -> bool:
     """Does ``seat`` (still in the game) meet ``goal`` right now?"""
     return seat in _meeting(_position(state), (goal,))
@@ -59,24 +70,38 @@ def may_be_met(state: dict, goals: list) -> bool:
 
 
 def _may_be_met(tables: list, goals: list) -> bool:
-    """``may_be_met`` worked out. Most Goals name two cards, looked up as a pair."""
+    """``may_be_met`` worked out: does some table hold every card a Goal in play names,
+    no Creeper that Goal does not name, and (a tagged Goal) at least the fewest tagged
+    cards it can ask for? Each is part of ``_meets``, so a table failing one cannot meet
+    the Goal; the rest (the others' cards, the count under today's rules) is left to
+    ``_meeting``. Without the Creeper and count tests a Goal blocked by a Creeper, or the
+    knights' Goal, sent every step to the full look (``declare``: the position built and
+    looked up) to find nobody. Most Goals name two cards, looked up as a pair."""
     for goal in goals:
         have = _HAVE[goal]
-        if len(have) == 2:
-            first, second = have
-            for table in tables:
-                if first in table and second in table:
-                    return True
-            continue
-        if not have:
-            return True
+        pair = have if len(have) == 2 else None
+        tagged = _TAGGED.get(goal)
         for table in tables:
-            for card in have:
-                if card not in table:
-                    break
-            else:
+            if pair is not None:
+                if pair[0] not in table or pair[1] not in table:
+                    continue
+            elif not table or not all(map(table.__contains__, have)):
+                continue  # an empty table meets nothing (_meeting skips it)
+            if tagged is not None:
+                tag, fewest = tagged
+                if sum(1 for c in table if tag in TAGS[c] and c not in have) < fewest:
+                    continue
+            if _CREEPERS.isdisjoint(table) or _only_named_creepers(table, have):
                 return True
     return False
+
+
+def _only_named_creepers(table: list, have: tuple) -> bool:
+    """Is every Creeper on ``table`` one the Goal names (a Creeper it names does not block it)?"""
+    for card in table:
+        if card in _CREEPERS and card not in have:
+            return False
+    return True
 
 
 def _position(state: dict) -> tuple:

@@ -345,3 +345,49 @@ def test_the_limits_quick_look_sees_every_player_over_a_limit():
     give(state, state["turn"]["seat"], "catapult", "shrubbery", "swallow")
     state["hands"][(state["turn"]["seat"] + 2) % 3] = ["cow"]
     assert not _over_a_limit(state) and not limits.ask_others(copy_state(state), [], reading(state))
+
+
+def _anyone_meets(state):
+    """The full definition, without the first look: does any seat meet a Goal in play?"""
+    return bool(state["goals"]) and bool(goals._meeting.__wrapped__(goals._position(state), tuple(state["goals"])))
+
+
+def test_the_first_look_at_the_goals_says_no_only_when_nobody_meets_one():
+    """The first look also leaves out a table with a Creeper the Goal does not name, and a
+    tagged Goal's table with fewer tagged cards than the Goal can ask for: on every state
+    of seeded games (the knights' Goal and One, Two, Five! among them, Goals blocked by
+    Creepers), a "no" is given only when nobody meets a Goal; and it does say "no" on
+    states the plain first look (every named card on one table) sent to the full look."""
+    plain_yes_now_no = 0
+    for seed in range(20):
+        state = new_game(players=2 + seed % 5, seed=900 + seed)
+        rules(state, *(("double-agenda", "one-two-five") if seed % 2 else ("double-agenda",)))
+        set_goals(state, *(("knights-of-the-round-table", "much-rejoicing") if seed % 3 else ("run-away", "tis-but-a-scratch")))
+        rng = Rng({"seed": seed, "n": 0})
+        while GAME.outcome(state) is None and state["turn"]["number"] < 60:
+            look = goals._may_be_met(state["tables"], state["goals"])
+            if _anyone_meets(state):
+                assert look, (state["goals"], state["tables"])
+            plain = any(all(c in t for c in goals._HAVE[g]) for g in state["goals"] for t in state["tables"])
+            plain_yes_now_no += plain and not look
+            pending = GAME.pending(state)
+            seat = pending[rng.below(len(pending))].seat
+            state, _ = GAME.apply(state, seat, goal_seeking(GAME, state, seat, GAME.legal_moves(state, seat), rng))
+    assert plain_yes_now_no > 100, plain_yes_now_no
+
+
+def test_the_first_look_counts_creepers_and_knights_as_the_goals_do():
+    state = set_goals(clear(new_game(players=3)), "knights-of-the-round-table")
+    put(state, 1, "king-arthur", "sir-lancelot")
+    assert not goals._may_be_met(state["tables"], state["goals"]) and not _anyone_meets(state)
+    put(state, 1, "sir-robin")  # three knights
+    assert goals._may_be_met(state["tables"], state["goals"]) and _anyone_meets(state)
+    rules(state, "one-two-five")  # now five are asked: the first look still says yes, the full look no
+    assert goals._may_be_met(state["tables"], state["goals"]) and not _anyone_meets(state)
+    put(state, 1, "sir-galahad", "sir-bedevere", "death")  # five knights, but a Creeper
+    assert not goals._may_be_met(state["tables"], state["goals"]) and not _anyone_meets(state)
+    state = set_goals(clear(new_game(players=3)), "tis-but-a-scratch")  # names the Black Knight, a Creeper
+    put(state, 2, "king-arthur", "black-knight")
+    assert goals._may_be_met(state["tables"], state["goals"]) and _anyone_meets(state)
+    put(state, 2, "killer-rabbit")
+    assert not goals._may_be_met(state["tables"], state["goals"]) and not _anyone_meets(state)
