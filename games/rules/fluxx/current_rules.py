@@ -24,11 +24,11 @@ class Reading:
     NamedTuple's field. Equal to a Reading of equal fields, as the NamedTuple was."""
 
     __slots__ = ("slots", "numbers", "draw", "play", "hand_limit", "keeper_limit", "goal_limit", "poor", "rich",
-                 "limited", "most_drawn")
-    FIELDS = __slots__[:9]  # what a Reading says; the rest is worked out from these
+                 "cards", "limited", "most_drawn")
+    FIELDS = __slots__[:10]  # what a Reading says; the rest is worked out from these
 
     def __init__(self, slots: dict, numbers: dict, draw: int, play: int | str, hand_limit: int | None,
-                 keeper_limit: int | None, goal_limit: int, poor: int, rich: int) -> None:
+                 keeper_limit: int | None, goal_limit: int, poor: int, rich: int, cards: frozenset) -> None:
         self.slots = slots                # slot -> the rule card in it
         self.numbers = numbers            # printed number -> number read
         self.draw = draw
@@ -38,6 +38,7 @@ class Reading:
         self.goal_limit = goal_limit
         self.poor = poor                  # extra draws of the Poor Bonus (0 when not in play)
         self.rich = rich                  # extra plays of the Rich Bonus (0 when not in play)
+        self.cards = cards                # the rules in play, as a set: "is this rule in play?" by hash
         # Asked by the settle loop on every pass, so worked out once per set of rules:
         self.limited = hand_limit is not None or keeper_limit is not None  # a limit to hold others to
         self.most_drawn = draw + poor     # the most a turn can owe, with the Poor Bonus or without
@@ -71,7 +72,7 @@ def _reading(rules: tuple) -> Reading:
 
     return Reading(slots, numbers, value("draw", 1), value("play", 1), value("hand_limit", None),
                    value("keeper_limit", None), value("goal_limit", 1),
-                   bonus("poor-bonus", "draw"), bonus("rich-bonus", "play"))
+                   bonus("poor-bonus", "draw"), bonus("rich-bonus", "play"), frozenset(rules))
 
 
 _last: tuple = ((), None)  # (a copy of the rules list, its reading): the last one read

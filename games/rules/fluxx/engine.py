@@ -95,7 +95,7 @@ def _advance_turn(state: dict, events: list, t: dict, phase: str, r) -> bool:
     reading of this pass (nothing here changes the rules before returning)."""
     seat = t["seat"]
     if phase == PLAY:
-        if not turn.plays_done(state, r) or free_actions.has_optional_moves(state, seat):
+        if not turn.plays_done(state, r) or free_actions.has_optional_moves(state, seat, r.cards):
             return False
         t["phase"] = phase = HAND_LIMIT
     if phase == HAND_LIMIT:

@@ -35,6 +35,9 @@ GET_ON, SWAP = "get-on-with-it", "swap-plays-for-draws"
 # --- keeper powers -----------------------------------------------------------------
 
 POWERED = frozenset(c for c, e in EFFECT.items() if "power" in e)  # Keepers with a power
+# Each powered Keeper's (power, once a turn?, the card whose presence stops it), read once.
+_POWERS = {c: (EFFECT[c]["power"], EFFECT[c].get("per_turn"), EFFECT[c].get("unless_in_play")) for c in POWERED}
+_CREEPERS = frozenset(c for c, t in TYPE.items() if t == "creeper")
 
 
 def power_moves(state: dict, seat: int) -> list[dict]:
@@ -45,20 +48,26 @@ def power_moves(state: dict, seat: int) -> list[dict]:
     used = state["turn"]["used"]
     everywhere = None  # every card on a table in play, listed when a power asks
     for keeper in table:
-        e = EFFECT[keeper]
-        power = e.get("power")
-        if power is None or (e.get("per_turn") and keeper in used):
+        powered = _POWERS.get(keeper)
+        if powered is None:
             continue
-        if e.get("unless_in_play") and in_play_anywhere(state, e["unless_in_play"]):
+        power, per_turn, unless = powered
+        if per_turn and keeper in used:
+            continue
+        if unless and in_play_anywhere(state, unless):
             continue
         if power == "move_creeper":
             others = [s for s in active_seats(state) if s != seat]
             out += [{"type": "power", "card": keeper, "target": c, "to": s}
-                    for c in table if TYPE[c] == "creeper" for s in others]
+                    for c in table if c in _CREEPERS for s in others]
         elif everywhere is None:
-            everywhere = [c for s in active_seats(state) for c in state["tables"][s]]
+            # every table of a player still in, in seat order (active_seats), without two lists
+            everywhere = []
+            for cards, on in zip(state["tables"], state["active"]):
+                if on:
+                    everywhere += cards
         if power == "smite":
-            out += [{"type": "power", "card": keeper, "target": c} for c in everywhere if TYPE[c] == "creeper"]
+            out += [{"type": "power", "card": keeper, "target": c} for c in everywhere if c in _CREEPERS]
         elif power == "sacrifice":
             out += [{"type": "power", "card": keeper, "target": c} for c in everywhere if c != keeper]
     return out
@@ -215,12 +224,14 @@ def optional_moves(state: dict, seat: int) -> list[dict]:
     return power_moves(state, seat) + claim_moves(state, seat)
 
 
-def has_optional_moves(state: dict, seat: int) -> bool:
+def has_optional_moves(state: dict, seat: int, rules: frozenset | list | None = None) -> bool:
     """``bool(optional_moves(state, seat))`` without building the moves when no Keeper of
     ``seat`` has a power and no claim is open (the usual case; engine.settle asks this
-    whenever the plays are done)."""
+    whenever the plays are done). ``rules``: the rules in play as a set (the reading's
+    ``cards``), when the caller has it."""
     turn = state["turn"]
-    rules = state["rules"]
+    if rules is None:
+        rules = state["rules"]
     if SING in rules and not turn["sang"] and turn["played"] == 0:
         return True
     if ACCENT in rules and not turn["accent"]:

@@ -27,6 +27,7 @@ from ..base import Event, Game, IllegalMove, Outcome, Pending
 from ..rng import Rng, new_rng_state
 from . import engine, free_actions, turn
 from .cards import NAME, PLAYABLE, TYPE, is_card
+from .current_rules import reading
 from .frames import play_card, push
 from .state_copy import copy_state
 from .view import build_view
@@ -131,21 +132,24 @@ class MontyPythonFluxx(Game):
         # The lists of free_actions (power_moves, rule_moves, claim_moves) with their "is
         # anything there?" tests written out: this runs before every move, and those lists
         # are nearly always empty (test_fx_fast_paths.py compares with the plain lists).
-        rules = state["rules"]
-        done = turn.plays_done(state)
+        # "Is this rule in play?" asked of the reading's set of rules rather than the list.
+        r = reading(state)
+        rules = r.cards
+        hand = state["hands"][seat]
+        done = turn.plays_done(state, r)
         if done:
             moves = []
         elif free_actions.QUOTE in rules and not t["quoted"]:
             moves = []
-            for card in state["hands"][seat]:
+            for card in hand:
                 moves.append({"type": "play", "card": card})
                 moves.append({"type": "play", "card": card, "quote": NAME[card]})
         else:
-            moves = [{"type": "play", "card": card} for card in state["hands"][seat]]
+            moves = [{"type": "play", "card": card} for card in hand]
         if not free_actions.POWERED.isdisjoint(state["tables"][seat]):
             moves += free_actions.power_moves(state, seat)
         if not done:
-            if free_actions.GET_ON in rules and state["hands"][seat]:
+            if free_actions.GET_ON in rules and hand:
                 moves.append({"type": "get_on_with_it"})
             if free_actions.SWAP in rules:
                 moves.append({"type": "swap_plays"})

@@ -107,7 +107,10 @@ def _only_named_creepers(table: list, have: tuple) -> bool:
 def _position(state: dict) -> tuple:
     """Everything a Goal looks at, as a hashable value: who is in, their tables, and the
     number a printed count reads as (for "any N knights")."""
-    tables = tuple(tuple(t) if on else () for t, on in zip(state["tables"], state["active"]))
+    active = state["active"]
+    if all(active):  # the usual case: every table as it is, converted at C speed
+        return tuple(map(tuple, state["tables"])), tuple(state["rules"])
+    tables = tuple(tuple(t) if on else () for t, on in zip(state["tables"], active))
     return tables, tuple(state["rules"])
 
 

@@ -86,8 +86,15 @@ def next_seat(state: dict) -> int:
         state["extra_turns"] -= 1
         return seat
     state["extra_turns"] = 0  # an extra turn owed to a player who left is lost
-    n = len(state["active"])
-    return next((seat + i) % n for i in range(1, n + 1) if state["active"][(seat + i) % n])
+    active = state["active"]
+    n = len(active)
+    # the first seat after ``seat`` still playing, round the table (a loop, not a generator
+    # made each turn)
+    for i in range(1, n + 1):
+        following = (seat + i) % n
+        if active[following]:
+            return following
+    raise StopIteration  # nobody is playing: what next() on the empty generator raised
 
 
 def advance(state: dict, events: list) -> None:

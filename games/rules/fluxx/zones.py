@@ -127,8 +127,11 @@ def draw_to_hand(state: dict, seat: int, count: int, events: list, why: str = ""
     return len(got)
 
 
+_name_of = NAME.__getitem__
+
+
 def _list(cards: list[str]) -> str:
-    names = [NAME[c] for c in cards]
+    names = list(map(_name_of, cards))  # [NAME[c] for c in cards], without a comprehension's function
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 

@@ -72,13 +72,44 @@ def _plain_legal_moves(state, seat):
             moves.append({"type": "play", "card": card})
             if quote:
                 moves.append({"type": "play", "card": card, "quote": NAME[card]})
-    moves += free_actions.power_moves(state, seat)
+    moves += _plain_power_moves(state, seat)
     if not done:
         moves += free_actions.rule_moves(state, seat)
     moves += free_actions.claim_moves(state, seat)
     if done:
         moves.append({"type": "end_turn"})
     return moves
+
+
+def _plain_power_moves(state, seat):
+    """``free_actions.power_moves`` as first written: the deck's effects read per Keeper,
+    the cards in play listed through active_seats."""
+    from games.rules.fluxx.cards import EFFECT
+    from games.rules.fluxx.current_rules import active_seats
+    from games.rules.fluxx.zones import in_play_anywhere
+
+    table = state["tables"][seat]
+    out = []
+    used = state["turn"]["used"]
+    everywhere = None
+    for keeper in table:
+        e = EFFECT[keeper]
+        power = e.get("power")
+        if power is None or (e.get("per_turn") and keeper in used):
+            continue
+        if e.get("unless_in_play") and in_play_anywhere(state, e["unless_in_play"]):
+            continue
+        if power == "move_creeper":
+            others = [s for s in active_seats(state) if s != seat]
+            out += [{"type": "power", "card": keeper, "target": c, "to": s}
+                    for c in table if TYPE[c] == "creeper" for s in others]
+        elif everywhere is None:
+            everywhere = [c for s in active_seats(state) for c in state["tables"][s]]
+        if power == "smite":
+            out += [{"type": "power", "card": keeper, "target": c} for c in everywhere if TYPE[c] == "creeper"]
+        elif power == "sacrifice":
+            out += [{"type": "power", "card": keeper, "target": c} for c in everywhere if c != keeper]
+    return out
 
 
 def _plain_goal_seeking(game, state, seat, moves, rng, greed=8):
@@ -111,7 +142,10 @@ def _check_settle_and_listing(state, rng_state):
         assert GAME.legal_moves(state, seat) == _plain_legal_moves(state, seat)
         if not on:
             continue
-        assert free_actions.has_optional_moves(state, seat) == bool(free_actions.optional_moves(state, seat))
+        assert free_actions.power_moves(state, seat) == _plain_power_moves(state, seat)
+        optional = bool(free_actions.optional_moves(state, seat))
+        assert free_actions.has_optional_moves(state, seat) == optional
+        assert free_actions.has_optional_moves(state, seat, r.cards) == optional
         # The settle loop skips a limit's look when the hand or table is within the limit.
         if r.hand_limit is not None and len(state["hands"][seat]) <= r.hand_limit:
             assert limits._excess(state, seat, "hand")[1] == 0
@@ -391,3 +425,26 @@ def test_the_first_look_counts_creepers_and_knights_as_the_goals_do():
     assert goals._may_be_met(state["tables"], state["goals"]) and _anyone_meets(state)
     put(state, 2, "killer-rabbit")
     assert not goals._may_be_met(state["tables"], state["goals"]) and not _anyone_meets(state)
+
+
+def test_the_next_seat_is_the_first_one_playing_round_the_table():
+    from itertools import product
+
+    from games.rules.fluxx.turn import next_seat
+
+    for n in range(2, 7):
+        for active in product((True, False), repeat=n):
+            if not any(active):
+                continue
+            for seat in range(n):
+                state = {"turn": {"seat": seat}, "active": list(active), "extra_turns": 0}
+                plain = next((seat + i) % n for i in range(1, n + 1) if active[(seat + i) % n])
+                assert next_seat(state) == plain
+
+
+def test_the_reading_knows_which_rules_are_in_play():
+    for rules_in_play in [(), ("draw-3",), ("draw-3", "play-2", "hand-limit-1"), ("sing-bonus", "what-is-your-quote")]:
+        r = current_rules._reading.__wrapped__(rules_in_play)
+        assert r.cards == frozenset(rules_in_play)
+        assert r.limited == (r.hand_limit is not None or r.keeper_limit is not None)
+        assert r.most_drawn == r.draw + r.poor
