@@ -12,6 +12,11 @@ T = TypeVar("T")
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 _SPAN = _MASK + 1  # 2**64, the number of 64-bit draws
+# The largest draw kept for each small bound (``_MASK - _SPAN % bound``, see ``_below_plain``),
+# worked out once: engines draw below a hand's, a table's or a deck's size, and ``_SPAN %
+# bound`` is a long division of a 65-bit number each time otherwise.
+_SMALL = 512
+_LIMITS = (0,) + tuple(_MASK - _SPAN % bound for bound in range(1, _SMALL))
 
 
 def new_rng_state(seed: int) -> dict:
@@ -51,9 +56,9 @@ class Rng:
             return 0
         if bound <= 0:
             raise ValueError("bound must be positive")
-        limit = _MASK - _SPAN % bound
+        limit = _LIMITS[bound] if bound < _SMALL else _MASK - _SPAN % bound
         n = state["n"]
-        x = (state["seed"] + n * _GOLDEN + _GOLDEN) & _MASK  # SplitMix64's input for draw n
+        x = (state["seed"] + (n + 1) * _GOLDEN) & _MASK  # SplitMix64's input for draw n
         while True:
             n += 1
             y = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
@@ -96,10 +101,10 @@ class Rng:
             return  # no draw, and the generator's state is not read
         state = self._state
         n = state["n"]
-        x = (state["seed"] + n * _GOLDEN + _GOLDEN) & _MASK  # SplitMix64's input for draw n
+        x = (state["seed"] + (n + 1) * _GOLDEN) & _MASK  # SplitMix64's input for draw n
         for i in range(len(items) - 1, 0, -1):
             bound = i + 1
-            limit = _MASK - _SPAN % bound
+            limit = _LIMITS[bound] if bound < _SMALL else _MASK - _SPAN % bound
             while True:
                 y = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
                 y = ((y ^ (y >> 27)) * 0x94D049BB133111EB) & _MASK

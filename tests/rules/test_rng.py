@@ -48,7 +48,9 @@ def test_below_rejects_empty_range():
 def test_below_draws_exactly_as_its_plain_definition():
     # Small bounds (the engines' cards and seats), 1, and bounds near 2**63 and 2**64 where
     # about half or nearly all of the 64-bit draws are rejected and drawn again.
-    bounds = list(range(1, 300)) + [2**32 + 1, 2**63 + 1, 2**63 + 12345, 2**64 - 1, 2**64, 3 * 2**62 + 7]
+    # Bounds on both sides of the table of small bounds' limits (rng._SMALL) too.
+    bounds = list(range(1, 300)) + [510, 511, 512, 513, 1000] + [2**32 + 1, 2**63 + 1, 2**63 + 12345, 2**64 - 1,
+                                                                  2**64, 3 * 2**62 + 7]
     for seed in (0, 1, 2**64 - 1, 987654321):
         fast, plain = new_rng_state(seed), new_rng_state(seed)
         for bound in bounds * 3:
@@ -61,7 +63,7 @@ def test_below_draws_exactly_as_its_plain_definition():
 
 def test_shuffle_draws_and_swaps_exactly_as_its_plain_definition():
     for seed in range(40):
-        for length in list(range(0, 12)) + [52, 100, 311]:
+        for length in list(range(0, 12)) + [52, 100, 311, 600]:  # 600: past the table of small bounds
             fast, plain = new_rng_state(seed * 31 + length), new_rng_state(seed * 31 + length)
             fast["n"] = plain["n"] = seed * 7  # part-way through a game's draws
             a, b = list(range(length)), list(range(length))
@@ -79,3 +81,10 @@ def test_draws_below_and_shuffle_interleave_exactly_as_the_plain_ones():
         assert Rng(fast).below(i + 2) == Rng(plain)._below_plain(i + 2)
         assert Rng(fast).next64() == Rng(plain).next64()
     assert deck_a == deck_b and fast == plain
+
+
+def test_the_table_of_limits_is_the_plain_limit_for_every_small_bound():
+    from games.rules import rng
+
+    assert len(rng._LIMITS) == rng._SMALL
+    assert all(rng._LIMITS[b] == rng._MASK - (rng._MASK + 1) % b for b in range(1, rng._SMALL))
