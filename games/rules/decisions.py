@@ -34,6 +34,13 @@ from math import comb
 from .base import IllegalMove, Pending
 
 DECIDE = "decide"
+# A Pending made as base.Pending makes it -- a tuple of its three fields -- without its
+# Python-level ``__new__`` (about half the cost of ``pending`` for a frame of judges):
+# ``_new_record(Pending, (seat, kind, key))``, the same object of the same class
+# (tests/rules/test_decisions.py compares them). The check fails at import if Pending's
+# fields change.
+_new_record = tuple.__new__
+assert Pending._fields == ("seat", "kind", "key"), Pending._fields
 # A multi-pick decision lists its combinations as moves only while they are this few;
 # beyond that it lists its default, and any answer within its options and bounds is legal.
 MAX_LISTED_COMBINATIONS = 64
@@ -109,7 +116,7 @@ def pending(state: dict) -> list[Pending]:
             seat = d["seat"]
             if seat not in seen:
                 seen.add(seat)
-                out.append(Pending(seat, d["kind"], str(d["id"])))
+                out.append(_new_record(Pending, (seat, d["kind"], str(d["id"]))))
     return out
 
 
@@ -172,7 +179,9 @@ def moves(state: dict, seat: int) -> list[dict]:
         least, most = d["pick"]
         values = [o["value"] for o in d["options"]]
         if least == most == 1:
-            out.extend({"type": DECIDE, "id": d["id"], "choice": v} for v in values)
+            # a list comprehension, not a generator: no frame resumed for every option
+            decision_id = d["id"]
+            out += [{"type": DECIDE, "id": decision_id, "choice": v} for v in values]
             continue
         combos = [list(c) for n in range(least, most + 1) for c in combinations(values, n)
                   ] if _combinations_at_most(len(values), least, most, MAX_LISTED_COMBINATIONS) else None

@@ -100,3 +100,16 @@ def test_distinct_count_counts_as_the_hashable_form_does():
     cases = [["a", "b", "a"], [1, True, 1.0, 2], [[1], [1], "x"], [{"a": 1}, {"a": 1}, [1]], ["[1]", [1]], [], [None, None]]
     for values in cases:
         assert _distinct_count(values) == len(set(map(_hashable, values)))
+
+
+def test_pending_records_are_the_constructors_records():
+    """decisions.pending builds each Pending as its tuple directly: the same class, fields,
+    equality, hash and repr as Pending(...)."""
+    state = {}
+    decisions.push(state, [dict(seat=s, kind="judge", prompt="Does it count?", options=[{"value": "yes", "label": "Yes"}],
+                                default="yes") for s in (2, 0, 2)])
+    got = decisions.pending(state)
+    want = [Pending(2, "judge", str(state["decisions"][-1][0]["id"])), Pending(0, "judge", str(state["decisions"][-1][1]["id"]))]
+    assert [type(p) for p in got] == [Pending, Pending]
+    assert got == want and [repr(p) for p in got] == [repr(p) for p in want] and list(map(hash, got)) == list(map(hash, want))
+    assert [(p.seat, p.kind, p.key) for p in got] == [(p.seat, p.kind, p.key) for p in want]
