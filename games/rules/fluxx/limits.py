@@ -75,18 +75,8 @@ def ask_others(state: dict, events: list, r: Reading | None = None) -> bool:
     if hands is None and keepers is None:
         return False
     turn_seat = state["turn"]["seat"]
-    all_hands, tables, active = state["hands"], state["tables"], state["active"]
-    # The quick look first: is anyone but the turn player over a limit? Nearly never (those
-    # who were have been asked already), and this runs after every step while a limit is
-    # in play. Keepers are counted only on a table longer than the limit, without a list.
-    for s in range(len(active)):
-        if s == turn_seat or not active[s]:
-            continue
-        if hands is not None and len(all_hands[s]) > hands:
-            break
-        if keepers is not None and len(tables[s]) > keepers and sum(map(_is_keeper, tables[s])) > keepers:
-            break
-    else:
+    all_hands, tables = state["hands"], state["tables"]
+    if not _may_be_over(all_hands, tables, turn_seat, hands, keepers):
         return False
     wanted = []
     for s, on in enumerate(state["active"]):
@@ -98,6 +88,28 @@ def ask_others(state: dict, events: list, r: Reading | None = None) -> bool:
         if keepers is not None and len(tables[s]) > keepers and len([c for c in tables[s] if c in KEEPERS]) > keepers:
             wanted.append((s, "keepers"))
     return bool(wanted) and _ask_or_apply(state, wanted, events)
+
+
+def _may_be_over(all_hands: list, tables: list, turn_seat: int, hands: int | None, keepers: int | None) -> bool:
+    """The quick look of ``ask_others``: may anyone but the turn player be over a limit?
+    Nearly never (those who were have been asked already), and this runs after every step
+    while a limit is in play. One loop a limit, testing the length first (nearly always
+    within the limit, so the seat is seldom looked at); Keepers counted, without a list,
+    only on a table longer than the limit. A seat no longer playing is left to the full
+    look, which leaves it out (its hand and table are empty anyway)."""
+    if hands is not None:
+        s = 0
+        for hand in all_hands:
+            if len(hand) > hands and s != turn_seat:
+                return True
+            s += 1
+    if keepers is not None:
+        s = 0
+        for table in tables:
+            if len(table) > keepers and s != turn_seat and sum(map(_is_keeper, table)) > keepers:
+                return True
+            s += 1
+    return False
 
 
 def ask_turn_player(state: dict, zone: str, events: list) -> bool:

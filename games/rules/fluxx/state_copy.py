@@ -44,6 +44,19 @@ def clone(value):
     return value
 
 
+def _clone_frames(frames: list) -> list:
+    """``clone`` of the effect stack: each frame copied whole (its strings and numbers at
+    C speed), then only its lists and dicts (a pool, an answer) cloned in their place."""
+    out = []
+    for frame in frames:
+        new = frame.copy()
+        for key, value in frame.items():
+            if type(value) in _CONTAINERS:
+                new[key] = clone(value)
+        out.append(new)
+    return out
+
+
 def copy_state(state: dict) -> dict:
     # Spelled out key by key rather than looped over tables of key names: this runs once
     # per move, and the loops and lookups cost more than the copying (bench/fluxx_engine.py).
@@ -60,7 +73,7 @@ def copy_state(state: dict) -> dict:
     new["tables"] = _copy_list(state["tables"])
     new["turn"] = state["turn"].copy()
     effects = state["effects"]
-    new["effects"] = clone(effects) if effects else []
+    new["effects"] = _clone_frames(effects) if effects else []
     if state["result"] is not None:
         new["result"] = clone(state["result"])
     if "decisions" in state:

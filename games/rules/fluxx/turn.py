@@ -24,9 +24,10 @@ def start(state: dict, seat: int, number_: int, events: list) -> None:
     events.append(new_event(Event, ("turn", f"Turn {number_}: {SEAT_NAMES[seat]} to play.", None,
                                     {"seat": seat, "turn": number_}, ())))
     # No-Hand Bonus looks only at the very start of a turn (rules FAQ): whoever plays it waits.
-    if "no-hand-bonus" in state["rules"] and not state["hands"][seat]:  # in_play
+    r = reading(state)  # drawing changes no rule: one reading serves both draws
+    if "no-hand-bonus" in r.cards and not state["hands"][seat]:  # in_play
         draw_to_hand(state, seat, number(state, EFFECT["no-hand-bonus"]["draw"]), events, "No-Hand Bonus")
-    draw_shortfall(state, events)  # the turn's draw
+    draw_shortfall(state, events, r)  # the turn's draw
 
 
 def draw_shortfall(state: dict, events: list, r: Reading | None = None) -> bool:

@@ -448,3 +448,24 @@ def test_the_reading_knows_which_rules_are_in_play():
         assert r.cards == frozenset(rules_in_play)
         assert r.limited == (r.hand_limit is not None or r.keeper_limit is not None)
         assert r.most_drawn == r.draw + r.poor
+
+
+def test_the_effect_stack_is_copied_as_clone_copies_it():
+    """state_copy._clone_frames (each frame copied whole, then its lists and dicts cloned)
+    gives what the generic deep copy gives, and shares no list or dict with the original."""
+    from games.rules.fluxx.state_copy import _clone_frames, clone
+
+    seen = 0
+    for seed in range(30):
+        def step(before, state, seat, move, moves, events):
+            nonlocal seen
+            frames = state["effects"]
+            if frames:
+                seen += 1
+                copied = _clone_frames(frames)
+                assert copied == clone(frames) and [list(f) for f in copied] == [list(f) for f in frames]
+                originals = {id(c) for f in frames for c in (f, *f.values()) if isinstance(c, (list, dict))}
+                assert not any(id(c) in originals for f in copied for c in (f, *f.values()) if isinstance(c, (list, dict)))
+
+        playout.play(GAME, 4000 + seed, players=2 + seed % 5, on_step=step)
+    assert seen > 100, seen
