@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from .. import decisions
-from . import effects, free_actions, goals, limits, turn
+from . import current_rules, effects, free_actions, goals, limits, turn
 from .cards import TYPE
 from .current_rules import reading
 from .frames import EFFECT_HANDLER
@@ -59,7 +59,9 @@ def settle(state: dict, events: list) -> None:
             if _answer_for_absent(state, events):
                 continue
             return
-        r = reading(state)
+        # current_rules.reading, its remembered answer looked at here (once a pass) without a call
+        last_read = current_rules._last
+        r = last_read[1] if state["rules"] == last_read[0] else reading(state)
         if r.limited and limits.ask_others(state, events, r):
             continue
         t = state["turn"]

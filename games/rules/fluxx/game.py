@@ -34,6 +34,7 @@ from .view import build_view
 from .zones import SEAT_NAMES, draw_for, new_event, own, own_at, seat_name
 
 HAND_SIZE = 3  # dealt at the start and to a player who joins later (the rulebook's number)
+_PLAY_MOVE = {"type": "play", "card": None}  # copied by legal_moves, never handed out itself
 
 
 class MontyPythonFluxx(Game):
@@ -145,7 +146,13 @@ class MontyPythonFluxx(Game):
                 moves.append({"type": "play", "card": card})
                 moves.append({"type": "play", "card": card, "quote": NAME[card]})
         else:
-            moves = [{"type": "play", "card": card} for card in hand]
+            # Each move a copy of one made ahead, its card put in: copying a small dict costs
+            # less than building one from a literal, and this runs before every move.
+            moves = []
+            for card in hand:
+                move = _PLAY_MOVE.copy()
+                move["card"] = card
+                moves.append(move)
         if not free_actions.POWERED.isdisjoint(state["tables"][seat]):
             moves += free_actions.power_moves(state, seat)
         if not done:
