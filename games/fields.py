@@ -45,3 +45,13 @@ class StateField(models.JSONField):
         if value is None or not isinstance(value, (str, bytes)):
             return value  # psycopg decoded the json column already
         return super().from_db_value(value, expression, connection)
+
+
+class MatchStateField(StateField):
+    """A match's state: saved without the parts its row keeps in ``state_fixed``
+    (games/state_storage.py; ``Match.save`` brings that column up to date first)."""
+
+    def pre_save(self, model_instance, add):
+        from games import state_storage
+
+        return state_storage.column_part(getattr(model_instance, self.attname), model_instance.__dict__.get("state_fixed"))

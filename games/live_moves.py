@@ -234,10 +234,11 @@ async def _decide(conn, work: _MatchWork, match_id: int, match_row, seat_rows, e
         work.elsewhere = True  # a match without seats: its earlier moves are asked on their own
         return
     with unit_of_work.collecting(work.unit):
-        match, stamp, state = persistence.match_from_row(match_id, match_row)
-        if state is None:  # the row said this process holds the state; it no longer does
-            state = (await aiodb.run_script(conn, [(persistence.STATE_SQL, [match_id])]))[0][0][0]
-        match, seats, _ = persistence.locked(match, stamp, state, seat_rows, None)
+        match, stamp, held = persistence.match_from_row(match_id, match_row)
+        if held is None:  # the row said this process holds the state; it no longer does
+            rows = (await aiodb.run_script(conn, [(persistence.STATE_SQL, [match_id])]))[0]
+            held = persistence.state_from_row(rows[0])
+        match, seats, _ = persistence.locked(match, stamp, held, seat_rows, None)
         made: dict[str, tuple] = {}  # keys used by this batch's own moves of this match
         for submission in work.submissions:
             before = (match.version, len(work.unit.statements))

@@ -6,7 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from games.fields import StateField
+from games import state_storage
+from games.fields import MatchStateField, StateField
 from games.rules.computer import level_label  # the levels' labels live with the pure players
 
 
@@ -41,7 +42,10 @@ class Match(models.Model):
     # The current state (snapshot after ``move_count`` moves) and its version; every change
     # that clients must see bumps ``version``.
     # A json column, not jsonb, on PostgreSQL: written and read whole on every move (games/fields.py).
-    state = StateField(null=True, blank=True)
+    # The parts of it the rules keep fixed after set-up (Game.fixed_keys) are stored apart in
+    # ``state_fixed``, written once (games/state_storage.py); in memory ``state`` is whole.
+    state = MatchStateField(null=True, blank=True)
+    state_fixed = StateField(null=True, blank=True, editable=False)
     version = models.PositiveIntegerField(default=0)
     move_count = models.PositiveIntegerField(default=0)
     outcome = models.JSONField(null=True, blank=True)
@@ -71,6 +75,34 @@ class Match(models.Model):
 
     def __str__(self):
         return f"{self.kind} #{self.pk}"
+
+    # --- the state's two columns (games/state_storage.py) ------------------------------
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        match = super().from_db(db, field_names, values)
+        loaded = match.__dict__
+        if "state" in loaded and "state_fixed" in loaded:
+            match.state = state_storage.joined(match.state, match.state_fixed)
+        return match
+
+    def refresh_from_db(self, using=None, fields=None, from_queryset=None):
+        # A deferred state is read with its fixed parts (alone it would lack them).
+        if fields is not None and "state" in fields and "state_fixed" not in fields:
+            fields = [*fields, "state_fixed"]
+        super().refresh_from_db(using=using, fields=fields, from_queryset=from_queryset)
+
+    def save(self, *args, **kwargs):
+        update_fields = kwargs.get("update_fields")
+        if update_fields is None or "state" in update_fields:
+            # What the row holds, if loaded; not read from the database just for this (a
+            # deferred column counts as nothing stored: the fixed parts are written again).
+            stored = self.__dict__.get("state_fixed")
+            fixed = state_storage.fixed_to_write(self.state, state_storage.fixed_keys(self.kind), stored)
+            if fixed is not None:
+                self.state_fixed = fixed
+                if update_fields is not None:
+                    kwargs["update_fields"] = [*update_fields, "state_fixed"]
+        super().save(*args, **kwargs)
 
     @property
     def is_live(self) -> bool:

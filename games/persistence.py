@@ -13,7 +13,8 @@ PostgreSQL:
   statement runs after the lock is granted, so it sees a submission with the same key that
   committed while this one waited);
 * ``write``: the match update, the move record and every changed seat in ONE statement
-  (data-modifying CTEs), with the state serialized by orjson.
+  (data-modifying CTEs), with the state serialized by orjson; the parts of the state its
+  rules keep fixed go to ``state_fixed`` only when they changed (games/state_storage.py).
 
 These statements go through a server-binding cursor (``_cursor``): the parameters travel
 beside the SQL instead of being quoted into it by Python, which for a 5–65 KB state was a
@@ -37,7 +38,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
-from games import unit_of_work
+from games import state_storage, unit_of_work
 from games.errors import NotFound
 from games.fields import json_text
 from games.models import Match, MoveRecord, Notification, Seat
@@ -48,7 +49,8 @@ from games.models import Match, MoveRecord, Notification, Seat
 SEAT_WAIT_FIELDS = ["waiting_for", "waiting_key", "deadline", "deadline_warned", "situation_version"]
 CHANGING_FIELDS = ["state", "version", "move_count", "status", "outcome", "started_at", "finished_at", "updated_at"]
 
-_MATCH_COLUMNS = [f.attname for f in Match._meta.concrete_fields if f.attname not in ("state", "setup_options")]
+_MATCH_COLUMNS = [f.attname for f in Match._meta.concrete_fields
+                  if f.attname not in ("state", "state_fixed", "setup_options")]
 _SEAT_COLUMNS = [f.attname for f in Seat._meta.concrete_fields]
 _JSON_MATCH = {"options", "outcome"}
 _JSON_SEAT = {"choice"}
@@ -61,8 +63,9 @@ def fast() -> bool:
 # --- the states this process holds ------------------------------------------------------
 
 class _Recent:
-    """match id -> (version, row stamp, state) for the last few hundred matches this
-    process changed or read for a change.
+    """match id -> (version, row stamp, state, fixed) for the last few hundred matches this
+    process changed or read for a change: the whole state and the ``state_fixed`` part the
+    row holds (games/state_storage.py).
 
     An entry serves only a lock that reads the same version AND the same stamp from the
     locked row. The stamp is PostgreSQL's ``xmin``, the transaction that last wrote the row,
@@ -85,16 +88,17 @@ class _Recent:
             item = self._items.get(match_id)
         return None if item is None else item[:2]
 
-    def take(self, match_id: int, version: int, stamp: str):
+    def take(self, match_id: int, version: int, stamp: str) -> tuple | None:
+        """(state, fixed) held for exactly this version and stamp, taken out; else None."""
         with self._lock:
             item = self._items.pop(match_id, None)
         if item is None or item[:2] != (version, stamp) or time.monotonic() - item[2] > self.ttl:
             return None
-        return item[3]
+        return item[3:]
 
-    def put(self, match_id: int, version: int, stamp: str, state) -> None:
+    def put(self, match_id: int, version: int, stamp: str, state, fixed) -> None:
         with self._lock:
-            self._items[match_id] = (version, stamp, time.monotonic(), state)
+            self._items[match_id] = (version, stamp, time.monotonic(), state, fixed)
             self._items.move_to_end(match_id)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
@@ -129,16 +133,16 @@ def _lock(match_id, key: str | None) -> tuple[Match, list[Seat], tuple | None]:
     (match_sql, match_params), (seats_sql, seats_params) = lock_statements(match_id, key)
     with _cursor() as cur:
         cur.execute(match_sql, match_params)
-        match, stamp, state = match_from_row(match_id, cur.fetchone())
-        if state is None:  # not held, or dropped since the statement (another thread took it)
+        match, stamp, held = match_from_row(match_id, cur.fetchone())
+        if held is None:  # not held, or dropped since the statement (another thread took it)
             cur.execute(STATE_SQL, [match_id])
-            state = _json(cur.fetchone()[0])
+            held = state_from_row(cur.fetchone())
         cur.execute(seats_sql, seats_params)
         rows = cur.fetchall()
     if key and not rows:  # a match without seats: ask on its own
-        match, seats, _ = locked(match, stamp, state, rows, None)
+        match, seats, _ = locked(match, stamp, held, rows, None)
         return match, seats, earlier_move(match_id, key)
-    return locked(match, stamp, state, rows, key)
+    return locked(match, stamp, held, rows, key)
 
 
 def match_id_checked(match_id) -> int:
@@ -152,8 +156,16 @@ def match_id_checked(match_id) -> int:
     return match_id
 
 
-# The state of a locked match whose row said this process holds it, when it no longer does.
-STATE_SQL = "SELECT state FROM games_match WHERE id = %s"
+# The state of a locked match whose row said this process holds it, when it no longer does
+# (its two columns: ``state_from_row``).
+STATE_SQL = "SELECT state, state_fixed FROM games_match WHERE id = %s"
+
+
+def state_from_row(row) -> tuple:
+    """(state, fixed) from a row's ``state`` and ``state_fixed`` columns: the whole state and
+    the fixed part the row holds (games/state_storage.py)."""
+    fixed = _json(row[1])
+    return state_storage.joined(_json(row[0]), fixed), fixed
 
 
 def lock_statements(match_id: int, key: str | None) -> list[tuple[str, list]]:
@@ -162,7 +174,8 @@ def lock_statements(match_id: int, key: str | None) -> list[tuple[str, list]]:
     ``key``, if one is given). PostgreSQL only."""
     sql = _sql()
     held = recent.peek(match_id)  # (version, stamp) of the state this process holds, if any
-    return [(sql["match"], [held[0] if held else None, held[1] if held else None, match_id]),
+    version, stamp = held or (None, None)
+    return [(sql["match"], [version, stamp, version, stamp, match_id]),
             (sql["seats_with_key" if key else "seats"], [key, match_id] if key else [match_id])]
 
 
@@ -180,30 +193,31 @@ def lock_many_statements(match_ids: list[int], keys: list[tuple[int, str]]) -> l
     return statements
 
 
-def match_from_row(match_id: int, row) -> tuple[Match, str, object]:
-    """(match, row stamp, state) from the lock's first statement. The state is None when the
-    row did not carry it and this process no longer holds it: read it with ``STATE_SQL``."""
+def match_from_row(match_id: int, row) -> tuple[Match, str, tuple | None]:
+    """(match, row stamp, (state, fixed)) from the lock's first statement. The pair is None
+    when the row did not carry the state and this process no longer holds it: read it with
+    ``STATE_SQL``."""
     if row is None:
         raise NotFound("No such game.")
-    *columns, stamp, state_text = row
+    *columns, stamp, state_text, fixed_text = row
     values = [_json(v) if c in _JSON_MATCH else v for c, v in zip(_MATCH_COLUMNS, columns)]
     match = Match.from_db(connection.alias, _MATCH_COLUMNS, values)
     if state_text is not None:
         recent.misses += 1
-        return match, stamp, _json(state_text)
-    state = recent.take(match_id, match.version, stamp)
-    if state is None:
+        return match, stamp, state_from_row((state_text, fixed_text))
+    held = recent.take(match_id, match.version, stamp)
+    if held is None:
         recent.misses += 1
     else:
         recent.hits += 1
-    return match, stamp, state
+    return match, stamp, held
 
 
-def locked(match: Match, stamp: str, state, rows, key: str | None) -> tuple[Match, list[Seat], tuple | None]:
-    """The locked match with its state, its seats from the lock's second statement, and the
-    earlier move made with ``key`` (user id, version after, seq) or None. Registers keeping
-    the state once the change commits."""
-    match.state = state
+def locked(match: Match, stamp: str, held: tuple, rows, key: str | None) -> tuple[Match, list[Seat], tuple | None]:
+    """The locked match with its state (``held``: (state, fixed) as ``state_from_row``), its
+    seats from the lock's second statement, and the earlier move made with ``key`` (user id,
+    version after, seq) or None. Registers keeping the state once the change commits."""
+    match.state, match.state_fixed = held
     user_model = get_user_model()
     seats = [_seat(row[:len(_SEAT_COLUMNS) + 1], user_model) for row in rows]
     earlier = None
@@ -237,16 +251,19 @@ def _seat(row, user_model) -> Seat:
 
 def _remember_on_commit(match: Match, stamp: str) -> None:
     """Once the transaction commits, keep the state the row now holds (see _Recent): the one
-    ``write`` stored, decoded from the very text it sent, or, if nothing was written, the one
-    read (the rules never change the state they are given)."""
-    read = (match.version, stamp, match.state)
+    ``write`` stored, decoded from the very texts it sent (the fixed part too when it was
+    written), or, if nothing was written, the one read (the rules never change the state
+    they are given)."""
+    read = (match.version, stamp, match.state, match.state_fixed)
 
     def remember():
         written = match.__dict__.pop("_written", None)
         if written is not None:
-            version, stamp_after, text = written
+            version, stamp_after, text, fixed_text, fixed = written
             if text is not None:
-                recent.put(match.pk, version, stamp_after, orjson.loads(text))
+                if fixed_text is not None:
+                    fixed = orjson.loads(fixed_text)
+                recent.put(match.pk, version, stamp_after, state_storage.joined(orjson.loads(text), fixed), fixed)
         elif read[2] is not None:
             recent.put(match.pk, *read)
     unit_of_work.on_commit(remember)
@@ -280,10 +297,11 @@ def write(match: Match, seats: list[Seat], record: MoveRecord | None, notices=()
     parts = [p if isinstance(p, str) else p[1] for p in parts]
     sql = "WITH " + ", ".join(f"{n} AS ({p})" for n, p in zip(names, parts))
     sql += " SELECT (SELECT stamp FROM w0), " + ("(SELECT id FROM w1)" if record is not None else "NULL")
-    version, state_text = match.version, params[0]  # the state's text comes first
+    # The state's texts come first: the column's part, then the fixed part if it changed.
+    version, state_text, fixed_text, fixed = match.version, params[0], params[1], match.__dict__.get("state_fixed")
 
     def written(row):
-        match.__dict__["_written"] = (version, row[0], state_text)
+        match.__dict__["_written"] = (version, row[0], state_text, fixed_text, fixed)
         if record is not None:
             record.created_at = match.updated_at
             record.pk = row[1]
@@ -292,9 +310,17 @@ def write(match: Match, seats: list[Seat], record: MoveRecord | None, notices=()
 
 
 def _match_update(match: Match, params: list) -> str:
-    params += [json_text(match.state), match.version, match.move_count, match.status, json_text(match.outcome),
-               match.started_at, match.finished_at, match.updated_at, match.pk]
-    return ("UPDATE games_match SET state = %s::json, version = %s, move_count = %s, status = %s, "
+    # What the row's state_fixed holds, as the lock read it (see Match.save).
+    fixed = state_storage.fixed_to_write(match.state, state_storage.fixed_keys(match.kind),
+                                         match.__dict__.get("state_fixed"))
+    if fixed is not None:
+        match.state_fixed = fixed
+    column = state_storage.column_part(match.state, match.__dict__.get("state_fixed"))
+    params += [json_text(column), json_text(fixed), match.version, match.move_count, match.status,
+               json_text(match.outcome), match.started_at, match.finished_at, match.updated_at, match.pk]
+    # state_fixed: NULL when unchanged (COALESCE keeps the row's); the statement stays one.
+    return ("UPDATE games_match SET state = %s::json, state_fixed = COALESCE(%s::json, state_fixed), "
+            "version = %s, move_count = %s, status = %s, "
             "outcome = %s::jsonb, started_at = %s, finished_at = %s, updated_at = %s WHERE id = %s "
             "RETURNING xmin::text AS stamp")
 
@@ -412,11 +438,13 @@ def _sql() -> dict[str, str]:
         # holds (NULL, NULL when it holds none). Under FOR UPDATE the row, and so this test,
         # is the version the lock was granted on.
         "match": f"SELECT {columns}, xmin::text, "
-                 "CASE WHEN version = %s AND xmin::text = %s THEN NULL ELSE state END "
+                 "CASE WHEN version = %s AND xmin::text = %s THEN NULL ELSE state END, "
+                 "CASE WHEN version = %s AND xmin::text = %s THEN NULL ELSE state_fixed END "
                  "FROM games_match WHERE id = %s FOR UPDATE",
         # The same for several matches (ids, held versions, held stamps), locked in id order.
         "matches": f"SELECT {', '.join('m.' + q(c) for c in _MATCH_COLUMNS)}, m.xmin::text, "
-                   "CASE WHEN m.version = h.version AND m.xmin::text = h.stamp THEN NULL ELSE m.state END "
+                   "CASE WHEN m.version = h.version AND m.xmin::text = h.stamp THEN NULL ELSE m.state END, "
+                   "CASE WHEN m.version = h.version AND m.xmin::text = h.stamp THEN NULL ELSE m.state_fixed END "
                    "FROM games_match m JOIN unnest(%s::bigint[], %s::integer[], %s::text[]) AS h(id, version, stamp) "
                    "ON h.id = m.id ORDER BY m.id FOR UPDATE OF m",
         "seats_of_matches": (f"SELECT {', '.join('s.' + q(c) for c in _SEAT_COLUMNS)}, u.username FROM games_seat s "

@@ -202,7 +202,7 @@ def can_chat(match: Match, user, my_seat: int | None) -> bool:
 
 # What lists of games never show: a game's state and set-up (whole decks for the CCG), up to
 # tens of kilobytes each, which ``distinct()`` would otherwise also have to compare.
-_BIG_COLUMNS = ("state", "setup_options")
+_BIG_COLUMNS = ("state", "state_fixed", "setup_options")
 
 
 def matches_for_user(user) -> list[Match]:

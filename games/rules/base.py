@@ -191,6 +191,10 @@ class Game:
     # changed since that version and the move is legal in the current state; the shell
     # tracks, per seat, the version at which its situation last changed.
     strict_versions: ClassVar[bool] = True
+    # Top-level keys of the state that never change once ``setup`` made them (the CCG's card
+    # definitions). The shell stores them once instead of with every move
+    # (games/state_storage.py); successive states should share these parts, not copy them.
+    fixed_keys: ClassVar[tuple[str, ...]] = ()
 
     # --- to implement -------------------------------------------------------------
     def setup(self, players: int, options: dict, seed: int) -> State:  # pragma: no cover

@@ -47,6 +47,7 @@ class MPHGGame(Game):
     max_players = 4
     option_schema: dict = {}  # the shell passes decks and table facts; see setup.validate_options
     strict_versions = False  # opponents answer a doubled ante at the same time (see pending)
+    fixed_keys = _FIXED
 
     def setup(self, players, options, seed):
         return setup_mod.setup(players, dict(options or {}), seed)
