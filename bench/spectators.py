@@ -2,6 +2,11 @@
 long from its submission until every spectator has the new frame (and the p50/p95 of the
 individual spectators' latencies).
 
+Beside the figures it prints two floors measured in the same run, so runs on machines of
+different speed compare as ratios: the fixed pure-Python workload of the engine benchmarks
+(``bench/floor.py``, runs/s, before and after; fan-out is Python work on the server and in
+the load generator) and ``pgbench``'s simple-update TPS for two seconds.
+
     .venv/bin/python bench/spectators.py --spectators 500 --moves 10 --workers 2
 """
 from __future__ import annotations
@@ -19,6 +24,7 @@ import uvloop
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import move_roundtrip as rt  # noqa: E402  (shares the database and server set-up)
+from floor import floor_per_second  # noqa: E402  (the fixed workload every bench prints)
 
 
 async def watch(url: str, origin: str, ready: asyncio.Event, arrivals: dict, count: list):
@@ -96,7 +102,9 @@ def main() -> None:
     parser.add_argument("--spectators", type=int, default=500)
     parser.add_argument("--moves", type=int, default=10)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--no-floor", action="store_true", help="skip the floors")
     args = parser.parse_args()
+    floors = {} if args.no_floor else {"floor_runs_per_s_before": round(floor_per_second(2.0), 1)}
     games = rt.prepare_database(1, 6)
     port = rt.free_port()
     server = rt.start_server(port, args.workers)
@@ -108,7 +116,12 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
-    print(json.dumps({"benchmark": "spectators", "workers": args.workers, **result}))
+    if not args.no_floor:
+        floors["floor_runs_per_s_after"] = round(floor_per_second(2.0), 1)
+        floors["pgbench_tps"] = round(rt.pgbench_tps(2), 1)
+        # The per-spectator p95 in floor runs: a figure that compares across machines.
+        floors["p95_ms_x_floor"] = round(result["per_spectator_p95_ms"] * floors["floor_runs_per_s_before"] / 1000, 2)
+    print(json.dumps({"benchmark": "spectators", "workers": args.workers, **result, **floors}))
 
 
 if __name__ == "__main__":
