@@ -69,21 +69,21 @@ def goal_seeking(game, state, seat, moves, rng, greed=8):
                             wanted = _wanted_now(state)
                         if any(c in wanted for t in state["tables"] for c in t if c not in mine):
                             score = 5
-                    if not score and not CREEPERS.isdisjoint(mine):
-                        score = CREEPER_CLEARERS.get(card, 0)
+                    if not score and card in CREEPER_CLEARERS and not CREEPERS.isdisjoint(mine):
+                        score = CREEPER_CLEARERS[card]
             elif kind == "power":
                 target = move["target"]
-                score = 8 if target in mine and TYPE[target] == "creeper" else 0
+                score = 8 if target in CREEPERS and target in mine else 0  # the set first: seldom a Creeper
             elif kind == "decide":
                 choice = move["choice"]
                 if isinstance(choice, str):  # a card (or a direction); seats and lists score 0
-                    if choice in mine and TYPE[choice] == "creeper":
+                    if choice in CREEPERS and choice in mine:  # the set first: seldom a Creeper
                         score = 2
                     else:
                         if wanted is None:
                             wanted = _wanted_now(state)
                         score = 1 if choice in wanted else 0
-            if score >= best and score:
+            if score and score >= best:  # most moves score 0: asked first
                 if score == best:
                     top.append(i)
                 else:
