@@ -23,6 +23,8 @@ from .frames import EFFECT_HANDLER
 from .turn import HAND_LIMIT, KEEPER_LIMIT, OVER, PLAY
 from .zones import pools
 
+_ON_A_TABLE = ("keeper", "creeper")  # the kinds of card resolved by putting them on a table
+
 HANDLERS = {
     EFFECT_HANDLER: lambda state, frame, events: effects.receive_answer(state, frame),
     limits.LIMIT_HANDLER: limits.on_answered,
@@ -47,6 +49,7 @@ def settle(state: dict, events: list) -> None:
     # tests/rules/fluxx/test_fx_fast_paths.py compares each quick test with the full look).
     # The rules' reading is taken once a pass: nothing before the first look that acts can
     # change the rules, and every look that acts starts a new pass.
+    others_clear = False  # the limits' look has said nothing and no step since can change that
     while state["result"] is None:
         in_play = state["goals"]
         if in_play and goals.may_be_met(state, in_play):
@@ -62,8 +65,9 @@ def settle(state: dict, events: list) -> None:
         # current_rules.reading, its remembered answer looked at here (once a pass) without a call
         last_read = current_rules._last
         r = last_read[1] if state["rules"] == last_read[0] else reading(state)
-        if r.limited and limits.ask_others(state, events, r):
+        if r.limited and not others_clear and limits.ask_others(state, events, r):
             continue
+        others_clear = False
         t = state["turn"]
         phase = t["phase"]
         if phase == PLAY and t["drawn"] < r.most_drawn and turn.draw_shortfall(state, events, r):
@@ -76,9 +80,20 @@ def settle(state: dict, events: list) -> None:
         while True:
             frame = stack[-1]
             op = frame["op"]
-            quiet = op == "discard_limbo" or op == "resolve" and TYPE[frame["card"]] == "action"
+            if op == "resolve":
+                kind = TYPE[frame["card"]]
+                quiet = kind == "action"
+                placed = kind == "goal" or kind in _ON_A_TABLE and frame["seat"] == t["seat"]
+            else:
+                quiet = op == "discard_limbo"
+                placed = False
             effects.OPS[op](state, frame, events)  # effects.step, with the top frame at hand
             if not quiet:
+                # A Goal placed, or a Keeper or Creeper put on the turn player's own table,
+                # changes no hand, no rule, no other player's table, not whose turn it is nor
+                # who is playing: nothing the limits' look reads (it leaves the turn player
+                # out). That look said nothing in this pass, so the next pass need not ask it.
+                others_clear = placed
                 break
             # That step moved only the effect stack, limbo and the discard pile (an Action
             # taken up, or its card discarded when done), which none of the looks above

@@ -30,7 +30,7 @@ from games.rules.fluxx.zones import draw_cards, draw_one_at_a_time
 from games.rules.rng import Rng
 
 from . import playout
-from .helpers import GAME, clear, give, new_game, put, rules
+from .helpers import GAME, clear, give, new_game, put, rules, table_for
 from .helpers import goals as set_goals
 from .playout import goal_seeking, uniform
 
@@ -469,3 +469,26 @@ def test_the_effect_stack_is_copied_as_clone_copies_it():
 
         playout.play(GAME, 4000 + seed, players=2 + seed % 5, on_step=step)
     assert seen > 100, seen
+
+
+def test_a_keeper_placed_on_another_players_table_is_held_to_the_limit_at_once():
+    """The settle loop skips the limits' look after a Goal, or a Keeper or Creeper put on
+    the turn player's own table (they change nothing that look reads). A Keeper resolved
+    for another seat (no card does this; a frame arranged by hand can) still sends that
+    seat over the Keeper limit, as the loop that looks after every step finds."""
+    from games.rules.fluxx import engine
+    from games.rules.fluxx.frames import play_card
+
+    for settle in (engine.settle, _plain_settle):
+        state = table_for(players=3, seat=0)
+        rules(state, "keeper-limit-2")
+        put(state, 1, "cow", "coconuts")
+        give(state, 0, "shrubbery")
+        state["hands"][0].remove("shrubbery")
+        state["limbo"].append("shrubbery")
+        play_card(state, 1, "shrubbery")  # resolved as seat 1's, though seat 0 is to play
+        assert state["turn"]["seat"] == 0
+        events = []
+        settle(state, events)
+        asked = [(d["seat"], d["kind"]) for d in decisions.top(state)]
+        assert asked == [(1, "discard_keepers")], (settle.__name__, asked)
