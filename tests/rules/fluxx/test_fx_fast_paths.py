@@ -443,7 +443,8 @@ def test_the_next_seat_is_the_first_one_playing_round_the_table():
 
 
 def test_the_reading_knows_which_rules_are_in_play():
-    for rules_in_play in [(), ("draw-3",), ("draw-3", "play-2", "hand-limit-1"), ("sing-bonus", "what-is-your-quote")]:
+    for rules_in_play in [(), ("draw-3",), ("draw-3", "play-2", "hand-limit-1"), ("sing-bonus", "what-is-your-quote"),
+                          ("poor-bonus", "draw-2", "keeper-limit-3"), ("poor-bonus", "one-two-five", "draw-2")]:
         r = current_rules._reading.__wrapped__(rules_in_play)
         assert r.cards == frozenset(rules_in_play)
         assert r.limited == (r.hand_limit is not None or r.keeper_limit is not None)
