@@ -9,10 +9,19 @@ outcome, and the log lines of the moves since ``prev`` that this viewer may see.
 forward the text without touching the database; a page that missed ``prev`` asks for the
 whole state (``sync``). One frame per seat and one for the watchers, however many sockets,
 and none for a group that nobody listened to last time (``heard``).
+
+What a page keeps: the parts of a view the rules name as lasting (``Game.view_lasting``: the
+CCG's card definitions by code, 65–80% of its view) are sent in a change only for the names
+the same viewer's frame of ``prev`` did not show, when this process built that frame
+(``_Shown``); the frame says so (``"kept"``) and the page merges them into what it has. A page
+applies a change only on top of ``prev``, which by then holds every name shown at ``prev``
+(it came whole, or merged the same way), so nothing it needs is missing, and it only keeps
+what it was shown.
 """
 from __future__ import annotations
 
 import logging
+import threading
 from collections import OrderedDict
 
 import orjson
@@ -89,10 +98,50 @@ def listening(group: str) -> None:
     _unheard.pop(group, None)
 
 
+class _Shown:
+    """(match id, seat) -> (version, the names of each lasting part of the view built for that
+    viewer at that version), for the last few thousand frames this process built. Frames are
+    built on the event loop and in worker threads: every access holds the lock."""
+
+    def __init__(self, size: int = 8192):
+        self.size = size
+        self._items: OrderedDict[tuple, tuple[int, dict]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def trimmed(self, match_id: int, seat: int | None, version: int, prev: int, data: dict, lasting) -> dict:
+        """``data`` with the lasting parts of its view cut to the names not shown at ``prev``
+        (and ``"kept"`` naming those parts), if this process built that frame; else ``data``.
+        Remembers what this frame shows, whole."""
+        view = data.get("view")
+        if not isinstance(view, dict):
+            return data
+        names = {key: frozenset(view[key]) for key in lasting if isinstance(view.get(key), dict)}
+        with self._lock:
+            before = self._items.pop((match_id, seat), None)
+            self._items[(match_id, seat)] = (version, names)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        if before is None or before[0] != prev or not names:
+            return data
+        shown = before[1]
+        view = dict(view)
+        for key in names:
+            view[key] = {name: value for name, value in view[key].items() if name not in shown.get(key, ())}
+        return {**data, "view": view, "kept": sorted(names)}
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+shown = _Shown()
+
+
 def frames_for(match, seats, *, prev: int, records) -> list[tuple[str, dict]]:
     """(group, channel message) for every seated player and for the watchers: a frame, or
     for a group nobody listened to last time, a nudge (``"text": None``)."""
     game = registry.get(match.kind)
+    lasting = game.view_lasting
     viewers = [s.index for s in seats if s.user_id and s.accepted] + [None]
     shared = None
     out = []
@@ -102,6 +151,8 @@ def frames_for(match, seats, *, prev: int, records) -> list[tuple[str, dict]]:
         if group not in _unheard:
             shared = shared or selectors.change_shared(match, seats, records)
             data = selectors.change_payload(match, seats, seat, game=game, prev=prev, records=records, shared=shared)
+            if lasting:
+                data = shown.trimmed(match.pk, seat, match.version, prev, data, lasting)
             text = orjson.dumps({"type": "change", "data": data}).decode()
         out.append((group, {"type": "match.frame", "version": match.version, "prev": prev, "text": text}))
     return out

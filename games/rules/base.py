@@ -195,6 +195,10 @@ class Game:
     # definitions). The shell stores them once instead of with every move
     # (games/state_storage.py); successive states should share these parts, not copy them.
     fixed_keys: ClassVar[tuple[str, ...]] = ()
+    # Keys of ``view_for``'s dict that map names to what never changes once shown (the CCG's
+    # card definitions by code). A page keeps them, so a change it receives carries only the
+    # names it was not shown before (games/frames.py).
+    view_lasting: ClassVar[tuple[str, ...]] = ()
 
     # --- to implement -------------------------------------------------------------
     def setup(self, players: int, options: dict, seed: int) -> State:  # pragma: no cover

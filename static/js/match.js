@@ -337,6 +337,12 @@
       }
       return;
     }
+    var kept = this.data.view || {};
+    // Parts of the view the page keeps (games/frames.py): the change brings only names new
+    // since prev, merged into what the page holds.
+    (change.kept || []).forEach(function (k) {
+      if (change.view) change.view[k] = Object.assign({}, kept[k] || {}, change.view[k] || {});
+    });
     var next = Object.assign({}, this.data);
     ["version", "view", "legal_moves", "outcome", "status", "moves", "my_seat", "seats", "ending"].forEach(
       function (k) { next[k] = change[k]; });

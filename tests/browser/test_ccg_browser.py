@@ -165,6 +165,18 @@ def test_doubling_the_ante_is_offered_answered_and_shown_to_both(live_url, new_p
     assert AnteStake.objects.filter(match_id=str(match.pk), status="held").count() == 4
 
 
+CODES_WITHOUT_DEFINITION = """() => {
+  const v = Grail.page.data.view, out = new Set();
+  (function walk(x, key) {
+    if (Array.isArray(x)) { x.forEach(y => walk(y)); return; }
+    if (!x || typeof x !== "object" || key === "cards") return;
+    if (typeof x.code === "string" && !(x.code in v.cards)) out.add(x.code);
+    Object.keys(x).forEach(k => walk(x[k], k));
+  })(v);
+  return [...out];
+}"""
+
+
 def test_the_board_draws_a_random_starter_deck_game_and_offers_every_legal_move(live_url, new_page):
     """Starter decks, three players, random moves (made through the services): at every
     step the acting player's board draws without a script error and has a control for each
@@ -225,6 +237,10 @@ def test_the_board_draws_a_random_starter_deck_game_and_offers_every_legal_move(
         counts = page.evaluate("sels => sels.map(s => document.querySelectorAll(s).length)", list(wanted))
         for (selector, move), count in zip(wanted.items(), counts):
             assert count == 1, (selector, count, move)
+        # Every card the page's view names has its definition, though changes bring only the
+        # ones the page was not shown before (games/frames.py, "kept").
+        missing = page.evaluate(CODES_WITHOUT_DEFINITION)
+        assert missing == [], missing
         services.move_submit(match_id=match.pk, user=users[seat], move=with_words(match.state, rng.choice(legal)),
                              version=match.version)
     # The replay draws with the same renderer, step by step, and offers no controls.

@@ -48,6 +48,7 @@ class MPHGGame(Game):
     option_schema: dict = {}  # the shell passes decks and table facts; see setup.validate_options
     strict_versions = False  # opponents answer a doubled ante at the same time (see pending)
     fixed_keys = _FIXED
+    view_lasting = ("cards",)  # definitions by code (view.py): a page keeps them
 
     def setup(self, players, options, seed):
         return setup_mod.setup(players, dict(options or {}), seed)
