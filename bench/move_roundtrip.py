@@ -13,6 +13,12 @@ floor, with the ratio moves/s ÷ pgbench TPS (figures from noisy machines compar
 
 It creates (and drops) its own database `grailsite_bench` on the PostgreSQL of
 DATABASE_URL, and starts the ASGI server it measures (uvicorn, --workers N).
+
+Every game starts at once, so the first second is a storm no site sees in steady play: 2 ×
+games websockets connecting and, for the CCG, every game's opening cut staking its ante on the
+synchronous path together. ``--warmup`` seconds (default 3) are played before anything is
+counted (moves, latencies, CPU); ``--warmup 0`` counts the storm too (as every run before
+2026-11-25 night did).
 """
 from __future__ import annotations
 
@@ -274,8 +280,9 @@ async def play_game(game: dict, base: str, client, deadline: float, pace: Pace, 
                 target = r.json()["version"]
             at, msg = await _next(queues[other], _frame_at_least(target))  # the opponent's frame
             views[other] = _merged(views[other], msg)
-            latencies.append(at - started)
-            counts["moves"] += 1
+            if started >= counts["measured_from"]:  # past the warm-up
+                latencies.append(at - started)
+                counts["moves"] += 1
             _, msg = await _next(queues[mover], _frame_at_least(target))  # the mover's own next state
             views[mover] = _merged(views[mover], msg)
     except asyncio.TimeoutError:
@@ -293,18 +300,21 @@ def _merged(view: dict, msg: dict) -> dict:
 
 
 async def run(games: list, base: str, seconds: float, rate: float | None, slots: int, ws_base: str | None = None,
-              path: str = "http", bursts: bool = False) -> dict:
+              path: str = "http", bursts: bool = False, warmup: float = 0.0, on_measuring=None) -> dict:
     """``slots`` games are played at once; when one ends its slot takes the next fresh game.
 
     Paced (``rate``), each slot moves every ``slots / rate`` seconds on a timeline of its own,
     the slots' timelines spread evenly over that interval, so moves arrive at a steady rate
     as independent players' would. ``bursts`` starts every timeline at the same instant
     instead: all slots move together, ``slots`` moves at once each interval (how this bench
-    paced before 2026-11-25 evening)."""
+    paced before 2026-11-25 evening).
+
+    The first ``warmup`` seconds are played but not counted; ``on_measuring()`` is called when
+    counting starts (the caller's CPU readings)."""
     import httpx
 
     latencies: list[float] = []
-    counts = {"moves": 0, "errors": 0, "stalled": 0, "refusals": {}}
+    counts = {"moves": 0, "errors": 0, "stalled": 0, "refusals": {}, "measured_from": time.perf_counter() + warmup}
     interval = slots / rate if rate else 0.0
     queue = list(reversed(games))
 
@@ -316,8 +326,15 @@ async def run(games: list, base: str, seconds: float, rate: float | None, slots:
     async with httpx.AsyncClient(limits=limits, timeout=30) as client:
         start, first = time.monotonic(), time.perf_counter()
         paces = [Pace(interval, first + (0 if bursts else i * interval / slots)) for i in range(slots)]
-        await asyncio.gather(*(slot(client, start + seconds, pace) for pace in paces))
-        elapsed = time.monotonic() - start
+
+        async def measuring():
+            await asyncio.sleep(max(0.0, counts["measured_from"] - time.perf_counter()))
+            if on_measuring is not None:
+                on_measuring()
+        marker = asyncio.create_task(measuring())
+        await asyncio.gather(*(slot(client, start + warmup + seconds, pace) for pace in paces))
+        await marker
+        elapsed = time.monotonic() - start - warmup
     q = statistics.quantiles(latencies, n=100) if len(latencies) >= 100 else [float("nan")] * 99
     return {"moves": counts["moves"], "errors": counts["errors"], "stalled": counts["stalled"], "refusals": counts["refusals"],
             "seconds": round(elapsed, 2),
@@ -341,6 +358,8 @@ def main() -> None:
     parser.add_argument("--kind", choices=("duel", "cupquest", "ccg"), default="duel",
                         help="the game played: its state's size is what differs")
     parser.add_argument("--no-floor", action="store_true", help="skip the pgbench floor")
+    parser.add_argument("--warmup", type=float, default=3.0,
+                        help="seconds played before counting starts (the start of every game at once)")
     parser.add_argument("--ordinary", action="store_true",
                         help="socket moves through the synchronous service, one transaction each (not in batches)")
     args = parser.parse_args()
@@ -355,19 +374,22 @@ def main() -> None:
     if http_server is not None:
         http_port = int(http_server.args[http_server.args.index("-b") + 1].rsplit(":", 1)[1])
     try:
-        before = cpu_by_component(server.pid)
-        if http_server is not None:
-            extra = cpu_by_component(http_server.pid)["server"]
-        client_before = time.process_time()
+        readings = {}
+
+        def measuring():  # CPU readings when counting starts (after the warm-up)
+            readings["before"] = cpu_by_component(server.pid)
+            readings["extra"] = cpu_by_component(http_server.pid)["server"] if http_server is not None else 0.0
+            readings["client"] = time.process_time()
         # The load generator shares the two cores with what it measures: uvloop and orjson
         # keep its own cost per move down (it is printed as load_generator).
         result = uvloop.run(run(games, f"http://127.0.0.1:{http_port}", args.seconds, args.rate, args.games,
-                                 ws_base=f"ws://127.0.0.1:{port}", path=args.path, bursts=args.bursts))
+                                 ws_base=f"ws://127.0.0.1:{port}", path=args.path, bursts=args.bursts,
+                                 warmup=args.warmup, on_measuring=measuring))
         after = cpu_by_component(server.pid)
         if http_server is not None:
-            after["server"] += cpu_by_component(http_server.pid)["server"] - extra
-        used = {k: after[k] - before[k] for k in before}
-        used["load_generator"] = time.process_time() - client_before
+            after["server"] += cpu_by_component(http_server.pid)["server"] - readings["extra"]
+        used = {k: after[k] - readings["before"][k] for k in readings["before"]}
+        used["load_generator"] = time.process_time() - readings["client"]
         moves = max(result["moves"], 1)
         result["cpu_ms_per_move"] = {k: round(1000 * v / moves, 2) for k, v in used.items()}
     finally:
@@ -381,6 +403,7 @@ def main() -> None:
         result["moves_per_pgbench_tps"] = round(result["moves_per_s"] / tps, 4)
     print(json.dumps({"benchmark": "move_roundtrip", "kind": args.kind, "path": args.path,
                       "concurrent_games": args.games, "rate": args.rate, "bursts": args.bursts, "workers": args.workers,
+                      "warmup_s": args.warmup,
                       "http": "wsgi" if args.wsgi else "asgi",
                       "socket_moves": "ordinary" if args.ordinary else "batched", **result}))
 
