@@ -38,6 +38,7 @@ def process_state_reset():
     yield
     aiodb.close_all()
     frames._unheard.clear()
+    frames.shown.clear()  # keyed by match id, which a reset database hands out again
 
 
 @pytest.fixture(scope="session", autouse=True)
