@@ -86,6 +86,19 @@ def prepared_player(user, *, spare: int = 0):
     return services.deck_save(user=user, name="Prepared lands", cards=dict(PREPARED_DECK))
 
 
+def start_two_player(players, *, seed: int = 1, choice: dict | None = None, **kwargs):
+    """A started two-player CCG match: ``players`` is ((user, deck), (user, deck)); the first
+    creates it (``kwargs`` go to ``match_create``) and invites the second, who joins with his
+    deck. Returns (match, [users])."""
+    from games import services
+    (first, first_deck), (second, second_deck) = players
+    match = services.match_create(creator=first, kind="ccg", num_seats=2, invite=[second.username], seed=seed,
+                                  creator_choice={"deck": first_deck.pk, **(choice or {})}, **kwargs)
+    services.match_join(match_id=match.pk, user=second, choice={"deck": str(second_deck.pk)})
+    match.refresh_from_db()
+    return match, [first, second]
+
+
 def prepared_card_dicts():
     from decks.models import Card
     known = {c.code: c.to_format() for c in Card.objects.filter(code__in=list(PREPARED_DECK))}

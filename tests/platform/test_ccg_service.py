@@ -21,6 +21,7 @@ from games.errors import ServiceError
 from games.models import Match, MoveRecord
 from games.rules.ccg.game import ante_result
 from tests.platform.ccg_helpers import GAME, drive, ensure_card_database, prepared_player, seed_for
+from tests.platform.ccg_helpers import start_two_player as start
 
 pytestmark = pytest.mark.django_db
 
@@ -38,15 +39,6 @@ def players(make_user):
 
 def sizes(*users):
     return [ccg_shell._collection_size(u) for u in users]
-
-
-def start(players, *, seed=1, choice=None, **kwargs):
-    (alice, a_deck), (bob, b_deck) = players
-    match = services.match_create(creator=alice, kind="ccg", num_seats=2, invite=["bob"], seed=seed,
-                                  creator_choice={"deck": a_deck.pk, **(choice or {})}, **kwargs)
-    services.match_join(match_id=match.pk, user=bob, choice={"deck": str(b_deck.pk)})
-    match.refresh_from_db()
-    return match, [alice, bob]
 
 
 def copies(user, code):

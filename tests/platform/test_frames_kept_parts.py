@@ -9,9 +9,8 @@ from channels.db import database_sync_to_async
 
 from games import frames, services
 from games.frames import _Shown
-from games.models import Match
-from tests.platform.ccg_helpers import GAME, ensure_card_database, prepared_player, scripted_move
 from games.rules.ccg.game import with_words
+from tests.platform.ccg_helpers import GAME, ensure_card_database, prepared_player, scripted_move, start_two_player
 from tests.platform.wsclient import communicator, next_state, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
@@ -21,11 +20,7 @@ pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def table(make_user):
     ensure_card_database()
     alice, bob = make_user("alice"), make_user("bob")
-    decks = [prepared_player(alice, spare=2), prepared_player(bob)]
-    match = services.match_create(creator=alice, kind="ccg", num_seats=2, invite=["bob"], seed=3,
-                                  creator_choice={"deck": decks[0].pk})
-    services.match_join(match_id=match.pk, user=bob, choice={"deck": str(decks[1].pk)})
-    return Match.objects.get(pk=match.pk), [alice, bob]
+    return start_two_player(((alice, prepared_player(alice, spare=2)), (bob, prepared_player(bob))), seed=3)
 
 
 def _move(match, users):

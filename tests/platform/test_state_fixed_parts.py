@@ -7,10 +7,11 @@ import json
 import pytest
 from django.db import connection
 
-from games import persistence, services, state_storage
+from games import persistence, state_storage
 from games.models import Match
 from games.replay import replay_check
 from tests.platform.ccg_helpers import GAME, drive, ensure_card_database, prepared_player
+from tests.platform.ccg_helpers import start_two_player as start
 
 pytestmark = pytest.mark.django_db
 
@@ -26,15 +27,6 @@ def cards(db):
 def players(make_user):
     alice, bob = make_user("alice"), make_user("bob")
     return (alice, prepared_player(alice, spare=2)), (bob, prepared_player(bob))
-
-
-def start(players):
-    (alice, a_deck), (bob, b_deck) = players
-    match = services.match_create(creator=alice, kind="ccg", num_seats=2, invite=["bob"], seed=1,
-                                  creator_choice={"deck": a_deck.pk})
-    services.match_join(match_id=match.pk, user=bob, choice={"deck": str(b_deck.pk)})
-    match.refresh_from_db()
-    return match, [alice, bob]
 
 
 def _columns(match_id) -> tuple[dict, dict | None]:
