@@ -6,6 +6,8 @@ browser, yet every step (cut, draw, balance, response window, search, ante) is t
 """
 from __future__ import annotations
 
+import pytest
+
 from games.rules.ccg.game import MPHGGame, with_words
 
 GAME = MPHGGame()
@@ -84,6 +86,20 @@ def prepared_player(user, *, spare: int = 0):
     cards["open-field"] += spare
     services.collection_grant(user=user, cards=cards, reason="admin_grant")
     return services.deck_save(user=user, name="Prepared lands", cards=dict(PREPARED_DECK))
+
+
+# Fixtures a test module takes by importing them: ``cards`` (autouse: the starter set loaded
+# for every test of the module) and ``players`` (alice and bob with prepared decks, alice's
+# collection two cards larger).
+@pytest.fixture(autouse=True)
+def cards(db):
+    ensure_card_database()
+
+
+@pytest.fixture
+def players(make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    return (alice, prepared_player(alice, spare=2)), (bob, prepared_player(bob))
 
 
 def start_two_player(players, *, seed: int = 1, choice: dict | None = None, **kwargs):

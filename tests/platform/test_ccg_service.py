@@ -20,21 +20,11 @@ from games.kinds.ccg import hooks as ccg_shell
 from games.errors import ServiceError
 from games.models import Match, MoveRecord
 from games.rules.ccg.game import ante_result
-from tests.platform.ccg_helpers import GAME, drive, ensure_card_database, prepared_player, seed_for
+from tests.platform.ccg_helpers import GAME, drive, seed_for
+from tests.platform.ccg_helpers import cards, players  # noqa: F401 (fixtures this module uses)
 from tests.platform.ccg_helpers import start_two_player as start
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def cards(db):
-    ensure_card_database()
-
-
-@pytest.fixture
-def players(make_user):
-    alice, bob = make_user("alice"), make_user("bob")
-    return (alice, prepared_player(alice, spare=2)), (bob, prepared_player(bob))
 
 
 def sizes(*users):

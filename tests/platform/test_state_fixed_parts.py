@@ -10,23 +10,13 @@ from django.db import connection
 from games import persistence, state_storage
 from games.models import Match
 from games.replay import replay_check
-from tests.platform.ccg_helpers import GAME, drive, ensure_card_database, prepared_player
+from tests.platform.ccg_helpers import GAME, drive
+from tests.platform.ccg_helpers import cards, players  # noqa: F401 (fixtures this module uses)
 from tests.platform.ccg_helpers import start_two_player as start
 
 pytestmark = pytest.mark.django_db
 
 FIXED = ("cards", "inst", "own")
-
-
-@pytest.fixture(autouse=True)
-def cards(db):
-    ensure_card_database()
-
-
-@pytest.fixture
-def players(make_user):
-    alice, bob = make_user("alice"), make_user("bob")
-    return (alice, prepared_player(alice, spare=2)), (bob, prepared_player(bob))
 
 
 def _columns(match_id) -> tuple[dict, dict | None]:
