@@ -27,7 +27,8 @@ the wake-ups and the commit are shared.
 
 A refused move (illegal, stale, not yours) is answered with its refusal and changes nothing.
 A match whose move needs the ordinary path (a hook that works through the ORM, such as the
-CCG's antes; a match without seats) takes no part in the batch: its moves are made on the
+CCG's rematch after a drawn game; a second move of the batch that writes the card ledger; a
+match without seats) takes no part in the batch: its moves are made on the
 synchronous path after the batch commits, in the order they came, each in a transaction of
 its own. If the batch itself fails (a broken connection), nothing of it was written and
 every move in it is made on the synchronous path. The embedded default (SQLite, in-memory
@@ -43,7 +44,6 @@ import weakref
 from dataclasses import dataclass, field
 
 from channels.db import database_sync_to_async
-from django.conf import settings
 from django.conf import settings
 from django.core.exceptions import SynchronousOnlyOperation
 
@@ -214,8 +214,9 @@ async def _decide_and_write(conn, works: dict[int, _MatchWork]) -> list:
         seat_rows.setdefault(row[_SEAT_MATCH], []).append(row)
     earlier = {(row[0], row[1]): tuple(row[2:]) for row in locked[2]} if keys else {}
     for match_id in match_ids:
+        ledger_taken = any(w.unit.ledger_writes for w in works.values() if not w.elsewhere)
         await _decide(conn, works[match_id], match_id, match_rows.get(match_id), seat_rows.get(match_id, []),
-                      earlier)
+                      earlier, ledger_taken)
     writes = [(sql, params, done) for w in works.values() if not w.elsewhere for sql, params, done in w.unit.statements]
     results = await aiodb.run_script(conn, [(sql, params) for sql, params, _ in writes], commit=True)
     return [(write, rows[0] if rows else None) for write, rows in zip(writes, results) if write[2] is not None]
@@ -224,9 +225,16 @@ async def _decide_and_write(conn, works: dict[int, _MatchWork]) -> list:
 _SEAT_MATCH = persistence._SEAT_COLUMNS.index("match_id")
 
 
-async def _decide(conn, work: _MatchWork, match_id: int, match_row, seat_rows, earlier: dict) -> None:
+async def _decide(conn, work: _MatchWork, match_id: int, match_row, seat_rows, earlier: dict,
+                  ledger_taken: bool) -> None:
     """Decide one match's moves of the batch, collecting their writes in ``work.unit``; a
-    match that needs the ordinary path is marked so, with nothing of it kept."""
+    match that needs the ordinary path is marked so, with nothing of it kept.
+
+    Only one move of a batch may write the card ledger (an ante staked or settled): each of
+    its statements locks holdings in the ledger's order, but two moves' statements one after
+    the other would not, and could deadlock with a transaction that keeps the order. A
+    second such move (``ledger_taken``: another match's already did) goes to the ordinary
+    path with the rest of its match's moves."""
     if match_row is None:
         work.results = [(s, NotFound("No such game.")) for s in work.submissions]
         return
@@ -242,6 +250,7 @@ async def _decide(conn, work: _MatchWork, match_id: int, match_row, seat_rows, e
         made: dict[str, tuple] = {}  # keys used by this batch's own moves of this match
         for submission in work.submissions:
             before = (match.version, len(work.unit.statements))
+            ledger_before = work.unit.ledger_writes
             try:
                 answer = services.move_submit_locked(
                     match, seats, made.get(submission.key) or earlier.get((match_id, submission.key)),
@@ -254,6 +263,9 @@ async def _decide(conn, work: _MatchWork, match_id: int, match_row, seat_rows, e
             except (unit_of_work.NeedsSync, SynchronousOnlyOperation) as exc:
                 if isinstance(exc, SynchronousOnlyOperation):  # should have said require_sync
                     log.warning("a move in match %s reached the ORM on the loop", match_id, exc_info=True)
+                work.elsewhere = True
+                return
+            if work.unit.ledger_writes > ledger_before and (ledger_taken or ledger_before):
                 work.elsewhere = True
                 return
             if not answer["repeated"]:

@@ -306,7 +306,7 @@ def write(match: Match, seats: list[Seat], record: MoveRecord | None, notices=()
             record.created_at = match.updated_at
             record.pk = row[1]
             record._state.adding, record._state.db = False, connection.alias
-    _execute(sql, params, written)
+    execute(sql, params, written)
 
 
 def _match_update(match: Match, params: list) -> str:
@@ -374,7 +374,7 @@ def notify(user_id: int, match_id: int, kind: str, text: str) -> None:
         return
     params: list = []
     (refresh_name, refresh), (_, add) = _notice_upsert("n", user_id, match_id, kind, text, params)
-    _execute(f"WITH {refresh_name} AS ({refresh}) {add}", params)
+    execute(f"WITH {refresh_name} AS ({refresh}) {add}", params)
 
 
 def _notice_upsert(name: str, user_id: int, match_id: int, kind: str, text: str, params: list):
@@ -392,13 +392,16 @@ def _notice_upsert(name: str, user_id: int, match_id: int, kind: str, text: str,
 
 # --- helpers ----------------------------------------------------------------------------
 
-def _execute(sql: str, params: list, done=None) -> None:
-    """Run a write now, or, while a unit of work collects (games/unit_of_work.py), leave it
-    to the unit's executor. ``done(row)`` gets the statement's first row (None if it returns
-    none) either way."""
+def execute(sql: str, params: list, done=None, *, ledger: bool = False) -> None:
+    """Run a write of the move path now, or, while a unit of work collects
+    (games/unit_of_work.py), leave it to the unit's executor. ``done(row)`` gets the
+    statement's first row (None if it returns none) either way. ``ledger``: the statement
+    locks card holdings (decks/ante_statements.py), which the executor must know to keep
+    the ledger's lock order. PostgreSQL only (``fast()``)."""
     unit = unit_of_work.current()
     if unit is not None:
         unit.statements.append((sql, params, done))
+        unit.ledger_writes += ledger
         return
     with _cursor() as cur:
         cur.execute(sql, params)

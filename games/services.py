@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import clock, computers, frames, notify, persistence, registry, selectors, unit_of_work
+from games import clock, computers, frames, notify, persistence, registry, selectors
 from games.errors import MoveRejected, NotAllowed, NotFound, ServiceError, StaleVersion
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
 from games.replay import JOIN_MOVE
@@ -212,7 +212,7 @@ def _start(match: Match, seats: list[Seat]) -> None:
     match.started_at = timezone.now()
     _after_change(match, seats, game, mover=None)
     if hooks.on_start:
-        hooks.on_start(match)
+        hooks.on_start(match, seats)
     _apply_auto_moves(match, seats)
 
 
@@ -292,7 +292,7 @@ def _apply(match: Match, seats: list[Seat], seat_index: int, move: dict, *, user
                         version_after=match.version + 1)
     hooks = registry.room(match.kind).hooks
     if hooks.after_move:
-        hooks.after_move(match, previous_state)
+        hooks.after_move(match, seats, previous_state)
     _after_change(match, seats, game, mover=seat_index, record=record)  # stores the record too
     return record
 
@@ -378,8 +378,7 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
     if result is not None:
         hook = registry.room(match.kind).hooks.on_finish
         if hook:
-            unit_of_work.require_sync("the game's end hook works through the ORM")
-            hook(match, match.outcome)
+            hook(match, seats, match.outcome)
         for seat in seats:
             if seat.user_id:
                 _notify(seat.user, match, Notification.Kind.GAME_OVER, _game_over_text(match, seat, seats))

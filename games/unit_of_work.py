@@ -38,6 +38,10 @@ class UnitOfWork:
     blocking: list[Callable] = field(default_factory=list)
     # (group, message) pairs that after-commit work published (games/publisher.py).
     messages: list[tuple[str, dict]] = field(default_factory=list)
+    # How many of the statements lock card holdings (the ante's ledger writes): an executor
+    # lets only one change of a batch make such writes, so holdings are locked in the
+    # ledger's order (user, card) within a transaction, as on the synchronous path.
+    ledger_writes: int = 0
 
 
 _current: contextvars.ContextVar[UnitOfWork | None] = contextvars.ContextVar("unit_of_work", default=None)

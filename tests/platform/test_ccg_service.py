@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.db import transaction
 from django.utils import timezone
 
 from decks import selectors as deck_selectors
@@ -241,7 +242,8 @@ def test_a_card_whose_last_copy_went_elsewhere_mid_game_waits_in_the_ante_for_a_
     said = [r.getMessage() for r in caplog.records if r.name.startswith("games.kinds.ccg")]
     assert said and all(code not in line and "wait to be staked" in line for line in said)
     deck_services.ante_release(match_id="other-0")  # a copy comes home
-    ccg_shell._stake_owed(match)  # as the next draw or the end of the game does
+    with transaction.atomic():  # as the next draw or the end of the game does, under the match's lock
+        ccg_shell._stake_owed(match, list(match.seats.all()))
     assert AnteStake.objects.get(match_id=str(match.pk), status="held").card.code == code
     assert deck_selectors.ledger_discrepancies() == []
 

@@ -37,7 +37,7 @@ def test_preset_moves_are_made_until_a_real_decision_is_needed(hooks, make_match
 
 def test_after_move_sees_the_previous_and_the_new_state(hooks, make_match):
     seen = []
-    hooks.after_move = lambda match, previous: seen.append((len(previous["table"]), len(match.state["table"])))
+    hooks.after_move = lambda match, seats, previous: seen.append((len(previous["table"]), len(match.state["table"])))
     match, (alice, _) = make_match(kind="secret")
     services.move_submit(match_id=match.pk, user=alice, move={"type": "play", "card": match.state["hands"][0][0]},
                          version=match.version)

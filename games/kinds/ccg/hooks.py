@@ -26,11 +26,13 @@ from collections import Counter
 
 from django.db import transaction
 from django.db.models import Sum
+from django.utils import timezone
 
+from decks import ante_statements
 from decks import selectors as deck_selectors
 from decks import services as deck_services
 from decks.models import AnteStake, DeckVersion, Holding
-from games import services, unit_of_work
+from games import persistence, services, unit_of_work
 from games.errors import ServiceError
 from games.rules.ccg.game import ante_result
 
@@ -124,17 +126,17 @@ def carried_ante_of(previous) -> list[dict]:
     return result.get("carried_ante", []) if result["status"] == "carried_over" else []
 
 
-def on_start(match) -> None:
+def on_start(match, seats) -> None:
     """A rematch starts with the carried cards already in the ante: hold them again, now
     for this match (the drawn game released them in the same transaction)."""
     if match.practice:
         return
-    _stake_owed(match)
+    _stake_owed(match, seats)
 
 
 # --- during play -----------------------------------------------------------------------
 
-def after_move(match, previous_state) -> None:
+def after_move(match, seats, previous_state) -> None:
     """Stake every card the move drew into the ante (the cut, a doubled stake). The rules drew
     only cards their owners could stake when the game began (``_stakeable``); should the last
     free copy have gone into another game since, the card stays in the ante unstaked until a
@@ -143,31 +145,44 @@ def after_move(match, previous_state) -> None:
     if match.practice:
         return
     if len(match.state["ante"]) > len(previous_state["ante"]):
-        unit_of_work.require_sync("staking drawn cards goes through the collections' ledger")
-        _stake_owed(match)
+        _stake_owed(match, seats)
 
 
-def _stake_owed(match) -> None:
+def _stake_owed(match, seats) -> None:
     """Stake each card in the ante not staked yet (a rematch's carried cards, the cards just
     drawn, a card that could not be staked when drawn), as far as free copies allow. Names
-    no card: the log says only how many wait."""
+    no card: the log says only how many wait.
+
+    On PostgreSQL one statement (decks/ante_statements.py), run or collected like the move's
+    own writes, so a move that stakes stays on the move path; elsewhere the ledger's ORM
+    functions, one owner after another in user order, each owner's holdings locked at once
+    (the ledger's lock order, decks/services.py)."""
     state = match.state
-    users = {s.index: s.user for s in match.seats.select_related("user")}
-    owed = Counter((state["own"][i], state["inst"][i]) for i in state["ante"])
-    seat_of = {u.pk: seat for seat, u in users.items() if u is not None}
+    owner_of = {seat.index: seat.user_id for seat in seats if seat.user_id is not None}
+    owed = Counter((owner_of[state["own"][i]], state["inst"][i]) for i in state["ante"] if state["own"][i] in owner_of)
+    if not owed:
+        return
+
+    def waiting(count: int) -> None:
+        if count:
+            log.warning("CCG match %s: %d ante card(s) wait to be staked: their copies are staked in other games",
+                        match.pk, count)
+
+    if persistence.fast():
+        sql, params = ante_statements.stake(str(match.pk), dict(owed), timezone.now())
+        persistence.execute(sql, params, lambda row: waiting(row[0]), ledger=True)
+        return
     for user_id, code in AnteStake.objects.filter(match_id=str(match.pk), status=AnteStake.Status.HELD) \
             .values_list("user_id", "card__code"):
-        owed[(seat_of.get(user_id, -1), code)] -= 1
-    # One owner after another in user order, each owner's holdings locked at once: the
-    # ledger's lock order (decks/services.py).
-    for seat, user in sorted(((s, u) for s, u in users.items() if u is not None), key=lambda su: su[1].pk):
-        codes = [code for (owner, code), n in sorted(owed.items()) if owner == seat for _ in range(max(n, 0))]
-        if not codes:
-            continue
-        staked = deck_services.ante_hold_first_free(user=user, codes=codes, wanted=len(codes), match_id=match.pk)
-        if len(staked) < len(codes):
-            log.warning("CCG match %s: %d ante card(s) of seat %s wait to be staked: their copies are "
-                        "staked in other games", match.pk, len(codes) - len(staked), seat)
+        owed[(user_id, code)] -= 1
+    unstaked = 0
+    for seat in sorted((s for s in seats if s.user_id is not None), key=lambda s: s.user_id):
+        codes = [code for (owner, code), n in sorted(owed.items()) if owner == seat.user_id for _ in range(max(n, 0))]
+        if codes:
+            staked = deck_services.ante_hold_first_free(user=seat.user, codes=codes, wanted=len(codes),
+                                                        match_id=match.pk)
+            unstaked += len(codes) - len(staked)
+    waiting(unstaked)
 
 
 def allowance(match, pending_kind):
@@ -204,17 +219,30 @@ def preset_set(*, match_id: int, user, preset: str):
 
 # --- the end ---------------------------------------------------------------------------
 
-def on_finish(match, outcome) -> None:
-    """Move the held ante as the engine's ante_result says, inside the ending transaction."""
+def on_finish(match, seats, outcome) -> None:
+    """Move the held ante as the engine's ante_result says, inside the ending transaction:
+    on PostgreSQL as statements of the move path (decks/ante_statements.py), elsewhere
+    through the ledger's ORM functions."""
     if match.practice:
         return  # nothing was held
     result = ante_result(match.state)
+    if result["status"] == "carried_over":
+        unit_of_work.require_sync("a rematch is created through the ORM")
     if result["status"] == "won":
-        _stake_owed(match)  # a card that could not be staked when drawn, if a copy came home since
-        winner = match.seats.select_related("user").get(index=result["winner"]).user
-        deck_services.ante_settle(match_id=match.pk, winner=winner)
+        _stake_owed(match, seats)  # a card that could not be staked when drawn, if a copy came home since
+        winner = next(seat.user for seat in seats if seat.index == result["winner"])
+        if persistence.fast():
+            now = timezone.now()
+            for sql, params in (ante_statements.winner_holdings(str(match.pk), winner.pk),
+                                ante_statements.close(str(match.pk), winner.pk, now)):
+                persistence.execute(sql, params, ledger=True)
+        else:
+            deck_services.ante_settle(match_id=match.pk, winner=winner)
         return
-    deck_services.ante_release(match_id=match.pk)
+    if persistence.fast():
+        persistence.execute(*ante_statements.close(str(match.pk), None, timezone.now()), ledger=True)
+    else:
+        deck_services.ante_release(match_id=match.pk)
     if result["status"] == "carried_over":
         _start_rematch(match)
 

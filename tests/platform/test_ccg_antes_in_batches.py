@@ -1,0 +1,121 @@
+"""The CCG's antes on the event loop's move path (games/live_moves.py): a cut stakes its card,
+and the move that ends a game settles or returns the ante, inside the batch's transaction
+(decks/ante_statements.py), instead of leaving the batch for the synchronous path. Only one
+move of a batch may write the card ledger (the lock order): a second goes to the ordinary
+path, and both are made."""
+import asyncio
+
+import pytest
+
+from decks import selectors as deck_selectors
+from decks.models import AnteStake, Holding
+from games import live_moves
+from games.kinds.ccg import hooks as ccg_shell
+from games.models import Match
+from games.rules.ccg.game import ante_result, with_words
+from tests.platform.ccg_helpers import GAME, ensure_card_database, prepared_player, scripted_move, seed_for
+from tests.platform.ccg_helpers import start_two_player
+
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+
+@pytest.fixture
+def tables(make_user):
+    """Two tables of two players with prepared decks (the first player's collection larger)."""
+    ensure_card_database()
+
+    def table(first, second):
+        a, b = make_user(first), make_user(second)
+        return (a, prepared_player(a, spare=2)), (b, prepared_player(b))
+    return table("alice", "bob"), table("carol", "dave")
+
+
+def _counts():
+    return dict(live_moves.counts)
+
+
+def _delta(before):
+    return {k: live_moves.counts[k] - before[k] for k in before}
+
+
+def _next_move(match, users):
+    """The scripted player's next move: (user, move, version)."""
+    seat = GAME.pending(match.state)[0].seat
+    move = with_words(match.state, scripted_move(match.state, seat, GAME.legal_moves(match.state, seat)))
+    return users[seat], move, match.version
+
+
+async def _submit(match, users):
+    user, move, version = _next_move(match, users)
+    return await live_moves.move_submit(match_id=match.pk, user=user, move=move, version=version, key=None)
+
+
+def _held(match):
+    return list(AnteStake.objects.filter(match_id=str(match.pk), status="held").values_list("user_id", "card__code"))
+
+
+def test_a_cut_stakes_its_card_in_the_batch(tables):
+    match, users = start_two_player(tables[0])
+    before = _counts()
+    asyncio.run(_submit(match, users))
+    match.refresh_from_db()
+    cut = ante_result(match.state)["cards"]
+    assert len(cut) == 1 and _held(match) == [(users[cut[0]["owner"]].pk, cut[0]["code"])]
+    assert _delta(before) == {"batched": 1, "batches": 1, "ordinary": 0}
+    assert deck_selectors.ledger_discrepancies() == []
+
+
+def test_two_games_cutting_in_one_batch_stake_once_there_and_once_on_the_ordinary_path(tables):
+    one, one_users = start_two_player(tables[0])
+    two, two_users = start_two_player(tables[1])
+    before = _counts()
+
+    async def together():
+        return await asyncio.gather(_submit(one, one_users), _submit(two, two_users))
+
+    answers = asyncio.run(together())
+    assert [a["seq"] for a in answers] == [1, 1]
+    assert _delta(before) == {"batched": 1, "batches": 1, "ordinary": 1}
+    for match in (one, two):
+        match.refresh_from_db()
+        assert len(_held(match)) == len(ante_result(match.state)["cards"]) == 1
+    assert deck_selectors.ledger_discrepancies() == []
+
+
+def test_a_game_played_to_the_grail_on_the_loop_settles_its_ante_there(tables):
+    """Every move of a won game, cuts and the final search included, is made in a batch; the
+    finder gets the other's staked cards and nothing stays held."""
+    (alice, _), (bob, _) = tables[0]
+    sizes = [ccg_shell._collection_size(u) for u in (alice, bob)]
+    match, users = start_two_player(tables[0], seed=seed_for("won", sizes))
+    before = _counts()
+    for _ in range(500):
+        match.refresh_from_db()
+        if match.status != Match.Status.ACTIVE:
+            break
+        asyncio.run(_submit(match, users))
+    result = ante_result(match.state)
+    assert match.status == "finished" and result["status"] == "won"
+    assert _delta(before)["ordinary"] == 0 and _delta(before)["batched"] == match.move_count
+    winner = users[result["winner"]]
+    assert set(AnteStake.objects.filter(match_id=str(match.pk)).values_list("status", "winner")) == {
+        ("settled", winner.pk)}
+    assert not Holding.objects.filter(user__in=users, held__gt=0).exists()
+    assert deck_selectors.ledger_discrepancies() == []
+
+
+def test_resigning_on_the_loop_sends_the_staked_cards_home(tables):
+    match, users = start_two_player(tables[0])
+    asyncio.run(_submit(match, users))  # the first cut: one card staked
+    match.refresh_from_db()
+    before = _counts()
+    resigner = GAME.pending(match.state)[0].seat
+    asyncio.run(live_moves.move_submit(match_id=match.pk, user=users[resigner], move={"type": "resign"},
+                                       version=match.version, key=None))
+    match.refresh_from_db()
+    assert match.status == "finished" and ante_result(match.state)["status"] != "won"
+    assert _delta(before) == {"batched": 1, "batches": 1, "ordinary": 0}
+    assert _held(match) == [] and set(AnteStake.objects.filter(match_id=str(match.pk))
+                                      .values_list("status", flat=True)) == {"released"}
+    assert not Holding.objects.filter(user__in=users, held__gt=0).exists()
+    assert deck_selectors.ledger_discrepancies() == []
