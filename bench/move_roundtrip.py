@@ -31,6 +31,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import orjson
@@ -282,6 +283,7 @@ async def play_game(game: dict, base: str, client, deadline: float, pace: Pace, 
             views[other] = _merged(views[other], msg)
             if started >= counts["measured_from"]:  # past the warm-up
                 latencies.append(at - started)
+                counts["types"].append(move.get("type", "?"))
                 counts["moves"] += 1
             _, msg = await _next(queues[mover], _frame_at_least(target))  # the mover's own next state
             views[mover] = _merged(views[mover], msg)
@@ -314,7 +316,8 @@ async def run(games: list, base: str, seconds: float, rate: float | None, slots:
     import httpx
 
     latencies: list[float] = []
-    counts = {"moves": 0, "errors": 0, "stalled": 0, "refusals": {}, "measured_from": time.perf_counter() + warmup}
+    counts = {"moves": 0, "errors": 0, "stalled": 0, "refusals": {}, "measured_from": time.perf_counter() + warmup,
+              "types": []}
     interval = slots / rate if rate else 0.0
     queue = list(reversed(games))
 
@@ -339,7 +342,16 @@ async def run(games: list, base: str, seconds: float, rate: float | None, slots:
     return {"moves": counts["moves"], "errors": counts["errors"], "stalled": counts["stalled"], "refusals": counts["refusals"],
             "seconds": round(elapsed, 2),
             "moves_per_s": round(counts["moves"] / elapsed, 1),
-            "p50_ms": round(q[49] * 1000, 1), "p95_ms": round(q[94] * 1000, 1), "p99_ms": round(q[98] * 1000, 1)}
+            "p50_ms": round(q[49] * 1000, 1), "p95_ms": round(q[94] * 1000, 1), "p99_ms": round(q[98] * 1000, 1),
+            "slowest_5pc_by_type": _slowest_by_type(latencies, counts["types"]),
+            "all_by_type": dict(Counter(counts["types"]).most_common(8))}
+
+
+def _slowest_by_type(latencies: list[float], types: list[str]) -> dict:
+    """The move types of the slowest 5% of moves, most frequent first: which moves make the
+    tail (a type over-represented here against ``all_by_type`` costs more than the rest)."""
+    slowest = sorted(zip(latencies, types), reverse=True)[:max(1, len(latencies) // 20)]
+    return dict(Counter(t for _, t in slowest).most_common(8))
 
 
 def main() -> None:
