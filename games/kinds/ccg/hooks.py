@@ -220,31 +220,35 @@ def preset_set(*, match_id: int, user, preset: str):
 # --- the end ---------------------------------------------------------------------------
 
 def on_finish(match, seats, outcome) -> None:
-    """Move the held ante as the engine's ante_result says, inside the ending transaction:
-    on PostgreSQL as statements of the move path (decks/ante_statements.py), elsewhere
-    through the ledger's ORM functions."""
+    """Move the held ante as the engine's ante_result says, inside the ending transaction."""
     if match.practice:
         return  # nothing was held
     result = ante_result(match.state)
     if result["status"] == "carried_over":
         unit_of_work.require_sync("a rematch is created through the ORM")
+    winner = None
     if result["status"] == "won":
         _stake_owed(match, seats)  # a card that could not be staked when drawn, if a copy came home since
         winner = next(seat.user for seat in seats if seat.index == result["winner"])
-        if persistence.fast():
-            now = timezone.now()
-            for sql, params in (ante_statements.winner_holdings(str(match.pk), winner.pk),
-                                ante_statements.close(str(match.pk), winner.pk, now)):
-                persistence.execute(sql, params, ledger=True)
+    _close_ante(match, winner)
+    if result["status"] == "carried_over":
+        _start_rematch(match)
+
+
+def _close_ante(match, winner) -> None:
+    """Every held card of the match to ``winner`` (``ante_settle``), or with no winner home
+    to its owner (``ante_release``): on PostgreSQL as statements of the move path
+    (decks/ante_statements.py), elsewhere through the ledger's ORM functions."""
+    if not persistence.fast():
+        if winner is None:
+            deck_services.ante_release(match_id=match.pk)
         else:
             deck_services.ante_settle(match_id=match.pk, winner=winner)
         return
-    if persistence.fast():
-        persistence.execute(*ante_statements.close(str(match.pk), None, timezone.now()), ledger=True)
-    else:
-        deck_services.ante_release(match_id=match.pk)
-    if result["status"] == "carried_over":
-        _start_rematch(match)
+    match_id = str(match.pk)
+    if winner is not None:
+        persistence.execute(*ante_statements.winner_holdings(match_id, winner.pk), ledger=True)
+    persistence.execute(*ante_statements.close(match_id, winner.pk if winner else None, timezone.now()), ledger=True)
 
 
 def on_abandon(match) -> None:
