@@ -13,6 +13,7 @@ from games import live_moves
 from games.kinds.ccg import hooks as ccg_shell
 from games.models import Match
 from games.rules.ccg.game import ante_result, with_words
+from tests.platform.batch_counts import counts, since
 from tests.platform.ccg_helpers import GAME, ensure_card_database, prepared_player, scripted_move, seed_for
 from tests.platform.ccg_helpers import start_two_player
 
@@ -28,14 +29,6 @@ def tables(make_user):
         a, b = make_user(first), make_user(second)
         return (a, prepared_player(a, spare=2)), (b, prepared_player(b))
     return table("alice", "bob"), table("carol", "dave")
-
-
-def _counts():
-    return dict(live_moves.counts)
-
-
-def _delta(before):
-    return {k: live_moves.counts[k] - before[k] for k in before}
 
 
 def _next_move(match, users):
@@ -56,26 +49,26 @@ def _held(match):
 
 def test_a_cut_stakes_its_card_in_the_batch(tables):
     match, users = start_two_player(tables[0])
-    before = _counts()
+    before = counts()
     asyncio.run(_submit(match, users))
     match.refresh_from_db()
     cut = ante_result(match.state)["cards"]
     assert len(cut) == 1 and _held(match) == [(users[cut[0]["owner"]].pk, cut[0]["code"])]
-    assert _delta(before) == {"batched": 1, "batches": 1, "ordinary": 0}
+    assert since(before) == {"batched": 1, "batches": 1, "ordinary": 0}
     assert deck_selectors.ledger_discrepancies() == []
 
 
 def test_two_games_cutting_in_one_batch_stake_once_there_and_once_on_the_ordinary_path(tables):
     one, one_users = start_two_player(tables[0])
     two, two_users = start_two_player(tables[1])
-    before = _counts()
+    before = counts()
 
     async def together():
         return await asyncio.gather(_submit(one, one_users), _submit(two, two_users))
 
     answers = asyncio.run(together())
     assert [a["seq"] for a in answers] == [1, 1]
-    assert _delta(before) == {"batched": 1, "batches": 1, "ordinary": 1}
+    assert since(before) == {"batched": 1, "batches": 1, "ordinary": 1}
     for match in (one, two):
         match.refresh_from_db()
         assert len(_held(match)) == len(ante_result(match.state)["cards"]) == 1
@@ -88,7 +81,7 @@ def test_a_game_played_to_the_grail_on_the_loop_settles_its_ante_there(tables):
     (alice, _), (bob, _) = tables[0]
     sizes = [ccg_shell._collection_size(u) for u in (alice, bob)]
     match, users = start_two_player(tables[0], seed=seed_for("won", sizes))
-    before = _counts()
+    before = counts()
     for _ in range(500):
         match.refresh_from_db()
         if match.status != Match.Status.ACTIVE:
@@ -96,7 +89,7 @@ def test_a_game_played_to_the_grail_on_the_loop_settles_its_ante_there(tables):
         asyncio.run(_submit(match, users))
     result = ante_result(match.state)
     assert match.status == "finished" and result["status"] == "won"
-    assert _delta(before)["ordinary"] == 0 and _delta(before)["batched"] == match.move_count
+    assert since(before)["ordinary"] == 0 and since(before)["batched"] == match.move_count
     winner = users[result["winner"]]
     assert set(AnteStake.objects.filter(match_id=str(match.pk)).values_list("status", "winner")) == {
         ("settled", winner.pk)}
@@ -108,13 +101,13 @@ def test_resigning_on_the_loop_sends_the_staked_cards_home(tables):
     match, users = start_two_player(tables[0])
     asyncio.run(_submit(match, users))  # the first cut: one card staked
     match.refresh_from_db()
-    before = _counts()
+    before = counts()
     resigner = GAME.pending(match.state)[0].seat
     asyncio.run(live_moves.move_submit(match_id=match.pk, user=users[resigner], move={"type": "resign"},
                                        version=match.version, key=None))
     match.refresh_from_db()
     assert match.status == "finished" and ante_result(match.state)["status"] != "won"
-    assert _delta(before) == {"batched": 1, "batches": 1, "ordinary": 0}
+    assert since(before) == {"batched": 1, "batches": 1, "ordinary": 0}
     assert _held(match) == [] and set(AnteStake.objects.filter(match_id=str(match.pk))
                                       .values_list("status", flat=True)) == {"released"}
     assert not Holding.objects.filter(user__in=users, held__gt=0).exists()

@@ -11,6 +11,7 @@ from channels.db import database_sync_to_async
 from games import aiodb, live_moves, services, unit_of_work
 from games.errors import MoveRejected, NotAllowed, NotFound, StaleVersion
 from games.models import Match, MoveRecord, Notification, Seat
+from tests.platform.batch_counts import counts, since
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
@@ -33,14 +34,6 @@ def _rows(match_id):
             "seats": seats, "records": records, "notices": notices}
 
 
-def _counts():
-    return dict(live_moves.counts)
-
-
-def _delta(before):
-    return {k: live_moves.counts[k] - before[k] for k in before}
-
-
 async def _submit(match_id, user, move, version=None, key=None):
     return await live_moves.move_submit(match_id=match_id, user=user, move=move, version=version, key=key)
 
@@ -52,7 +45,7 @@ def test_a_batch_leaves_the_same_rows_and_answers_as_the_synchronous_service(mak
     plain, _ = make_match(kind="secret", users=users, seed=77)
     batched, _ = make_match(kind="secret", users=users, seed=77)
     answers = {"plain": [], "batched": []}
-    before = _counts()
+    before = counts()
     for turn in range(4):
         seat = turn % 2
         plain.refresh_from_db()
@@ -63,13 +56,13 @@ def test_a_batch_leaves_the_same_rows_and_answers_as_the_synchronous_service(mak
                                                       key=f"k{turn}")))
     assert answers["batched"] == answers["plain"]
     assert _rows(batched.pk) == _rows(plain.pk)
-    assert _delta(before) == {"batched": 4, "batches": 4, "ordinary": 0}
+    assert since(before) == {"batched": 4, "batches": 4, "ordinary": 0}
 
 
 def test_one_transaction_makes_several_games_moves_and_several_moves_of_one_game(make_match):
     one, (alice, bob) = make_match(kind="secret")
     two, (carol, dave) = make_match(kind="secret")
-    before = _counts()
+    before = counts()
 
     async def scenario():
         # Submitted in one go: the committer finds them all waiting and makes them together.
@@ -83,7 +76,7 @@ def test_one_transaction_makes_several_games_moves_and_several_moves_of_one_game
     assert first == {"version": one.version + 1, "seq": 1, "repeated": False}
     assert second == {"version": one.version + 2, "seq": 2, "repeated": False}
     assert other == {"version": two.version + 1, "seq": 1, "repeated": False}
-    assert _delta(before) == {"batched": 3, "batches": 1, "ordinary": 0}
+    assert since(before) == {"batched": 3, "batches": 1, "ordinary": 0}
     assert list(MoveRecord.objects.filter(match=one).order_by("seq").values_list("key", flat=True)) == ["a1", "b1"]
     one.refresh_from_db()
     assert one.state["table"] == [_card_of(one, "a1"), _card_of(one, "b1")] and one.state["turn"] == 0
@@ -96,14 +89,14 @@ def _card_of(match, key):
 def test_a_key_sent_twice_in_one_batch_is_made_once(make_match):
     match, (alice, _) = make_match(kind="secret")
     move = {"type": "play", "card": _card(match, 0)}
-    before = _counts()
+    before = counts()
 
     async def scenario():
         return await asyncio.gather(_submit(match.pk, alice, move, key="twice"),
                                     _submit(match.pk, alice, move, key="twice"))
 
     first, again = asyncio.run(scenario())
-    assert _delta(before) == {"batched": 2, "batches": 1, "ordinary": 0}
+    assert since(before) == {"batched": 2, "batches": 1, "ordinary": 0}
     assert first["repeated"] is False and again == {**first, "repeated": True}
     assert MoveRecord.objects.filter(match=match).count() == 1
 
@@ -111,7 +104,7 @@ def test_a_key_sent_twice_in_one_batch_is_made_once(make_match):
 def test_a_refused_move_changes_nothing_and_its_batch_goes_on(make_match, make_user):
     match, (alice, bob) = make_match(kind="secret")
     stranger = make_user()
-    before = _counts()
+    before = counts()
 
     async def scenario():
         return await asyncio.gather(
@@ -127,7 +120,7 @@ def test_a_refused_move_changes_nothing_and_its_batch_goes_on(make_match, make_u
     assert [type(r) for r in refusals] == [MoveRejected, MoveRejected, NotAllowed, StaleVersion, NotFound]
     assert str(refusals[0]) == "It is not your turn."
     assert made == {"version": match.version + 1, "seq": 1, "repeated": False}
-    assert _delta(before)["batches"] == 1 and _delta(before)["ordinary"] == 0
+    assert since(before)["batches"] == 1 and since(before)["ordinary"] == 0
     assert MoveRecord.objects.filter(match=match).count() == 1
 
 
@@ -143,7 +136,7 @@ def test_a_game_that_needs_the_ordinary_path_leaves_the_batch_and_is_made_there(
             unit_of_work.require_sync("the test's hook reads the ORM")
         return real(match, seats)
 
-    before = _counts()
+    before = counts()
 
     async def scenario():
         return await asyncio.gather(
@@ -154,7 +147,7 @@ def test_a_game_that_needs_the_ordinary_path_leaves_the_batch_and_is_made_there(
     with mock.patch.object(services, "_apply_auto_moves", needs_orm):
         first, other, second = asyncio.run(scenario())
     assert (first["seq"], second["seq"], other["seq"]) == (1, 2, 1)
-    assert _delta(before) == {"batched": 1, "batches": 1, "ordinary": 2}
+    assert since(before) == {"batched": 1, "batches": 1, "ordinary": 2}
     assert MoveRecord.objects.filter(match=slow).count() == 2 and MoveRecord.objects.filter(match=fast).count() == 1
 
 
@@ -166,11 +159,11 @@ def test_code_that_reaches_the_orm_on_the_loop_is_made_on_the_ordinary_path(make
         Match.objects.get(pk=match.pk)  # SynchronousOnlyOperation on the loop
         return real(match, seats)
 
-    before = _counts()
+    before = counts()
     with mock.patch.object(services, "_apply_auto_moves", reads_the_orm), \
             caplog.at_level(logging.WARNING, logger="games.live_moves"):
         answer = asyncio.run(_submit(match.pk, alice, {"type": "play", "card": _card(match, 0)}))
-    assert answer["seq"] == 1 and _delta(before)["ordinary"] == 1
+    assert answer["seq"] == 1 and since(before)["ordinary"] == 1
     assert "reached the ORM on the loop" in caplog.text
     assert MoveRecord.objects.filter(match=match).count() == 1
 
@@ -189,7 +182,7 @@ def test_a_batch_that_fails_on_its_way_to_the_database_is_made_move_by_move(make
             raise OSError("the connection broke")  # ... and then the connection breaks
         return await real(conn, statements, begin=begin, commit=commit)
 
-    before = _counts()
+    before = counts()
 
     async def scenario():
         return await asyncio.gather(
@@ -200,7 +193,7 @@ def test_a_batch_that_fails_on_its_way_to_the_database_is_made_move_by_move(make
     with mock.patch.object(aiodb, "run_script", fails_to_commit):
         answers = asyncio.run(scenario())
     assert [a["seq"] for a in answers] == [1, 1, 2]
-    assert _delta(before) == {"batched": 0, "batches": 0, "ordinary": 3}
+    assert since(before) == {"batched": 0, "batches": 0, "ordinary": 3}
     assert MoveRecord.objects.filter(match=one).count() == 2 and MoveRecord.objects.filter(match=two).count() == 1
 
 
@@ -225,9 +218,9 @@ def test_a_socket_that_closes_while_its_move_is_made_does_not_undo_it(make_match
 def test_without_batches_every_socket_move_takes_the_ordinary_path(make_match, settings):
     settings.MOVES_IN_BATCHES = False
     match, (alice, _) = make_match(kind="secret")
-    before = _counts()
+    before = counts()
     asyncio.run(_submit(match.pk, alice, {"type": "play", "card": _card(match, 0)}))
-    assert _delta(before) == {"batched": 0, "batches": 0, "ordinary": 1}
+    assert since(before) == {"batched": 0, "batches": 0, "ordinary": 1}
 
 
 def test_scripts_prepare_each_statement_once_a_connection_and_quote_any_text(db):
@@ -264,7 +257,7 @@ def test_a_connection_whose_backend_was_killed_is_replaced_before_the_next_batch
     """An idle async connection whose backend died (a restart, a failover) is noticed when it
     is taken (games/aiodb.py), and the next batch runs on a new one."""
     match, (alice, bob) = make_match(kind="secret")
-    before = _counts()
+    before = counts()
 
     async def scenario():
         await _submit(match.pk, alice, {"type": "play", "card": _card(match, 0)})
@@ -277,7 +270,7 @@ def test_a_connection_whose_backend_was_killed_is_replaced_before_the_next_batch
         return await _submit(match.pk, bob, {"type": "play", "card": _card(match, 1)})
 
     assert asyncio.run(scenario())["seq"] == 2
-    assert _delta(before) == {"batched": 2, "batches": 2, "ordinary": 0}
+    assert since(before) == {"batched": 2, "batches": 2, "ordinary": 0}
 
 
 def _terminate(pid):
@@ -302,10 +295,10 @@ def test_a_match_without_seats_refuses_keyed_moves_on_either_path(make_match):
     move = {"type": "play", "card": _card(match, 0)}
     with pytest.raises(NotAllowed):
         services.move_submit(match_id=match.pk, user=alice, move=move, version=None, key="k")
-    before = _counts()
+    before = counts()
     with pytest.raises(NotAllowed):
         asyncio.run(_submit(match.pk, alice, move, key="k"))
-    assert _delta(before)["ordinary"] == 1
+    assert since(before)["ordinary"] == 1
 
 
 def test_a_batch_whose_commit_answer_was_lost_is_not_made_twice(make_match):
@@ -321,9 +314,9 @@ def test_a_batch_whose_commit_answer_was_lost_is_not_made_twice(make_match):
             raise OSError("the connection broke after the COMMIT")
         return rows
 
-    before = _counts()
+    before = counts()
     with mock.patch.object(aiodb, "run_script", commits_then_breaks):
         answer = asyncio.run(_submit(match.pk, alice, {"type": "play", "card": _card(match, 0)}))  # no key
     assert answer == {"version": match.version + 1, "seq": 1, "repeated": True}
-    assert _delta(before) == {"batched": 0, "batches": 0, "ordinary": 1}
+    assert since(before) == {"batched": 0, "batches": 0, "ordinary": 1}
     assert MoveRecord.objects.filter(match=match).count() == 1
