@@ -70,6 +70,13 @@ def _stake(twin, users, match_id, ante, monkeypatch):
         hooks._stake_owed(match, seats)
 
 
+def _close(twin, users, match_id, winner, monkeypatch):
+    """The game's end: the ante to ``winner``, or home with no winner (hooks._close_ante)."""
+    monkeypatch.setattr(persistence, "fast", lambda: twin == "sql")
+    with transaction.atomic():
+        hooks._close_ante(SimpleNamespace(pk=match_id), winner)
+
+
 ANTE = [(0, "open-field"), (0, "open-field"), (0, "arthur"), (0, "bristol-downs"), (0, "bristol-downs"),
         (0, "bristol-downs"), (1, "open-field"), (1, "cornwall")]
 
@@ -109,19 +116,8 @@ def test_settling_or_releasing_leaves_the_rows_the_orm_leaves(twins, monkeypatch
     """The winner's own cards come home, the loser's go to the winner (alice has never owned
     a cornwall: her holding is made), or, with no winner, every card goes home."""
     for twin, users in twins.items():
-        match_id = f"m-{twin}"
-        _stake(twin, users, match_id, ANTE, monkeypatch)
-        if twin == "orm":
-            if winner is None:
-                deck_services.ante_release(match_id=match_id)
-            else:
-                deck_services.ante_settle(match_id=match_id, winner=users[winner])
-            continue
-        winner_id = users[winner].pk if winner else None
-        with transaction.atomic():
-            if winner_id is not None:
-                persistence.execute(*ante_statements.winner_holdings(match_id, winner_id))
-            persistence.execute(*ante_statements.close(match_id, winner_id, timezone.now()))
+        _stake(twin, users, f"m-{twin}", ANTE, monkeypatch)
+        _close(twin, users, f"m-{twin}", users[winner] if winner else None, monkeypatch)
     assert _rows(twins["sql"], "m-sql") == _rows(twins["orm"], "m-orm")
     users = twins["sql"]
     if winner == "alice":
@@ -133,11 +129,8 @@ def test_settling_or_releasing_leaves_the_rows_the_orm_leaves(twins, monkeypatch
 def test_closing_twice_finds_nothing_left_to_do(twins, monkeypatch):
     users = twins["sql"]
     _stake("sql", users, "m", ANTE, monkeypatch)
-    winner = users["bob"].pk
     for _ in range(2):
-        with transaction.atomic():
-            persistence.execute(*ante_statements.winner_holdings("m", winner))
-            persistence.execute(*ante_statements.close("m", winner, timezone.now()))
+        _close("sql", users, "m", users["bob"], monkeypatch)
     assert LedgerEntry.objects.filter(match_id="m", reason="ante_won").count() == 5  # alice's open fields, arthur and Bristol downs, once
     assert deck_selectors.ledger_discrepancies() == []
 
