@@ -17,9 +17,12 @@ one transaction (group commit):
    by then, run on the loop;
 3. every match's writes (the same statements as the synchronous path) and COMMIT: one
    round trip;
-4. the after-commit work of each match runs (frames built from the states just written),
-   and every group message of the batch goes to Redis in one pipelined round trip; blocking
-   work (a Celery send for a near deadline or a computer player) goes to a worker thread.
+4. the after-commit work of each match runs (the states just written are kept for the
+   next batch) and the moves are answered; blocking work (a Celery send for a near
+   deadline or a computer player) goes to a worker thread;
+5. the batch's frames are built from those states, and every group message of the batch
+   goes to Redis in one pipelined round trip: while the next batch's writes are with
+   PostgreSQL if moves are waiting, at once if none are (``_Committer._frames_out``).
 
 A quiet site makes batches of one: a move waits for nothing but its own round trips. Under
 load a batch holds whatever arrived while the last one was being made, so the round trips,
@@ -120,7 +123,8 @@ class _Committer:
     def __init__(self):
         self.queue: asyncio.Queue[_Submission] = asyncio.Queue()
         self.task: asyncio.Task | None = None
-        self.publishing: asyncio.Task | None = None  # the last batch's messages on their way
+        self.unbuilt: list[unit_of_work.UnitOfWork] = []  # the last batch's, frames not built yet
+        self.publishing: asyncio.Task | None = None  # the last frames on their way
 
     def put(self, submission: _Submission) -> None:
         self.queue.put_nowait(submission)
@@ -129,17 +133,34 @@ class _Committer:
 
     async def _run(self) -> None:
         while True:
+            if self.queue.empty():
+                self._frames_out()  # nothing to overlap them with: the last batch's frames go now
             batch = [await self.queue.get()]
             while len(batch) < MAX_BATCH and not self.queue.empty():
                 batch.append(self.queue.get_nowait())
             try:
-                messages = await _make(batch)
+                made = await _make(batch, while_writing=self._frames_out)
             except Exception:  # noqa: BLE001 - nothing of the batch was written
                 log.warning("a batch of %d moves failed; making them one by one", len(batch), exc_info=True)
+                self._frames_out()
                 _elsewhere([s for s in batch if not s.answer.done()])
                 continue
-            # The next batch need not wait for Redis; the frames still go out in batch order.
-            self.publishing = asyncio.get_running_loop().create_task(_publish(messages, after=self.publishing))
+            self._frames_out()  # if the batch never reached its write
+            self.unbuilt = made
+
+    def _frames_out(self) -> None:
+        """Build and publish the frames of the last batch made (after those before it): called
+        when this batch's writes have gone to PostgreSQL, so the loop builds them while the
+        database works, or when no batch follows.
+
+        A batch of ten CCG moves is 30 ms of work on the loop, a third of it frames; built
+        before the next batch was taken, they lengthened every batch's turn
+        (docs/performance.md). Nothing the next batch does depends on them: it reads the
+        states the last batch kept at its commit, and the rules never change a state given
+        to them."""
+        if self.unbuilt:
+            units, self.unbuilt = self.unbuilt, []
+            self.publishing = asyncio.get_running_loop().create_task(_publish(units, after=self.publishing))
 
 
 # Committers an event loop runs side by side (a match always goes to the same one, so a
@@ -158,37 +179,46 @@ def _committer(match_id: int) -> _Committer:
     return lanes[match_id % LANES]
 
 
-async def _publish(messages: list, *, after: asyncio.Task | None) -> None:
+async def _publish(units: list[unit_of_work.UnitOfWork], *, after: asyncio.Task | None) -> None:
+    """Build the frames of a batch's changes (their deferred work) and publish every message
+    of the batch in one pipelined round trip, once the batch before has: pages get versions
+    in order."""
     if after is not None:
         await after
+    messages: list = []
+    for unit in units:
+        _run_after_commit(unit, unit.deferred)
+        messages += unit.messages
     try:
         frames.heard(messages, await publisher.send_collected(messages))
     except Exception:  # noqa: BLE001 - a dropped push is caught up by the page's heartbeat
         log.warning("could not publish the frames of a batch of moves", exc_info=True)
 
 
-async def _make(batch: list[_Submission]) -> list:
-    """Make a batch of moves; the group messages its changes publish."""
+async def _make(batch: list[_Submission], *, while_writing) -> list[unit_of_work.UnitOfWork]:
+    """Make a batch of moves and answer them; the units of the changes made, whose deferred
+    work (frames) and messages are still to go. ``while_writing()`` is called once the
+    batch's writes are on their way to the database."""
     works: dict[int, _MatchWork] = {}
     for submission in batch:  # each match's moves in the order they came
         works.setdefault(submission.match_id, _MatchWork([])).submissions.append(submission)
     async with aiodb.connection() as conn:
         try:
-            written = await _decide_and_write(conn, works)
+            written = await _decide_and_write(conn, works, while_writing)
         except BaseException:
             await aiodb.roll_back(conn)
             raise
     # Committed: nothing below may send the batch to be made again.
     counts["batches"] += 1
-    messages: list = []
+    made: list[unit_of_work.UnitOfWork] = []
     blocking: list = []
     for (_, _, done), row in written:
         _logged(done, row)
     for work in works.values():
         if work.elsewhere:
             continue
-        _run_after_commit(work.unit)
-        messages += work.unit.messages
+        _run_after_commit(work.unit, work.unit.after_commit)  # keeps the states for the next batch
+        made.append(work.unit)
         blocking += work.unit.blocking
         for submission, answer in work.results:
             counts["batched"] += 1
@@ -200,10 +230,10 @@ async def _make(batch: list[_Submission]) -> list:
     for fn in blocking:
         loop.run_in_executor(None, _logged, fn)
     _elsewhere([s for work in works.values() if work.elsewhere for s in work.submissions])
-    return messages
+    return made
 
 
-async def _decide_and_write(conn, works: dict[int, _MatchWork]) -> list:
+async def _decide_and_write(conn, works: dict[int, _MatchWork], while_writing) -> list:
     """Lock, decide and write a batch, and commit; each write's (statement, first row)."""
     match_ids = sorted(works)
     keys = sorted({(s.match_id, s.key) for w in works.values() for s in w.submissions if s.supplied})
@@ -218,7 +248,9 @@ async def _decide_and_write(conn, works: dict[int, _MatchWork]) -> list:
         await _decide(conn, works[match_id], match_id, match_rows.get(match_id), seat_rows.get(match_id, []),
                       earlier, ledger_taken)
     writes = [(sql, params, done) for w in works.values() if not w.elsewhere for sql, params, done in w.unit.statements]
-    results = await aiodb.run_script(conn, [(sql, params) for sql, params, _ in writes], commit=True)
+    writing = asyncio.ensure_future(aiodb.run_script(conn, [(sql, params) for sql, params, _ in writes], commit=True))
+    while_writing()
+    results = await writing
     return [(write, rows[0] if rows else None) for write, rows in zip(writes, results) if write[2] is not None]
 
 
@@ -273,15 +305,15 @@ async def _decide(conn, work: _MatchWork, match_id: int, match_row, seat_rows, e
             work.results.append((submission, answer))
 
 
-def _run_after_commit(unit: unit_of_work.UnitOfWork) -> None:
-    """The change is stored: keep its state, build its frames and nudges (collected in the
-    unit). None of this may undo or fail the move: failures are logged, and pages catch up
-    by version."""
+def _run_after_commit(unit: unit_of_work.UnitOfWork, work: list) -> None:
+    """The change is stored: run ``work``, its after-commit work (keep its state, nudges) or
+    its deferred work (frames), collecting what they publish in the unit. None of this may
+    undo or fail the move: failures are logged, and pages catch up by version."""
     with unit_of_work.collecting(unit):
         i = 0
-        while i < len(unit.after_commit):  # work may add work
+        while i < len(work):  # work may add work
             try:
-                unit.after_commit[i]()
+                work[i]()
             except Exception:  # noqa: BLE001
                 log.exception("after-commit work of a move failed")
             i += 1

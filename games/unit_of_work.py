@@ -34,6 +34,9 @@ class UnitOfWork:
     statements: list[tuple[str, list, Callable | None]] = field(default_factory=list)
     # Work for once the transaction commits: quick, non-blocking code run on the loop ...
     after_commit: list[Callable] = field(default_factory=list)
+    # ... work that may wait until the executor has sent its next batch to the database
+    # (building the change's frames) ...
+    deferred: list[Callable] = field(default_factory=list)
     # ... and blocking calls (a Celery send) run in a worker thread after that.
     blocking: list[Callable] = field(default_factory=list)
     # (group, message) pairs that after-commit work published (games/publisher.py).
@@ -62,14 +65,18 @@ def collecting(unit: UnitOfWork):
         _current.reset(token)
 
 
-def on_commit(fn: Callable, *, blocking: bool = False) -> None:
+def on_commit(fn: Callable, *, blocking: bool = False, deferred: bool = False) -> None:
     """Run ``fn`` once the change commits. ``blocking``: it may wait on the network (a Celery
-    send), so a collecting executor runs it in a worker thread rather than on its loop."""
+    send), so a collecting executor runs it in a worker thread rather than on its loop.
+    ``deferred``: nothing the executor does next depends on it (building frames), so it may
+    run while the executor's next batch is with the database."""
     unit = _current.get()
     if unit is None:
         transaction.on_commit(fn)
     elif blocking:
         unit.blocking.append(fn)
+    elif deferred:
+        unit.deferred.append(fn)
     else:
         unit.after_commit.append(fn)
 

@@ -8,7 +8,7 @@ from unittest import mock
 import pytest
 from channels.db import database_sync_to_async
 
-from games import aiodb, live_moves, services, unit_of_work
+from games import aiodb, frames, live_moves, publisher, services, unit_of_work
 from games.errors import MoveRejected, NotAllowed, NotFound, StaleVersion
 from games.models import Match, MoveRecord, Notification, Seat
 from tests.platform.batch_counts import counts, since
@@ -320,3 +320,52 @@ def test_a_batch_whose_commit_answer_was_lost_is_not_made_twice(make_match):
     assert answer == {"version": match.version + 1, "seq": 1, "repeated": True}
     assert since(before) == {"batched": 0, "batches": 0, "ordinary": 1}
     assert MoveRecord.objects.filter(match=match).count() == 1
+
+
+def test_frames_of_a_batch_go_out_while_the_next_is_written_every_one_and_in_order(make_match, monkeypatch):
+    """Batches of one move each, queued behind one another: each batch's frames are built
+    once the next batch's writes are on their way (or at once when none waits), and every
+    change of each game is published to each of its groups, in version order, the last one
+    included."""
+    one, (alice, bob) = make_match(kind="secret")
+    two, (carol, dave) = make_match(kind="secret")
+    monkeypatch.setattr(live_moves, "MAX_BATCH", 1)
+    published, steps = [], []
+    real_send, real_frames, real_script = publisher.send_collected, frames.frames_for, aiodb.run_script
+
+    async def recording(messages):
+        published.extend((group, m["prev"], m["version"]) for group, m in messages if m["type"] == "match.frame")
+        return await real_send(messages)
+
+    def frames_for(match, *args, **kwargs):
+        steps.append("frames")
+        return real_frames(match, *args, **kwargs)
+
+    async def script(conn, statements, *, begin=False, commit=False):
+        if commit:
+            steps.append("write")
+        return await real_script(conn, statements, begin=begin, commit=commit)
+
+    monkeypatch.setattr(publisher, "send_collected", recording)
+    monkeypatch.setattr(frames, "frames_for", frames_for)
+    monkeypatch.setattr(aiodb, "run_script", script)
+    before = counts()
+
+    async def scenario():
+        answers = await asyncio.gather(
+            _submit(one.pk, alice, {"type": "play", "card": _card(one, 0)}),
+            _submit(two.pk, carol, {"type": "play", "card": _card(two, 0)}),
+            _submit(one.pk, bob, {"type": "play", "card": _card(one, 1)}),
+            _submit(two.pk, dave, {"type": "play", "card": _card(two, 1)}))
+        await live_moves._committer(one.pk).publishing
+        return answers
+
+    asyncio.run(scenario())
+    assert since(before) == {"batched": 4, "batches": 4, "ordinary": 0}
+    # Each batch's frames are built once the next batch's writes have gone, the last
+    # batch's at once since nothing follows it.
+    assert steps == ["write", "write", "frames", "write", "frames", "write", "frames", "frames"]
+    for match in (one, two):
+        for group in [frames.seat_group(match.pk, 0), frames.seat_group(match.pk, 1), frames.watch_group(match.pk)]:
+            assert [(prev, version) for g, prev, version in published if g == group] == [
+                (match.version, match.version + 1), (match.version + 1, match.version + 2)]
