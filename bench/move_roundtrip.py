@@ -39,6 +39,9 @@ import uvloop
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+from client_gc import collector_off  # noqa: E402  (bench/client_gc.py)
+
 PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
 DB_URL = f"{PG}/grailsite_bench"
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -372,6 +375,8 @@ def main() -> None:
     parser.add_argument("--no-floor", action="store_true", help="skip the pgbench floor")
     parser.add_argument("--warmup", type=float, default=3.0,
                         help="seconds played before counting starts (the start of every game at once)")
+    parser.add_argument("--client-gc", action="store_true",
+                        help="keep the load generator's cycle collector on (as before 2026-11-26; bench/client_gc.py)")
     parser.add_argument("--ordinary", action="store_true",
                         help="socket moves through the synchronous service, one transaction each (not in batches)")
     args = parser.parse_args()
@@ -392,11 +397,12 @@ def main() -> None:
             readings["before"] = cpu_by_component(server.pid)
             readings["extra"] = cpu_by_component(http_server.pid)["server"] if http_server is not None else 0.0
             readings["client"] = time.process_time()
-        # The load generator shares the two cores with what it measures: uvloop and orjson
-        # keep its own cost per move down (it is printed as load_generator).
-        result = uvloop.run(run(games, f"http://127.0.0.1:{http_port}", args.seconds, args.rate, args.games,
-                                 ws_base=f"ws://127.0.0.1:{port}", path=args.path, bursts=args.bursts,
-                                 warmup=args.warmup, on_measuring=measuring))
+        # The load generator shares the two cores with what it measures: uvloop, orjson and
+        # no cycle collector keep its own cost per move down (it is printed as load_generator).
+        with collector_off(keep_on=args.client_gc):
+            result = uvloop.run(run(games, f"http://127.0.0.1:{http_port}", args.seconds, args.rate, args.games,
+                                     ws_base=f"ws://127.0.0.1:{port}", path=args.path, bursts=args.bursts,
+                                     warmup=args.warmup, on_measuring=measuring))
         after = cpu_by_component(server.pid)
         if http_server is not None:
             after["server"] += cpu_by_component(http_server.pid)["server"] - readings["extra"]
@@ -415,7 +421,7 @@ def main() -> None:
         result["moves_per_pgbench_tps"] = round(result["moves_per_s"] / tps, 4)
     print(json.dumps({"benchmark": "move_roundtrip", "kind": args.kind, "path": args.path,
                       "concurrent_games": args.games, "rate": args.rate, "bursts": args.bursts, "workers": args.workers,
-                      "warmup_s": args.warmup,
+                      "warmup_s": args.warmup, "client_gc": "on" if args.client_gc else "off",
                       "http": "wsgi" if args.wsgi else "asgi",
                       "socket_moves": "ordinary" if args.ordinary else "batched", **result}))
 

@@ -25,6 +25,7 @@ import uvloop
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import move_roundtrip as rt  # noqa: E402  (shares the database and server set-up)
 from floor import floor_per_second  # noqa: E402  (the fixed workload every bench prints)
+from client_gc import collector_off  # noqa: E402  (bench/client_gc.py)
 
 
 async def watch(url: str, origin: str, ready: asyncio.Event, arrivals: dict, count: list):
@@ -103,16 +104,20 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=10)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--no-floor", action="store_true", help="skip the floors")
+    parser.add_argument("--client-gc", action="store_true",
+                        help="keep the spectators' cycle collector on (as before 2026-11-26; bench/client_gc.py)")
     args = parser.parse_args()
     floors = {} if args.no_floor else {"floor_runs_per_s_before": round(floor_per_second(2.0), 1)}
     games = rt.prepare_database(1, 6)
     port = rt.free_port()
     server = rt.start_server(port, args.workers)
     try:
-        # The 500 spectators share the two cores with the server: uvloop and orjson keep the
-        # load generator's own cost per frame down (its CPU is printed beside the server's).
-        result = uvloop.run(run(games[0], f"http://127.0.0.1:{port}", args.spectators, args.moves,
-                                server_cpu=lambda: rt.cpu_by_component(server.pid)))
+        # The 500 spectators share the two cores with the server: uvloop, orjson and no cycle
+        # collector keep the load generator's own cost per frame down (its CPU is printed
+        # beside the server's).
+        with collector_off(keep_on=args.client_gc):
+            result = uvloop.run(run(games[0], f"http://127.0.0.1:{port}", args.spectators, args.moves,
+                                    server_cpu=lambda: rt.cpu_by_component(server.pid)))
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -121,7 +126,8 @@ def main() -> None:
         floors["pgbench_tps"] = round(rt.pgbench_tps(2), 1)
         # The per-spectator p95 in floor runs: a figure that compares across machines.
         floors["p95_ms_x_floor"] = round(result["per_spectator_p95_ms"] * floors["floor_runs_per_s_before"] / 1000, 2)
-    print(json.dumps({"benchmark": "spectators", "workers": args.workers, **result, **floors}))
+    print(json.dumps({"benchmark": "spectators", "workers": args.workers,
+                      "client_gc": "on" if args.client_gc else "off", **result, **floors}))
 
 
 if __name__ == "__main__":
