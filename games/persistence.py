@@ -29,6 +29,7 @@ The lock order is the house's: the match row first, then its seats by index.
 from __future__ import annotations
 
 import functools
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -67,6 +68,13 @@ class _Recent:
     process changed or read for a change: the whole state and the ``state_fixed`` part the
     row holds (games/state_storage.py).
 
+    The state kept is the object the rules made (or the lock read), not a copy: the rules
+    never change a state they are given, and nothing after the write changes it either.
+    Decoding the written text again instead cost a CCG move 0.15 ms and a few hundred
+    short-lived objects for the cycle collector (docs/performance.md, 2026-11-26). With
+    ``check`` on (the test suite: GRAILSITE_CHECK_HELD_STATES) each entry keeps its JSON
+    text too, and ``take`` fails loudly if the state no longer matches it.
+
     An entry serves only a lock that reads the same version AND the same stamp from the
     locked row. The stamp is PostgreSQL's ``xmin``, the transaction that last wrote the row,
     so any write by any path (a move, a seat taken, the admin, a raw UPDATE in a test) makes
@@ -74,8 +82,11 @@ class _Recent:
     process. An entry is taken out by the lock that uses it and put back only when that
     transaction commits."""
 
-    def __init__(self, size: int = 512, ttl: float = 300.0):
+    def __init__(self, size: int = 512, ttl: float = 300.0, check: bool | None = None):
         self.size, self.ttl = size, ttl
+        if check is None:
+            check = os.environ.get("GRAILSITE_CHECK_HELD_STATES", "").lower() in {"1", "true", "yes", "on"}
+        self.check = check
         # States served from here, and read from the database by a lock (for the tests and
         # for anyone asking how often the cache pays).
         self.hits = self.misses = 0
@@ -94,11 +105,14 @@ class _Recent:
             item = self._items.pop(match_id, None)
         if item is None or item[:2] != (version, stamp) or time.monotonic() - item[2] > self.ttl:
             return None
-        return item[3:]
+        if item[5] is not None and json_text(item[3]) != item[5]:
+            raise AssertionError(f"the state held for match {match_id} was changed after it was kept")
+        return item[3:5]
 
     def put(self, match_id: int, version: int, stamp: str, state, fixed) -> None:
+        text = json_text(state) if self.check else None
         with self._lock:
-            self._items[match_id] = (version, stamp, time.monotonic(), state, fixed)
+            self._items[match_id] = (version, stamp, time.monotonic(), state, fixed, text)
             self._items.move_to_end(match_id)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
@@ -251,19 +265,15 @@ def _seat(row, user_model) -> Seat:
 
 def _remember_on_commit(match: Match, stamp: str) -> None:
     """Once the transaction commits, keep the state the row now holds (see _Recent): the one
-    ``write`` stored, decoded from the very texts it sent (the fixed part too when it was
-    written), or, if nothing was written, the one read (the rules never change the state
-    they are given)."""
+    the last ``write`` stored, with the fixed part the row holds after it, or, if nothing was
+    written, the one read."""
     read = (match.version, stamp, match.state, match.state_fixed)
 
     def remember():
         written = match.__dict__.pop("_written", None)
         if written is not None:
-            version, stamp_after, text, fixed_text, fixed = written
-            if text is not None:
-                if fixed_text is not None:
-                    fixed = orjson.loads(fixed_text)
-                recent.put(match.pk, version, stamp_after, state_storage.joined(orjson.loads(text), fixed), fixed)
+            if written[2] is not None:
+                recent.put(match.pk, *written)
         elif read[2] is not None:
             recent.put(match.pk, *read)
     unit_of_work.on_commit(remember)
@@ -297,11 +307,12 @@ def write(match: Match, seats: list[Seat], record: MoveRecord | None, notices=()
     parts = [p if isinstance(p, str) else p[1] for p in parts]
     sql = "WITH " + ", ".join(f"{n} AS ({p})" for n, p in zip(names, parts))
     sql += " SELECT (SELECT stamp FROM w0), " + ("(SELECT id FROM w1)" if record is not None else "NULL")
-    # The state's texts come first: the column's part, then the fixed part if it changed.
-    version, state_text, fixed_text, fixed = match.version, params[0], params[1], match.__dict__.get("state_fixed")
+    # What the row holds once this runs: this state, and the fixed part _match_update left
+    # in state_fixed (the one it wrote, or the one the row had).
+    version, state, fixed = match.version, match.state, match.__dict__.get("state_fixed")
 
     def written(row):
-        match.__dict__["_written"] = (version, row[0], state_text, fixed_text, fixed)
+        match.__dict__["_written"] = (version, row[0], state, fixed)
         if record is not None:
             record.created_at = match.updated_at
             record.pk = row[1]

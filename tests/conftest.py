@@ -1,15 +1,22 @@
 """Shared fixtures. Tests run on PostgreSQL and Redis (see Makefile: `make test`)."""
 from __future__ import annotations
 
+import os
 import threading
 
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from games import aiodb, frames, registry
+from games import aiodb, frames, persistence, registry
 from tests.council_game import Council
 from tests.secret_game import SecretHand
+
+# Every state the move path keeps between moves is checked, when it is used, against its JSON
+# at the time it was kept: nothing may change a state after the rules made it (see
+# persistence._Recent). Servers the suite starts read the variable.
+os.environ.setdefault("GRAILSITE_CHECK_HELD_STATES", "1")
+persistence.recent.check = True
 
 # A test game whose hands are unmistakable strings, so leak checks can search for them.
 registry.register(SecretHand())

@@ -126,3 +126,32 @@ def test_the_seats_come_locked_with_their_players_names(make_match):
         assert all(s.user.username in {u.username for u in users} for s in seats)
     with pytest.raises(services.NotFound):
         persistence.lock(10**30)
+
+
+def test_the_state_kept_after_a_move_equals_the_row_and_serves_the_next_move(make_match):
+    match, users = make_match(kind="duel")
+    _play(match, users)
+    match.refresh_from_db()
+    version, stamp = persistence.recent.peek(match.pk)
+    assert version == match.version
+    state, _fixed = persistence.recent.take(match.pk, version, stamp)
+    assert state == match.state  # what a read of the row gives
+    persistence.recent.put(match.pk, version, stamp, state, _fixed)
+    with _StateReads() as reads:
+        _play(match, users)
+    assert reads.count == 0
+
+
+def test_a_kept_state_changed_afterwards_is_caught_when_checking():
+    recent = persistence._Recent(check=True)
+    state = {"hands": [["a"], ["b"]], "turn": 0}
+    recent.put(7, 3, "900", state, None)
+    assert recent.take(7, 3, "900") == (state, None)  # unchanged: served
+    recent.put(7, 3, "900", state, None)
+    state["turn"] = 1  # someone changed what the rules made
+    with pytest.raises(AssertionError, match="changed after it was kept"):
+        recent.take(7, 3, "900")
+
+
+def test_the_suite_checks_every_kept_state():
+    assert persistence.recent.check  # tests/conftest.py turns it on for every test
