@@ -12,7 +12,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from grailsite.origins import SameOriginValidator  # noqa: E402
 
-from grailsite import gctuning  # noqa: E402
+from grailsite import gctuning, gil  # noqa: E402
 
 application = ProtocolTypeRouter({
     "http": django_asgi,
@@ -21,3 +21,5 @@ application = ProtocolTypeRouter({
 })
 # Everything above lives as long as the process: out of the collector's way (gctuning.py).
 gctuning.tune()
+# The event loop gets the interpreter back quickly from threads doing ORM work (gil.py).
+gil.tune()
