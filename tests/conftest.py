@@ -41,11 +41,15 @@ def process_state_reset():
     """A test's event loop ends with the test: so do the PostgreSQL connections that moves
     made on it (games/aiodb.py), before the next test resets the database or the session
     drops it. And the next test's games may reuse this one's ids: the frame groups that had
-    no listener here (games/frames.py) are forgotten."""
+    no listener here (games/frames.py) are forgotten. And no state the move path kept was
+    changed afterwards, on any path (a batch that fails on it is retried one by one, so
+    only this catches it there)."""
     yield
     aiodb.close_all()
     frames._unheard.clear()
     frames.shown.clear()  # keyed by match id, which a reset database hands out again
+    changed, persistence.recent.changed[:] = list(persistence.recent.changed), []
+    assert not changed, f"states kept for the next move were changed afterwards: matches {changed}"
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -151,6 +151,7 @@ def test_a_kept_state_changed_afterwards_is_caught_when_checking():
     state["turn"] = 1  # someone changed what the rules made
     with pytest.raises(AssertionError, match="changed after it was kept"):
         recent.take(7, 3, "900")
+    assert recent.changed == [7]  # what tests/conftest.py asserts empty after every test
 
 
 def test_the_suite_checks_every_kept_state():
