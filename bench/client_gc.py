@@ -5,8 +5,9 @@ machines; here it shares the server's two cores, so what it spends is taken from
 measures. It holds every game's last parsed view (a CCG view is hundreds of dicts and
 lists), and each frame it parses makes hundreds more: with the interpreter's default
 thresholds Python's cycle collector ran every few frames and walked all of them. Measured
-2026-11-26 (docs/performance.md): 1.26 of the 1.84 ms of CPU the CCG load generator spent
-a move, with pauses that stamped frames late (p95 at 200/s 70.5 ms with it, 31.9 without).
+2026-11-26 (docs/performance.md), CCG: the load generator's CPU a move 1.48 ms with it and
+0.56 without, and its pauses stamped frames late (p95 at 200/s 67.7 ms with it, 13.6
+without, in the same hour).
 
 Nothing the generators build is cyclic for long (frames are parsed, merged and dropped), so
 reference counting frees it; the collector is turned back on, and run, when measuring ends.
