@@ -29,12 +29,12 @@ The lock order is the house's: the match row first, then its seats by index.
 from __future__ import annotations
 
 import functools
-import os
 import threading
 import time
 from collections import OrderedDict
 
 import orjson
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
@@ -84,9 +84,7 @@ class _Recent:
 
     def __init__(self, size: int = 512, ttl: float = 300.0, check: bool | None = None):
         self.size, self.ttl = size, ttl
-        if check is None:
-            check = os.environ.get("GRAILSITE_CHECK_HELD_STATES", "").lower() in {"1", "true", "yes", "on"}
-        self.check = check
+        self.check = settings.CHECK_HELD_STATES if check is None else check
         self.changed: list[int] = []  # matches whose kept state was found changed (checking only)
         # States served from here, and read from the database by a lock (for the tests and
         # for anyone asking how often the cache pays).

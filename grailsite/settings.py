@@ -194,6 +194,9 @@ WS_MOVES_PER_SECOND = float(os.environ.get("WS_MOVES_PER_SECOND", "10"))
 # on PostgreSQL with the Redis pub/sub layer; False sends each through the synchronous
 # service, as the HTTP API does (kept for comparison: bench/move_roundtrip.py --ordinary).
 MOVES_IN_BATCHES = env_bool("MOVES_IN_BATCHES", True)
+# Check each state the move path keeps between moves against its JSON when it is used
+# (games/persistence.py, _Recent): on in the test suite, off in production (it costs a dump).
+CHECK_HELD_STATES = env_bool("GRAILSITE_CHECK_HELD_STATES", False)
 
 # Celery: Redis broker in production and tests; in the embedded default no broker is needed,
 # because the in-process sweep thread (games.embedded_worker) fires every timer.
