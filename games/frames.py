@@ -50,7 +50,7 @@ def note_change(match, seats, record=None) -> None:
     pending = match.__dict__.get("_frame_change")
     if pending is None:
         pending = match.__dict__["_frame_change"] = {"prev": match.version, "records": []}
-        unit_of_work.on_commit(lambda: _publish(match, seats), deferred=True)
+        unit_of_work.on_commit(lambda: _publish(match, seats), publish_only=True)
     if record is not None:
         pending["records"].append(record)
 

@@ -17,12 +17,13 @@ one transaction (group commit):
    by then, run on the loop;
 3. every match's writes (the same statements as the synchronous path) and COMMIT: one
    round trip;
-4. the after-commit work of each match runs (the states just written are kept for the
-   next batch) and the moves are answered; blocking work (a Celery send for a near
-   deadline or a computer player) goes to a worker thread;
-5. the batch's frames are built from those states, and every group message of the batch
-   goes to Redis in one pipelined round trip: while the next batch's writes are with
-   PostgreSQL if moves are waiting, at once if none are (``_Committer._frames_out``).
+4. while that round trip is with PostgreSQL (the COMMIT waits for the disk), the batch's
+   frames are built from the states just decided (``_publish``; they go nowhere yet);
+5. once it returns, the after-commit work of each match runs (the states just written are
+   kept for the next batch) and the moves are answered; blocking work (a Celery send for a
+   near deadline or a computer player) goes to a worker thread; and every group message of
+   the batch goes to Redis in one pipelined round trip, after the batch before's. A batch
+   that failed publishes nothing.
 
 A quiet site makes batches of one: a move waits for nothing but its own round trips. Under
 load a batch holds whatever arrived while the last one was being made, so the round trips,
@@ -123,8 +124,7 @@ class _Committer:
     def __init__(self):
         self.queue: asyncio.Queue[_Submission] = asyncio.Queue()
         self.task: asyncio.Task | None = None
-        self.unbuilt: list[unit_of_work.UnitOfWork] = []  # the last batch's, frames not built yet
-        self.publishing: asyncio.Task | None = None  # the last frames on their way
+        self.publishing: asyncio.Task | None = None  # the last batch's frames, built or on their way
 
     def put(self, submission: _Submission) -> None:
         self.queue.put_nowait(submission)
@@ -133,34 +133,31 @@ class _Committer:
 
     async def _run(self) -> None:
         while True:
-            if self.queue.empty():
-                self._frames_out()  # nothing to overlap them with: the last batch's frames go now
             batch = [await self.queue.get()]
             while len(batch) < MAX_BATCH and not self.queue.empty():
                 batch.append(self.queue.get_nowait())
+            # Resolved True once the batch committed and its after-commit work ran, False if
+            # it failed (or this task ended first): its frames are published or dropped.
+            settled = asyncio.get_running_loop().create_future()
             try:
-                made = await _make(batch, while_writing=self._frames_out)
+                await _make(batch, while_writing=lambda units: self._frames_out(units, settled))
             except Exception:  # noqa: BLE001 - nothing of the batch was written
                 log.warning("a batch of %d moves failed; making them one by one", len(batch), exc_info=True)
-                self._frames_out()
                 _elsewhere([s for s in batch if not s.answer.done()])
-                continue
-            self._frames_out()  # if the batch never reached its write
-            self.unbuilt = made
+            else:
+                settled.set_result(True)
+            finally:
+                if not settled.done():
+                    settled.set_result(False)
 
-    def _frames_out(self) -> None:
-        """Build and publish the frames of the last batch made (after those before it): called
-        when this batch's writes have gone to PostgreSQL, so the loop builds them while the
-        database works, or when no batch follows.
+    def _frames_out(self, units: list[unit_of_work.UnitOfWork], settled: asyncio.Future) -> None:
+        """Build the frames of the batch whose COMMIT has just gone to PostgreSQL, and publish
+        them once it returns (after the batch before's).
 
-        A batch of ten CCG moves is 30 ms of work on the loop, a third of it frames; built
-        before the next batch was taken, they lengthened every batch's turn
-        (docs/performance.md). Nothing the next batch does depends on them: it reads the
-        states the last batch kept at its commit, and the rules never change a state given
-        to them."""
-        if self.unbuilt:
-            units, self.unbuilt = self.unbuilt, []
-            self.publishing = asyncio.get_running_loop().create_task(_publish(units, after=self.publishing))
+        Built then, the frames cost the move's latency nothing: the loop builds them while
+        the database writes and flushes, instead of after (docs/performance.md). Nothing
+        the commit does changes them: they read the states and seats the batch decided."""
+        self.publishing = asyncio.get_running_loop().create_task(_publish(units, settled, after=self.publishing))
 
 
 # Committers an event loop runs side by side (a match always goes to the same one, so a
@@ -179,26 +176,38 @@ def _committer(match_id: int) -> _Committer:
     return lanes[match_id % LANES]
 
 
-async def _publish(units: list[unit_of_work.UnitOfWork], *, after: asyncio.Task | None) -> None:
-    """Build the frames of a batch's changes (their deferred work) and publish every message
-    of the batch in one pipelined round trip, once the batch before has: pages get versions
-    in order."""
+async def _publish(units: list[unit_of_work.UnitOfWork], settled: asyncio.Future, *,
+                   after: asyncio.Task | None) -> None:
+    """Build the frames of a batch's changes (their publish-only work) at once; once the
+    batch is ``settled``, publish every message of the batch (its after-commit work's, then
+    its frames, change by change) in one pipelined round trip, after the batch before has:
+    pages get versions in order. A failed batch publishes nothing."""
+    built = []
+    for unit in units:
+        side = unit_of_work.UnitOfWork(publish_only=unit.publish_only)
+        _run_after_commit(side, side.publish_only)
+        built.append(side.messages)
+    if not await settled:
+        # Nothing was written. The frames built remembered what they showed each viewer
+        # (``frames.shown``), and a frame that never went must not be what the next one is
+        # trimmed against: forget it all (a failed batch is rare; frames go whole once).
+        frames.shown.clear()
+        return
     if after is not None:
         await after
     messages: list = []
-    for unit in units:
-        _run_after_commit(unit, unit.deferred)
-        messages += unit.messages
+    for unit, frames_built in zip(units, built):
+        messages += unit.messages + frames_built
     try:
         frames.heard(messages, await publisher.send_collected(messages))
     except Exception:  # noqa: BLE001 - a dropped push is caught up by the page's heartbeat
         log.warning("could not publish the frames of a batch of moves", exc_info=True)
 
 
-async def _make(batch: list[_Submission], *, while_writing) -> list[unit_of_work.UnitOfWork]:
-    """Make a batch of moves and answer them; the units of the changes made, whose deferred
-    work (frames) and messages are still to go. ``while_writing()`` is called once the
-    batch's writes are on their way to the database."""
+async def _make(batch: list[_Submission], *, while_writing) -> None:
+    """Make a batch of moves and answer them. ``while_writing(units)`` is called with the
+    units of the changes to be made once the batch's writes and COMMIT are on their way to
+    the database; their messages are collected in them."""
     works: dict[int, _MatchWork] = {}
     for submission in batch:  # each match's moves in the order they came
         works.setdefault(submission.match_id, _MatchWork([])).submissions.append(submission)
@@ -210,7 +219,6 @@ async def _make(batch: list[_Submission], *, while_writing) -> list[unit_of_work
             raise
     # Committed: nothing below may send the batch to be made again.
     counts["batches"] += 1
-    made: list[unit_of_work.UnitOfWork] = []
     blocking: list = []
     for (_, _, done), row in written:
         _logged(done, row)
@@ -218,7 +226,6 @@ async def _make(batch: list[_Submission], *, while_writing) -> list[unit_of_work
         if work.elsewhere:
             continue
         _run_after_commit(work.unit, work.unit.after_commit)  # keeps the states for the next batch
-        made.append(work.unit)
         blocking += work.unit.blocking
         for submission, answer in work.results:
             counts["batched"] += 1
@@ -230,7 +237,6 @@ async def _make(batch: list[_Submission], *, while_writing) -> list[unit_of_work
     for fn in blocking:
         loop.run_in_executor(None, _logged, fn)
     _elsewhere([s for work in works.values() if work.elsewhere for s in work.submissions])
-    return made
 
 
 async def _decide_and_write(conn, works: dict[int, _MatchWork], while_writing) -> list:
@@ -249,7 +255,9 @@ async def _decide_and_write(conn, works: dict[int, _MatchWork], while_writing) -
                       earlier, ledger_taken)
     writes = [(sql, params, done) for w in works.values() if not w.elsewhere for sql, params, done in w.unit.statements]
     writing = asyncio.ensure_future(aiodb.run_script(conn, [(sql, params) for sql, params, _ in writes], commit=True))
-    while_writing()
+    # Created after the write's task, so that runs first: the statements are sent before
+    # the frames are built.
+    while_writing([w.unit for w in works.values() if not w.elsewhere])
     results = await writing
     return [(write, rows[0] if rows else None) for write, rows in zip(writes, results) if write[2] is not None]
 
@@ -306,9 +314,10 @@ async def _decide(conn, work: _MatchWork, match_id: int, match_row, seat_rows, e
 
 
 def _run_after_commit(unit: unit_of_work.UnitOfWork, work: list) -> None:
-    """The change is stored: run ``work``, its after-commit work (keep its state, nudges) or
-    its deferred work (frames), collecting what they publish in the unit. None of this may
-    undo or fail the move: failures are logged, and pages catch up by version."""
+    """Run ``work``, a change's after-commit work (keep its state, nudges) once it is stored,
+    or its publish-only work (frames) while it is being stored, collecting what they publish
+    in the unit. None of this may undo or fail the move: failures are logged, and pages
+    catch up by version."""
     with unit_of_work.collecting(unit):
         i = 0
         while i < len(work):  # work may add work

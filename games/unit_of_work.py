@@ -34,9 +34,10 @@ class UnitOfWork:
     statements: list[tuple[str, list, Callable | None]] = field(default_factory=list)
     # Work for once the transaction commits: quick, non-blocking code run on the loop ...
     after_commit: list[Callable] = field(default_factory=list)
-    # ... work that may wait until the executor has sent its next batch to the database
-    # (building the change's frames) ...
-    deferred: list[Callable] = field(default_factory=list)
+    # ... work whose only effect is what it publishes (building the change's frames), which
+    # an executor may run while the COMMIT is on its way, sending what it published only
+    # once the commit succeeded ...
+    publish_only: list[Callable] = field(default_factory=list)
     # ... and blocking calls (a Celery send) run in a worker thread after that.
     blocking: list[Callable] = field(default_factory=list)
     # (group, message) pairs that after-commit work published (games/publisher.py).
@@ -65,18 +66,20 @@ def collecting(unit: UnitOfWork):
         _current.reset(token)
 
 
-def on_commit(fn: Callable, *, blocking: bool = False, deferred: bool = False) -> None:
+def on_commit(fn: Callable, *, blocking: bool = False, publish_only: bool = False) -> None:
     """Run ``fn`` once the change commits. ``blocking``: it may wait on the network (a Celery
     send), so a collecting executor runs it in a worker thread rather than on its loop.
-    ``deferred``: nothing the executor does next depends on it (building frames), so it may
-    run while the executor's next batch is with the database."""
+    ``publish_only``: its only effect is what it publishes through ``publisher`` (building a
+    change's frames from the decided state), so a collecting executor may run it before the
+    COMMIT has returned, while the database works, and sends what it published once the
+    commit succeeded (or drops it). Such work must not write, nor depend on after-commit work."""
     unit = _current.get()
     if unit is None:
         transaction.on_commit(fn)
     elif blocking:
         unit.blocking.append(fn)
-    elif deferred:
-        unit.deferred.append(fn)
+    elif publish_only:
+        unit.publish_only.append(fn)
     else:
         unit.after_commit.append(fn)
 

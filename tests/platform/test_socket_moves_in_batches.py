@@ -182,6 +182,13 @@ def test_a_batch_that_fails_on_its_way_to_the_database_is_made_move_by_move(make
             raise OSError("the connection broke")  # ... and then the connection breaks
         return await real(conn, statements, begin=begin, commit=commit)
 
+    # The batch's frames were built while its COMMIT was on its way; none of them may go.
+    sent = []
+
+    async def send_collected(messages):
+        sent.extend(messages)
+        return [1] * len(messages)
+
     before = counts()
 
     async def scenario():
@@ -190,10 +197,13 @@ def test_a_batch_that_fails_on_its_way_to_the_database_is_made_move_by_move(make
             _submit(two.pk, carol, {"type": "play", "card": _card(two, 0)}),
             _submit(one.pk, bob, {"type": "play", "card": _card(one, 1)}))
 
-    with mock.patch.object(aiodb, "run_script", fails_to_commit):
+    with mock.patch.object(aiodb, "run_script", fails_to_commit), \
+            mock.patch.object(publisher, "send_collected", send_collected), \
+            mock.patch.object(frames.shown, "clear", wraps=frames.shown.clear) as forgot:
         answers = asyncio.run(scenario())
     assert [a["seq"] for a in answers] == [1, 1, 2]
     assert since(before) == {"batched": 0, "batches": 0, "ordinary": 3}
+    assert sent == [] and forgot.call_count == 1  # and what those frames showed is forgotten
     assert MoveRecord.objects.filter(match=one).count() == 2 and MoveRecord.objects.filter(match=two).count() == 1
 
 
@@ -322,11 +332,11 @@ def test_a_batch_whose_commit_answer_was_lost_is_not_made_twice(make_match):
     assert MoveRecord.objects.filter(match=match).count() == 1
 
 
-def test_frames_of_a_batch_go_out_while_the_next_is_written_every_one_and_in_order(make_match, monkeypatch):
+def test_frames_of_a_batch_are_built_while_it_commits_and_go_out_every_one_and_in_order(make_match, monkeypatch):
     """Batches of one move each, queued behind one another: each batch's frames are built
-    once the next batch's writes are on their way (or at once when none waits), and every
-    change of each game is published to each of its groups, in version order, the last one
-    included."""
+    once its writes and COMMIT are on their way and before the COMMIT's answer is read, and
+    every change of each game is published to each of its groups after its commit, in
+    version order, the last one included."""
     one, (alice, bob) = make_match(kind="secret")
     two, (carol, dave) = make_match(kind="secret")
     monkeypatch.setattr(live_moves, "MAX_BATCH", 1)
@@ -334,6 +344,7 @@ def test_frames_of_a_batch_go_out_while_the_next_is_written_every_one_and_in_ord
     real_send, real_frames, real_script = publisher.send_collected, frames.frames_for, aiodb.run_script
 
     async def recording(messages):
+        steps.append("published")
         published.extend((group, m["prev"], m["version"]) for group, m in messages if m["type"] == "match.frame")
         return await real_send(messages)
 
@@ -344,7 +355,10 @@ def test_frames_of_a_batch_go_out_while_the_next_is_written_every_one_and_in_ord
     async def script(conn, statements, *, begin=False, commit=False):
         if commit:
             steps.append("write")
-        return await real_script(conn, statements, begin=begin, commit=commit)
+        rows = await real_script(conn, statements, begin=begin, commit=commit)
+        if commit:
+            steps.append("committed")
+        return rows
 
     monkeypatch.setattr(publisher, "send_collected", recording)
     monkeypatch.setattr(frames, "frames_for", frames_for)
@@ -362,9 +376,15 @@ def test_frames_of_a_batch_go_out_while_the_next_is_written_every_one_and_in_ord
 
     asyncio.run(scenario())
     assert since(before) == {"batched": 4, "batches": 4, "ordinary": 0}
-    # Each batch's frames are built once the next batch's writes have gone, the last
-    # batch's at once since nothing follows it.
-    assert steps == ["write", "write", "frames", "write", "frames", "write", "frames", "frames"]
+    # Each batch's frames are built while its COMMIT is with the database, and published
+    # once it returned (the next batch's write may go out before that publication ends).
+    builds = [i for i, step in enumerate(steps) if step == "frames"]
+    assert len(builds) == 4 and steps.count("published") == 4
+    for build in builds:
+        assert steps[build - 1] == "write" and steps[build + 1] == "committed"
+    commits = [i for i, step in enumerate(steps) if step == "committed"]
+    publications = [i for i, step in enumerate(steps) if step == "published"]
+    assert all(commit < publication for commit, publication in zip(commits, publications))
     for match in (one, two):
         for group in [frames.seat_group(match.pk, 0), frames.seat_group(match.pk, 1), frames.watch_group(match.pk)]:
             assert [(prev, version) for g, prev, version in published if g == group] == [
