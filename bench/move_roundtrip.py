@@ -289,6 +289,7 @@ async def play_game(game: dict, base: str, client, deadline: float, pace: Pace, 
             views[other] = _merged(views[other], msg)
             if started >= counts["measured_from"]:  # past the warm-up
                 latencies.append(at - started)
+                counts["stamps"].append(f"client {game['match']} {target} {other} {started:.6f} {at:.6f}")
                 counts["types"].append(move.get("type", "?"))
                 counts["moves"] += 1
             _, msg = await _next(queues[mover], _frame_at_least(target))  # the mover's own next state
@@ -323,7 +324,7 @@ async def run(games: list, base: str, seconds: float, rate: float | None, slots:
 
     latencies: list[float] = []
     counts = {"moves": 0, "errors": 0, "stalled": 0, "refusals": {}, "measured_from": time.perf_counter() + warmup,
-              "types": []}
+              "types": [], "stamps": []}
     interval = slots / rate if rate else 0.0
     queue = list(reversed(games))
 
@@ -350,7 +351,7 @@ async def run(games: list, base: str, seconds: float, rate: float | None, slots:
             "moves_per_s": round(counts["moves"] / elapsed, 1),
             "p50_ms": round(q[49] * 1000, 1), "p95_ms": round(q[94] * 1000, 1), "p99_ms": round(q[98] * 1000, 1),
             "slowest_5pc_by_type": _slowest_by_type(latencies, counts["types"]),
-            "all_by_type": dict(Counter(counts["types"]).most_common(8))}
+            "all_by_type": dict(Counter(counts["types"]).most_common(8)), "stamps": counts["stamps"]}
 
 
 def _slowest_by_type(latencies: list[float], types: list[str]) -> dict:
@@ -382,9 +383,18 @@ def main() -> None:
                         help="keep the load generator's cycle collector on (as before 2026-11-26; bench/client_gc.py)")
     parser.add_argument("--ordinary", action="store_true",
                         help="socket moves through the synchronous service, one transaction each (not in batches)")
+    parser.add_argument("--stages", metavar="DIR",
+                        help="stamp every socket move's stages into DIR (emptied first) and print where the time "
+                             "went (bench/move_stages.py)")
     args = parser.parse_args()
     if args.ordinary:
         os.environ["MOVES_IN_BATCHES"] = "false"
+    if args.stages:
+        stages = Path(args.stages).resolve()
+        stages.mkdir(parents=True, exist_ok=True)
+        for old in stages.glob("*.txt"):
+            old.unlink()
+        os.environ["GRAILSITE_MOVE_TRACE"] = str(stages)  # the server's (games/move_trace.py)
     # Enough rounds that no duel ends during the run (each round is two moves).
     rounds = 6
     games = prepare_database(args.games * args.pool, rounds, args.kind)
@@ -418,6 +428,11 @@ def main() -> None:
             if proc is not None:
                 proc.terminate()
                 proc.wait(timeout=10)
+    stamps = result.pop("stamps")
+    if args.stages:
+        import move_stages  # bench/move_stages.py
+        (stages / "client.txt").write_text("\n".join(stamps) + "\n")
+        print(move_stages.report(move_stages.join(stages)))
     if not args.no_floor:
         tps = pgbench_tps(args.seconds)
         result["pgbench_tps"] = round(tps, 1)

@@ -33,7 +33,7 @@ from channels.exceptions import StopConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games import frames, live_moves, selectors
+from games import frames, live_moves, move_trace, selectors
 from games.api_auth import bad_text, check_bounds
 from games.errors import ServiceError
 from games.frames import group_for
@@ -372,6 +372,8 @@ class MatchConsumer(LiveConsumer):
         if version <= self.sent_version:
             return
         if event["text"] is not None and event["prev"] == self.sent_version:
+            if move_trace.on():
+                move_trace.stamp("forward", self.match_id, version, self.seat, move_trace.now())
             self.sent_version, self.sent_text = version, None
             await self.send(text_data=event["text"])
             return

@@ -51,7 +51,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.core.exceptions import SynchronousOnlyOperation
 
-from games import aiodb, frames, persistence, publisher, services, unit_of_work
+from games import aiodb, frames, move_trace, persistence, publisher, services, unit_of_work
 from games.errors import NotFound, ServiceError
 
 log = logging.getLogger(__name__)
@@ -78,7 +78,7 @@ async def move_submit(*, match_id: int, user, move, version: int | None, key: st
     key, supplied = services.move_submission(move, key)
     match_id = persistence.match_id_checked(match_id)
     submission = _Submission(match_id, user, move, version, key, supplied,
-                             asyncio.get_running_loop().create_future())
+                             asyncio.get_running_loop().create_future(), move_trace.on() and move_trace.now())
     # A refusal nobody waits for any more (the socket closed) is not "never retrieved".
     submission.answer.add_done_callback(lambda answer: answer.cancelled() or answer.exception())
     _committer(match_id).put(submission)
@@ -100,6 +100,7 @@ class _Submission:
     key: str
     supplied: bool  # the client chose the key, so it may have been used before
     answer: asyncio.Future
+    queued: float = 0.0  # when it was handed to the committer (tracing only: games/move_trace.py)
 
     def ordinary(self) -> dict:
         # Always with its key, the one the server chose included: a batch whose COMMIT went
@@ -116,6 +117,7 @@ class _MatchWork:
     unit: unit_of_work.UnitOfWork = field(default_factory=unit_of_work.UnitOfWork)
     results: list = field(default_factory=list)  # (submission, answer dict or ServiceError)
     elsewhere: bool = False  # made on the ordinary path after the batch
+    stamps: list = field(default_factory=list)  # tracing only: batch taken, locked, writes sent
 
 
 class _Committer:
@@ -182,11 +184,13 @@ async def _publish(units: list[unit_of_work.UnitOfWork], settled: asyncio.Future
     batch is ``settled``, publish every message of the batch (its after-commit work's, then
     its frames, change by change) in one pipelined round trip, after the batch before has:
     pages get versions in order. A failed batch publishes nothing."""
+    built_from = move_trace.on() and move_trace.now()
     built = []
     for unit in units:
         side = unit_of_work.UnitOfWork(publish_only=unit.publish_only)
         _run_after_commit(side, side.publish_only)
         built.append(side.messages)
+    built_at = move_trace.on() and move_trace.now()
     if not await settled:
         # Nothing was written. The frames built remembered what they showed each viewer
         # (``frames.shown``), and a frame that never went must not be what the next one is
@@ -198,6 +202,11 @@ async def _publish(units: list[unit_of_work.UnitOfWork], settled: asyncio.Future
     messages: list = []
     for unit, frames_built in zip(units, built):
         messages += unit.messages + frames_built
+    if move_trace.on():
+        publishing = move_trace.now()
+        for group, message in (m for frames_built in built for m in frames_built):
+            if message.get("type") == "match.frame" and message.get("text") is not None:
+                move_trace.stamp("frames", group, message["version"], built_from, built_at, publishing)
     try:
         frames.heard(messages, await publisher.send_collected(messages))
     except Exception:  # noqa: BLE001 - a dropped push is caught up by the page's heartbeat
@@ -209,6 +218,7 @@ async def _make(batch: list[_Submission], *, while_writing) -> None:
     units of the changes to be made once the batch's writes and COMMIT are on their way to
     the database; their messages are collected in them."""
     works: dict[int, _MatchWork] = {}
+    taken = move_trace.on() and move_trace.now()
     for submission in batch:  # each match's moves in the order they came
         works.setdefault(submission.match_id, _MatchWork([])).submissions.append(submission)
     async with aiodb.connection() as conn:
@@ -219,6 +229,8 @@ async def _make(batch: list[_Submission], *, while_writing) -> None:
             raise
     # Committed: nothing below may send the batch to be made again.
     counts["batches"] += 1
+    if move_trace.on():
+        _trace(works, len(batch), taken, move_trace.now())
     blocking: list = []
     for (_, _, done), row in written:
         _logged(done, row)
@@ -244,6 +256,7 @@ async def _decide_and_write(conn, works: dict[int, _MatchWork], while_writing) -
     match_ids = sorted(works)
     keys = sorted({(s.match_id, s.key) for w in works.values() for s in w.submissions if s.supplied})
     locked = await aiodb.run_script(conn, persistence.lock_many_statements(match_ids, keys), begin=True)
+    locked_at = move_trace.on() and move_trace.now()
     match_rows = {row[0]: row for row in locked[0]}
     seat_rows: dict[int, list] = {}
     for row in locked[1]:
@@ -254,6 +267,10 @@ async def _decide_and_write(conn, works: dict[int, _MatchWork], while_writing) -
         await _decide(conn, works[match_id], match_id, match_rows.get(match_id), seat_rows.get(match_id, []),
                       earlier, ledger_taken)
     writes = [(sql, params, done) for w in works.values() if not w.elsewhere for sql, params, done in w.unit.statements]
+    if move_trace.on():
+        sent_at = move_trace.now()
+        for work in works.values():
+            work.stamps = [locked_at, sent_at]
     writing = asyncio.ensure_future(aiodb.run_script(conn, [(sql, params) for sql, params, _ in writes], commit=True))
     # Created after the write's task, so that runs first: the statements are sent before
     # the frames are built.
@@ -326,6 +343,17 @@ def _run_after_commit(unit: unit_of_work.UnitOfWork, work: list) -> None:
             except Exception:  # noqa: BLE001
                 log.exception("after-commit work of a move failed")
             i += 1
+
+
+def _trace(works: dict[int, _MatchWork], size: int, taken: float, committed: float) -> None:
+    """A ``move`` line for each move the batch made (games/move_trace.py)."""
+    for work in works.values():
+        if work.elsewhere or not work.stamps:
+            continue
+        for submission, answer in work.results:
+            if isinstance(answer, dict) and not answer["repeated"]:
+                move_trace.stamp("move", submission.match_id, answer["version"], size, submission.queued, taken,
+                                 *work.stamps, committed)
 
 
 def _elsewhere(submissions: list[_Submission]) -> None:

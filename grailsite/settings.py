@@ -197,6 +197,9 @@ MOVES_IN_BATCHES = env_bool("MOVES_IN_BATCHES", True)
 # Check each state the move path keeps between moves against its JSON when it is used
 # (games/persistence.py, _Recent): on in the test suite, off in production (it costs a dump).
 CHECK_HELD_STATES = env_bool("GRAILSITE_CHECK_HELD_STATES", False)
+# A folder to stamp each socket move's stages into (games/move_trace.py), for
+# bench/move_stages.py; unset (the default), nothing is stamped.
+MOVE_TRACE = os.environ.get("GRAILSITE_MOVE_TRACE") or None
 
 # Celery: Redis broker in production and tests; in the embedded default no broker is needed,
 # because the in-process sweep thread (games.embedded_worker) fires every timer.
