@@ -10,6 +10,8 @@ floor, with the ratio moves/s ÷ pgbench TPS (figures from noisy machines compar
     .venv/bin/python bench/move_roundtrip.py --games 40 --seconds 20 --path ws --rate 200  # paced
     .venv/bin/python bench/move_roundtrip.py --kind cupquest       # a Cup Quest-sized state
     .venv/bin/python bench/move_roundtrip.py --kind ccg            # a CCG-sized state
+    .venv/bin/python bench/move_roundtrip.py --kind ccg --path ws --rate 200 --stages /tmp/stages
+                                                    # and where each move's time went (bench/move_stages.py)
 
 It creates (and drops) its own database `grailsite_bench` on the PostgreSQL of
 DATABASE_URL, and starts the ASGI server it measures (uvicorn, --workers N).
