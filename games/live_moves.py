@@ -78,7 +78,7 @@ async def move_submit(*, match_id: int, user, move, version: int | None, key: st
     key, supplied = services.move_submission(move, key)
     match_id = persistence.match_id_checked(match_id)
     submission = _Submission(match_id, user, move, version, key, supplied,
-                             asyncio.get_running_loop().create_future(), move_trace.on() and move_trace.now())
+                             asyncio.get_running_loop().create_future(), move_trace.now())
     # A refusal nobody waits for any more (the socket closed) is not "never retrieved".
     submission.answer.add_done_callback(lambda answer: answer.cancelled() or answer.exception())
     _committer(match_id).put(submission)
@@ -184,13 +184,13 @@ async def _publish(units: list[unit_of_work.UnitOfWork], settled: asyncio.Future
     batch is ``settled``, publish every message of the batch (its after-commit work's, then
     its frames, change by change) in one pipelined round trip, after the batch before has:
     pages get versions in order. A failed batch publishes nothing."""
-    built_from = move_trace.on() and move_trace.now()
+    built_from = move_trace.now()
     built = []
     for unit in units:
         side = unit_of_work.UnitOfWork(publish_only=unit.publish_only)
         _run_after_commit(side, side.publish_only)
         built.append(side.messages)
-    built_at = move_trace.on() and move_trace.now()
+    built_at = move_trace.now()
     if not await settled:
         # Nothing was written. The frames built remembered what they showed each viewer
         # (``frames.shown``), and a frame that never went must not be what the next one is
@@ -218,7 +218,7 @@ async def _make(batch: list[_Submission], *, while_writing) -> None:
     units of the changes to be made once the batch's writes and COMMIT are on their way to
     the database; their messages are collected in them."""
     works: dict[int, _MatchWork] = {}
-    taken = move_trace.on() and move_trace.now()
+    taken = move_trace.now()
     for submission in batch:  # each match's moves in the order they came
         works.setdefault(submission.match_id, _MatchWork([])).submissions.append(submission)
     async with aiodb.connection() as conn:
@@ -256,7 +256,7 @@ async def _decide_and_write(conn, works: dict[int, _MatchWork], while_writing) -
     match_ids = sorted(works)
     keys = sorted({(s.match_id, s.key) for w in works.values() for s in w.submissions if s.supplied})
     locked = await aiodb.run_script(conn, persistence.lock_many_statements(match_ids, keys), begin=True)
-    locked_at = move_trace.on() and move_trace.now()
+    locked_at = move_trace.now()
     match_rows = {row[0]: row for row in locked[0]}
     seat_rows: dict[int, list] = {}
     for row in locked[1]:
