@@ -2,9 +2,9 @@
 time from a submission to the opponent's frame goes (docs/performance.md).
 
 Off unless ``GRAILSITE_MOVE_TRACE`` (``settings.MOVE_TRACE``) names a folder; then each
-process appends a line per stamp to ``<folder>/<pid>.txt``. A stamp is ``perf_counter()``, which on Linux is the
-system's monotonic clock, so the stamps of the web processes and of the load generator
-compare directly. Lines are written through a small buffer that is flushed every
+process appends a line per stamp to ``<folder>/<pid>.txt``. A stamp is ``perf_counter()``,
+which on Linux is the system's monotonic clock, so the stamps of the web processes and of
+the load generator compare directly. Lines are written through a small buffer that is flushed every
 ``FLUSH_EVERY`` lines: a worker of uvicorn ends without running exit handlers, so a bench
 reads what was flushed (the last few lines of a run may be missing). Off, every call is
 one test of a module global.
