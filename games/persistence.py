@@ -93,10 +93,12 @@ class _Recent:
         self._lock = threading.Lock()
 
     def peek(self, match_id: int) -> tuple[int, str] | None:
-        """(version, stamp) of the state held for this match, left in place."""
+        """(version, stamp) of the state held for this match, left in place; None if none is,
+        or if it is too old for ``take`` to serve: a lock then reads the state with the row,
+        instead of learning only after it that it must read it (a statement more)."""
         with self._lock:
             item = self._items.get(match_id)
-        return None if item is None else item[:2]
+        return None if item is None or time.monotonic() - item[2] > self.ttl else item[:2]
 
     def take(self, match_id: int, version: int, stamp: str) -> tuple | None:
         """(state, fixed) held for exactly this version and stamp, taken out; else None."""

@@ -142,6 +142,20 @@ def test_the_state_kept_after_a_move_equals_the_row_and_serves_the_next_move(mak
     assert reads.count == 0
 
 
+def test_a_state_kept_too_long_is_read_with_the_lock_not_after_it(make_match, monkeypatch):
+    """An expired state is not offered to the lock's statement: the row brings the state,
+    and no statement of its own reads it afterwards."""
+    match, users = make_match(kind="duel")
+    _play(match, users)
+    monkeypatch.setattr(persistence.recent, "ttl", -1.0)
+    assert persistence.recent.peek(match.pk) is None
+    _turn_user(match, users)
+    with CaptureQueriesContext(connection) as ctx, _StateReads() as reads:
+        _play(match, users)
+    assert reads.count == 1
+    assert not [q for q in ctx.captured_queries if q["sql"].startswith(persistence.STATE_SQL.split("%")[0])]
+
+
 def test_a_kept_state_changed_afterwards_is_caught_when_checking():
     recent = persistence._Recent(check=True)
     state = {"hands": [["a"], ["b"]], "turn": 0}
