@@ -98,18 +98,21 @@ class _Recent:
         instead of learning only after it that it must read it (a statement more)."""
         with self._lock:
             item = self._items.get(match_id)
-        return None if item is None or time.monotonic() - item[2] > self.ttl else item[:2]
+        return None if item is None or self._expired(item) else item[:2]
 
     def take(self, match_id: int, version: int, stamp: str) -> tuple | None:
         """(state, fixed) held for exactly this version and stamp, taken out; else None."""
         with self._lock:
             item = self._items.pop(match_id, None)
-        if item is None or item[:2] != (version, stamp) or time.monotonic() - item[2] > self.ttl:
+        if item is None or item[:2] != (version, stamp) or self._expired(item):
             return None
         if item[5] is not None and json_text(item[3]) != item[5]:
             self.changed.append(match_id)  # a batch that fails is retried: the suite asserts this stays empty
             raise AssertionError(f"the state held for match {match_id} was changed after it was kept")
         return item[3:5]
+
+    def _expired(self, item: tuple) -> bool:
+        return time.monotonic() - item[2] > self.ttl
 
     def put(self, match_id: int, version: int, stamp: str, state, fixed) -> None:
         text = json_text(state) if self.check else None
