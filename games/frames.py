@@ -143,14 +143,18 @@ def frames_for(match, seats, *, prev: int, records) -> list[tuple[str, dict]]:
     game = registry.get(match.kind)
     lasting = game.view_lasting
     viewers = [s.index for s in seats if s.user_id and s.accepted] + [None]
+    listened = [seat for seat in viewers if group_for(match.pk, seat) not in _unheard]
+    # Every listening viewer's view at once: the rules may build the part all of them see once.
+    views = game.views_for(match.state, listened) if listened and match.state is not None else {}
     shared = None
     out = []
     for seat in viewers:
         group = group_for(match.pk, seat)
         text = None
-        if group not in _unheard:
+        if seat in listened:
             shared = shared or selectors.change_shared(match, seats, records)
-            data = selectors.change_payload(match, seats, seat, game=game, prev=prev, records=records, shared=shared)
+            data = selectors.change_payload(match, seats, seat, game=game, prev=prev, records=records, shared=shared,
+                                            view=views.get(seat))
             if lasting:
                 data = shown.trimmed(match.pk, seat, match.version, prev, data, lasting)
             text = orjson.dumps({"type": "change", "data": data}).decode()

@@ -80,13 +80,14 @@ def match_payload(match: Match, user, *, seats: list[Seat] | None = None) -> dic
 
 
 def change_payload(match: Match, seats: list[Seat], seat: int | None, *, game, prev: int, records,
-                   shared: dict | None = None) -> dict:
+                   shared: dict | None = None, view: dict | None = None) -> dict:
     """What a page that shows version ``prev`` needs to show the current one (games/frames.py):
     the version-bound part, the seats, the ending, and the new log lines this seat may see.
-    ``shared`` is ``change_shared`` of the same change, when several viewers' frames are built."""
+    ``shared`` is ``change_shared`` of the same change, and ``view`` the rules' view for this
+    seat (``Game.views_for``), when several viewers' frames are built."""
     shared = shared or change_shared(match, seats, records)
     names = shared["names"]
-    payload = state_payload(match, seat, game=game)
+    payload = state_payload(match, seat, game=game, view=view)
     if payload["outcome"]:
         payload["outcome"] = {**payload["outcome"], "reason": with_names(payload["outcome"]["reason"], seats, names)}
     payload.update({"prev": prev, "status": match.status, "moves": match.move_count, "my_seat": seat,
@@ -115,14 +116,15 @@ def _log_lines(seq: int, events: list[dict], by_timeout: bool, seat: int | None,
     return out
 
 
-def state_payload(match: Match, my_seat: int | None, *, game=None) -> dict:
-    """The version-bound part: the rules' view for this seat, its legal moves, the outcome."""
+def state_payload(match: Match, my_seat: int | None, *, game=None, view: dict | None = None) -> dict:
+    """The version-bound part: the rules' view for this seat (``view``, if it was built
+    already), its legal moves, the outcome."""
     game = game or registry.get(match.kind)
     if match.state is None:
         return {"version": match.version, "view": None, "legal_moves": [], "outcome": match.outcome}
     legal = game.legal_moves(match.state, my_seat) if my_seat is not None and match.status == "active" else []
-    return {"version": match.version, "view": game.view_for(match.state, my_seat), "legal_moves": legal,
-            "outcome": match.outcome}
+    return {"version": match.version, "view": game.view_for(match.state, my_seat) if view is None else view,
+            "legal_moves": legal, "outcome": match.outcome}
 
 
 def seat_public(seat: Seat, seats: list[Seat] | None = None) -> dict:

@@ -240,6 +240,13 @@ class Game:
         return move.get("type", "move")
 
     # --- provided -----------------------------------------------------------------
+    def views_for(self, state: State, seats) -> dict:
+        """``view_for`` of one state for each of ``seats`` (None: a spectator), by seat. The
+        shell asks for every viewer's view of each change (games/frames.py); a game whose
+        views share most of their parts may build those once. Each view must equal what
+        ``view_for`` gives for its seat (tests/rules/test_views_for.py)."""
+        return {seat: self.view_for(state, seat) for seat in seats}
+
     def copy_state(self, state: State) -> State:
         """The private copy ``apply`` changes. A game whose state has a known shape may
         override it with a cheaper copy (Fluxx's and Camelot's ``state_copy.py``).

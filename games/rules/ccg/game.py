@@ -96,6 +96,9 @@ class MPHGGame(Game):
     def view_for(self, state, seat):
         return view.view_for(state, seat)
 
+    def views_for(self, state, seats):
+        return view.views_for(state, seats)
+
     def outcome(self, state):
         r = state["result"]
         if r is None:

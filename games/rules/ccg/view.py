@@ -13,6 +13,20 @@ import marshal
 
 
 def view_for(state, seat):
+    return seat_view(state, seat, *public_view(state))
+
+
+def views_for(state, seats):
+    """``view_for`` for each of ``seats``, the part every viewer sees built once. The views
+    share that part's objects: whoever changes one view must copy what it changes (the
+    shell only serializes them)."""
+    public, seen = public_view(state)
+    return {seat: seat_view(state, seat, public, seen) for seat in seats}
+
+
+def public_view(state):
+    """(the view's parts that are the same for every viewer, the codes of the cards they
+    show): everything but ``pending``, ``my_seat``, ``my_hand`` and ``cards``."""
     seen: set[str] = set()
     inst = state["inst"]
 
@@ -54,13 +68,29 @@ def view_for(state, seat):
         "options": {"rules_off": list(state["opts"]["rules_off"]),
                     "double_the_ante": state["opts"]["double_the_ante"], "turn_cap": state["opts"]["turn_cap"]},
         "result": None if state["result"] is None else dict(state["result"]),
-        "pending": pending_view(state, seat),
+        "pending": None,  # each viewer's own (seat_view): kept here for the keys' order
         "england_size": state["esize"],
         # The last settled dispute (disputes.record): face-up cards and numbers drawn in
         # the open, the same for every seat. Absent from older stored states: None.
         "last_dispute": marshal.loads(marshal.dumps(state["last_dispute"])) if state.get("last_dispute") else None,
     }
-    pend = out["pending"]
+    return out, frozenset(seen)
+
+
+def seat_view(state, seat, public, public_seen):
+    """The whole view for ``seat`` (None: a spectator): ``public_view``'s parts, and what
+    only this viewer sees (its pending decision's options, its hand) with the definitions
+    of every card shown."""
+    seen = set(public_seen)
+    inst = state["inst"]
+
+    def show(iid):
+        code = inst[iid]
+        seen.add(code)
+        return {"id": iid, "code": code}
+
+    out = dict(public)
+    out["pending"] = pend = pending_view(state, seat)
     if pend and pend.get("what") == "occupant" and "options" in pend:
         # The chooser picks from his own deck, so he may know what each option is: the
         # options stay the ids the moves carry, ``option_cards`` names them.

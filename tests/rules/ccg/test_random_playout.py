@@ -40,9 +40,14 @@ def _decks(players, kind):
 
 
 def _check_views(state):
-    for seat in list(range(state["n"])) + [None]:
+    viewers = list(range(state["n"])) + [None]
+    together = GAME.views_for(state, viewers)  # what the shell asks for: built in one go
+    assert list(together) == viewers
+    for seat in viewers:
         v = GAME.view_for(state, seat)
         assert not _shown_ids(v) & _hidden_ids(state, seat)
+        # The same view, key for key and in the same order, as built for that seat alone.
+        assert json.dumps(together[seat]) == json.dumps(v)
 
 
 def _check_narrow_listings(state):

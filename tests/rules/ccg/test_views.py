@@ -145,3 +145,17 @@ def test_nobody_else_learns_the_occupant_options():
         assert "options" not in v["pending"] and "option_cards" not in v["pending"]
         assert not _shown_ids(v) & options
         assert "bors" not in v["cards"]
+
+
+def test_views_built_together_are_each_seats_own_and_share_nothing_private():
+    """``views_for`` (what the shell asks for, every viewer's at once) gives each viewer the
+    view ``view_for`` gives it alone: the chooser's options and their cards, and nobody
+    else's, though the views share the parts everyone sees."""
+    s = _occupant_choice()
+    together = GAME.views_for(s, [0, 1, None])
+    for seat in (0, 1, None):
+        assert json.dumps(together[seat]) == json.dumps(GAME.view_for(s, seat))
+    assert "option_cards" in together[1]["pending"] and "bors" in together[1]["cards"]
+    for seat in (0, None):
+        assert "option_cards" not in together[seat]["pending"] and "bors" not in together[seat]["cards"]
+    assert "my_hand" not in together[None] and together[0]["my_hand"] != together[1]["my_hand"]
