@@ -244,7 +244,8 @@ class Game:
         """``view_for`` of one state for each of ``seats`` (None: a spectator), by seat. The
         shell asks for every viewer's view of each change (games/frames.py); a game whose
         views share most of their parts may build those once. Each view must equal what
-        ``view_for`` gives for its seat (tests/rules/test_views_for.py)."""
+        ``view_for`` gives for its seat (the CCG's, its only override, is checked at every
+        step of tests/rules/ccg/test_random_playout.py)."""
         return {seat: self.view_for(state, seat) for seat in seats}
 
     def copy_state(self, state: State) -> State:
