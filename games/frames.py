@@ -143,13 +143,14 @@ def frames_for(match, seats, *, prev: int, records) -> list[tuple[str, dict]]:
     game = registry.get(match.kind)
     lasting = game.view_lasting
     viewers = [s.index for s in seats if s.user_id and s.accepted] + [None]
-    listened = [seat for seat in viewers if group_for(match.pk, seat) not in _unheard]
+    groups = {seat: group_for(match.pk, seat) for seat in viewers}
+    listened = [seat for seat in viewers if groups[seat] not in _unheard]
     # Every listening viewer's view at once: the rules may build the part all of them see once.
     views = game.views_for(match.state, listened) if listened and match.state is not None else {}
     shared = None
     out = []
     for seat in viewers:
-        group = group_for(match.pk, seat)
+        group = groups[seat]
         text = None
         if seat in listened:
             shared = shared or selectors.change_shared(match, seats, records)

@@ -24,10 +24,9 @@ def views_for(state, seats):
     return {seat: seat_view(state, seat, public, seen) for seat in seats}
 
 
-def public_view(state):
-    """(the view's parts that are the same for every viewer, the codes of the cards they
-    show): everything but ``pending``, ``my_seat``, ``my_hand`` and ``cards``."""
-    seen: set[str] = set()
+def _shower(state, seen: set):
+    """``show(iid)``: a face-up card as a view names it (None for no card), its code noted
+    in ``seen`` so the view sends that card's definition."""
     inst = state["inst"]
 
     def show(iid):
@@ -36,6 +35,14 @@ def public_view(state):
         code = inst[iid]
         seen.add(code)
         return {"id": iid, "code": code}
+    return show
+
+
+def public_view(state):
+    """(the view's parts that are the same for every viewer, the codes of the cards they
+    show): everything but ``pending``, ``my_seat``, ``my_hand`` and ``cards``."""
+    seen: set[str] = set()
+    show = _shower(state, seen)
 
     def area_view(a):
         return {"ref": a["ref"], "face_down": len(a["down"]), "cards": [show(e[0]) for e in a["up"]],
@@ -82,13 +89,7 @@ def seat_view(state, seat, public, public_seen):
     only this viewer sees (its pending decision's options, its hand) with the definitions
     of every card shown."""
     seen = set(public_seen)
-    inst = state["inst"]
-
-    def show(iid):
-        code = inst[iid]
-        seen.add(code)
-        return {"id": iid, "code": code}
-
+    show = _shower(state, seen)
     out = dict(public)
     out["pending"] = pend = pending_view(state, seat)
     if pend and pend.get("what") == "occupant" and "options" in pend:
