@@ -32,8 +32,14 @@ class MatchCreateForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["kind"].choices = [(g.kind, f"{g.name} ({g.min_players}–{g.max_players} players)")
-                                       for g in registry.kinds()]
+        rooms = registry.rooms()
+        self.fields["kind"].choices = [(r.kind, f"{r.game.name} ({r.players_text})") for r in rooms]
+        # The form opens on a table it would accept: the game asked for (?kind=) or the first,
+        # with as many seats as that game's fewest.
+        chosen = next((r for r in rooms if r.kind == self.initial.get("kind")), rooms[0] if rooms else None)
+        if chosen is not None:
+            self.initial["kind"] = chosen.kind
+            self.initial["seats"] = self.initial.get("seats") or chosen.game.min_players
         # Every game's levels in one list; the service refuses a level the chosen game lacks.
         levels = {level: computers.level_label(level) for g in registry.kinds() for level in computers.levels_for(g.kind)}
         for index in COMPUTER_SEATS:
@@ -47,12 +53,28 @@ class MatchCreateForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        self._check_seats(data)
         if data.get("clock_kind") and data.get("clock_amount"):
             try:
                 clock.validate(data["clock_kind"], data["clock_amount"])
             except ValueError as exc:
                 self.add_error("clock_amount", str(exc))
         return data
+
+    def _check_seats(self, data) -> None:
+        """The number of players must suit the chosen game (said on the field, not after a round trip to the service)."""
+        if not data.get("kind") or not data.get("seats"):
+            return
+        room = registry.room(data["kind"])
+        low, high = room.game.min_players, room.game.max_players
+        if not low <= data["seats"] <= high:
+            self.add_error("seats", f"{room.game.name} is for {room.players_text}.")
+
+    def kind_data(self) -> dict:
+        """Per game, what the page's script needs to keep the form valid as the game changes:
+        its player range and its computer levels (static/js/new_game.js)."""
+        return {r.kind: {"min": r.game.min_players, "max": r.game.max_players,
+                         "levels": computers.levels_for(r.kind)} for r in registry.rooms()}
 
     def clean_computer_delay(self):
         value = self.cleaned_data.get("computer_delay")

@@ -6,6 +6,7 @@ from games import registry, views
 urlpatterns = [
     path("", views.home, name="home"),
     path("lobby/", views.lobby, name="lobby"),
+    path("rules/<slug:kind>/", views.game_rules, name="game_rules"),
     path("notifications/", views.notifications, name="notifications"),
     path("games/new/", views.match_new, name="match_new"),
     path("games/against-the-computer/", views.match_vs_computer, name="match_vs_computer"),

@@ -20,7 +20,7 @@ from games.rules.base import IllegalMove
 
 def home(request):
     if not request.user.is_authenticated:
-        return render(request, "games/landing.html", {"games": registry.kinds(),
+        return render(request, "games/landing.html", {"games": registry.kinds(), "rooms": registry.rooms(),
                                                       "live": selectors.live_matches(limit=10)})
     mine = selectors.matches_for_user(request.user)
     finished = [m for m in mine if m.status in ("finished", "abandoned")][:30]
@@ -36,6 +36,7 @@ def home(request):
         "finished": finished,
         "welcome": _welcome(request.user) if not mine else None,
         "vs_computer": _computer_games(),
+        "rooms": registry.rooms(),  # the game list: each game's summary, players and rules page
     })
 
 
@@ -143,7 +144,7 @@ def match_detail(request, match_id):
         "chat": selectors.chat_for(match, player=my_seat is not None),
         "can_chat": selectors.can_chat(match, request.user, my_seat), **_room_assets(match.kind),
         "seat_form": registry.room(match.kind).seat_form_for(request.user, prefix="seat")
-        if request.user.is_authenticated else None})
+        if request.user.is_authenticated else None, **_table_guide(match)})
 
 
 @login_required
@@ -205,6 +206,31 @@ def _can_join_running(match, seats, user) -> bool:
     except IllegalMove:
         return False
     return True
+
+
+def game_rules(request, kind):
+    """A game's rules page, from its room (``games/kinds/<kind>/templates/<kind>/rules.html``):
+    the goal, a turn, the pieces, the variations, the table options read from the same form
+    the new-game page draws, and the site's own choices. Public: a visitor learns a game
+    before signing up."""
+    try:
+        room = registry.room(kind)
+    except LookupError:
+        raise Http404("No such game.") from None
+    if room.rules_template is None:
+        raise Http404("This game has no rules page yet.")
+    return render(request, room.rules_template, {
+        "room": room, "game": room.game, "goal": room.how_to_win(), "options": room.option_rows(),
+        "levels": [label for _, label in computers.level_choices(kind)]})
+
+
+def _table_guide(match) -> dict:
+    """What the game page says about the game itself: the goal of this table (its variations
+    and player count), the rules page, and the table's options in words (for an invitee
+    deciding whether to accept)."""
+    room = registry.room(match.kind)
+    return {"how_to_win": room.how_to_win(match.options, match.num_seats), "has_rules": room.rules_template is not None,
+            "table_options": room.chosen_options(match.options)}
 
 
 def _room_assets(kind: str) -> dict:

@@ -6,6 +6,12 @@ per-seat choice, any URLs of its own, and its board script and style (files unde
 folder's ``static/``, served as ``games/<kind>/...``; templates under ``templates/<kind>/``).
 ``games/registry.py`` lists the folders; the shell asks the registry, never a game by name.
 
+A room also explains its game (``guide``, a ``Guide``): a one-sentence summary for the game
+lists, the one-line goal shown on every table of it, and its rules page, the template
+``templates/<kind>/rules.html`` in the room's folder, served by one view for every game
+(``/rules/<kind>/``); the page lists the table options from the same form the new-game
+page draws, so the two never differ.
+
 Table options are validated by the room's table form, the same way for the new-game page
 (a prefixed form among every game's) and the JSON API (a plain dict); cleaning is
 idempotent, so options already cleaned (a rematch's) validate to themselves.
@@ -64,6 +70,19 @@ def options_form_for(game: Game) -> type[forms.Form]:
     return type(f"{game.kind.capitalize()}OptionsForm", (SchemaOptionsForm,), fields)
 
 
+@dataclass(frozen=True)
+class Guide:
+    """How a game explains itself to a newcomer (issue 33). Texts are the site's own words."""
+
+    # One sentence for the game lists (home page, new-game form, rules page).
+    summary: str
+    # The one-line "how to win" of the plain game, e.g. "Bring Excalibur to your Entry hex."
+    goal: str
+    # The line for one table, from its options and player count (a variation changes the goal);
+    # None: the plain ``goal`` always.
+    goal_for: Callable[[dict, int], str] | None = None
+
+
 @dataclass
 class Room:
     game: Game
@@ -81,6 +100,8 @@ class Room:
     style: str | None = None
     # Called with (match) to give the match page extra context (e.g. the CCG's preset).
     page_context: Callable | None = None
+    # How the game explains itself (summary, goal, rules page); None: it does not (tests' toys).
+    guide: Guide | None = None
 
     @property
     def kind(self) -> str:
@@ -120,6 +141,45 @@ class Room:
     def seat_form_for(self, user, data=None, prefix=None) -> SeatForm | None:
         return None if self.seat_form is None else self.seat_form(data, user=user, prefix=prefix)
 
+    # --- explaining the game ------------------------------------------------------
+
+    @property
+    def players_text(self) -> str:
+        """"2 players" or "3–6 players"."""
+        low, high = self.game.min_players, self.game.max_players
+        return f"{low} players" if low == high else f"{low}–{high} players"
+
+    @property
+    def summary(self) -> str:
+        return self.guide.summary if self.guide else ""
+
+    def how_to_win(self, options: dict | None = None, players: int | None = None) -> str:
+        """The goal of one table (its options and player count), or of the plain game."""
+        if self.guide is None:
+            return ""
+        if self.guide.goal_for is None or options is None:
+            return self.guide.goal
+        return self.guide.goal_for(options or {}, players or self.game.min_players)
+
+    @property
+    def rules_template(self) -> str | None:
+        """The rules page's template (``<kind>/rules.html`` under the room's templates/), if shipped."""
+        name = f"{self.kind}/rules.html"
+        if self.folder is None or not (self.folder / "templates" / name).is_file():
+            return None
+        return name
+
+    def option_rows(self) -> list[dict]:
+        """The table options the new-game form offers, in words, for the rules page: each
+        field's label, help, choices and default, read from the room's own form."""
+        return [_option_row(field) for field in self.options_form().fields.values()]
+
+    def chosen_options(self, options: dict | None) -> list[dict]:
+        """One table's options in words (label and value), for the page an invitee accepts on."""
+        form, options = self.options_form(), options or {}
+        return [{"label": _label(field), "value": _value_text(field, options.get(name, field.initial))}
+                for name, field in form.fields.items() if not field.widget.is_hidden]
+
     # --- assets -------------------------------------------------------------------
 
     def static_path(self, name: str | None) -> str | None:
@@ -133,6 +193,45 @@ def raw_values(form: forms.Form) -> dict:
     """A bound (possibly prefixed) form's submitted values as a plain dict without the prefix,
     as the widgets read them (lists for multiple choices, booleans for check boxes)."""
     return {name: form[name].data for name in form.fields}
+
+
+def _label(field) -> str:
+    return str(field.label or "").strip()
+
+
+def _choices(field) -> list[tuple]:
+    return [(value, str(text)) for value, text in getattr(field, "choices", []) if value not in ("", None)]
+
+
+def _value_text(field, value) -> str:
+    """A stored option as a player reads it: yes/no, a choice's label, a clock, a number."""
+    if isinstance(field, forms.BooleanField):
+        return "yes" if value else "no"
+    labels = dict(_choices(field))
+    if isinstance(value, (list, tuple)):
+        if len(value) == 2 and isinstance(value[0], str) and isinstance(value[1], int) and not labels:
+            return f"{value[1]} {value[0]}"  # a clock such as ["hours", 12]
+        return ", ".join(labels.get(v, str(v)) for v in value) or "none"
+    if value in (None, ""):
+        return getattr(field, "empty_text", "none")  # a field may say what "empty" means
+    return labels.get(value, str(value))
+
+
+def _option_row(field) -> dict:
+    initial = field.initial
+    if isinstance(field, forms.BooleanField):
+        default = "on" if initial else "off"
+    elif isinstance(field, forms.MultipleChoiceField):
+        default = ", ".join(dict(_choices(field)).get(v, str(v)) for v in (initial or [])) or "none"
+    elif initial in (None, ""):
+        default = ""
+    else:
+        default = _value_text(field, field.prepare_value(initial) if hasattr(field, "prepare_value") else initial)
+    bounds = ""
+    if isinstance(field, forms.IntegerField) and field.min_value is not None and field.max_value is not None:
+        bounds = f"{field.min_value} to {field.max_value}"
+    return {"label": _label(field), "help": str(field.help_text or ""), "default": default, "bounds": bounds,
+            "choices": [text for _, text in _choices(field)] if not isinstance(field, forms.BooleanField) else []}
 
 
 def _jsonable(value):

@@ -265,7 +265,7 @@ def test_freeze_teleport_discard_and_a_spectator_watching(live_url, make_page):
     gawain.evaluate("Grail.page.update(JSON.parse(JSON.stringify(Grail.page.data)))")
     assert gawain.evaluate("window.__board.isConnected")
     galahad = pages[1]
-    assert galahad.inner_text("[data-testid=status]") == "Your turn \u2014 round 1 (frozen)."
+    assert galahad.inner_text("[data-testid=status]") == "Your turn \u2014 round 1 (frozen): snipe or pass."
     assert galahad.locator("[data-testid=hand] button:not([disabled])").count() == 0
     assert "frozen for 2 more turns" in watcher.inner_text("[data-testid=players] li[data-seat='1']")
     galahad.click("[data-testid=pass]")  # labelled for what it is: staying frozen

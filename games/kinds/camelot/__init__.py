@@ -8,9 +8,11 @@ from games.kinds.base import Room
 from games.rules.camelot import Camelot
 
 from . import views
+from .guide import GUIDE
 
 ROOM = Room(
     game=Camelot(),
     urls=[path("api/camelot/boards/<slug:name>/", views.board, name="api_camelot_board")],
     style="board.css",
+    guide=GUIDE,
 )

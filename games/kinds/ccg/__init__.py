@@ -7,6 +7,7 @@ from games.lifecycle import Hooks
 from games.rules.ccg.game import MPHGGame
 
 from . import forms, hooks, views
+from .guide import GUIDE
 
 ROOM = Room(
     game=MPHGGame(),
@@ -17,4 +18,5 @@ ROOM = Room(
     seat_form=forms.DeckChoiceForm,
     urls=[path("api/matches/<int:match_id>/ccg/preset/", views.preset, name="api_ccg_preset")],
     style="board.css",
+    guide=GUIDE,
 )

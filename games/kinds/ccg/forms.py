@@ -33,6 +33,8 @@ class ClockField(forms.Field):
     """A wait's own clock: '' (the match's clock), '12h' / '30m' / '2d', or an already
     cleaned ``[kind, amount]``; cleans to None or ``[kind, amount]``."""
 
+    empty_text = "the game's own clock"  # what an empty value means, for the pages that show it
+
     def __init__(self, *, what: str, **kwargs):
         super().__init__(required=False, **kwargs)
         self.what = what

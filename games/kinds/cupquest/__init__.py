@@ -2,4 +2,6 @@
 from games.kinds.base import Room
 from games.rules.cupquest import CupQuest
 
-ROOM = Room(game=CupQuest(), style="board.css")
+from .guide import GUIDE
+
+ROOM = Room(game=CupQuest(), style="board.css", guide=GUIDE)

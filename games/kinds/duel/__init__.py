@@ -2,4 +2,6 @@
 from games.kinds.base import Room
 from games.rules.duel import GrailDuel
 
-ROOM = Room(game=GrailDuel())
+from .guide import GUIDE
+
+ROOM = Room(game=GrailDuel(), guide=GUIDE)

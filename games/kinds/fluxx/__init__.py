@@ -7,9 +7,11 @@ from games.kinds.base import Room
 from games.rules.fluxx import MontyPythonFluxx
 
 from . import views
+from .guide import GUIDE
 
 ROOM = Room(
     game=MontyPythonFluxx(),
     urls=[path("api/fluxx/cards/", views.cards, name="api_fluxx_cards")],
     style="board.css",
+    guide=GUIDE,
 )

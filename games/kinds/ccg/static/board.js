@@ -382,7 +382,11 @@
     if (v.result) return data.replay ? "Game over: " + ctx.withNames(v.result.reason || "") : "";
     if (!pend) return "";
     var who = pend.seat !== undefined ? ctx.seatName(pend.seat) : (pend.waiting || []).map(ctx.seatName).join(", ");
-    var text = who + " is asked " + (WAITS[pend.kind] || "to act");
+    var mine = data.my_seat !== null && data.my_seat !== undefined && pend.seat === data.my_seat;
+    // My own turn says the next step in words (the buttons below are its moves).
+    if (mine && pend.kind === "turn") return "Your turn: play cards, move your Round Table one area, settle any dispute " +
+      "(or run away), then end your turn.";
+    var text = (mine ? "You are" : who + " is") + " asked " + (WAITS[pend.kind] || "to act");
     if (pend.kind === "response") text += " before " + (pend.before || "a grail number") + " (for " + ctx.seatName(pend["for"]) + ")";
     if (pend.kind === "offer") text = ctx.seatName(pend.from) + " doubles the ante: " + who + " must accept or concede";
     if (pend.kind === "choice" && pend.what) text += " (" + pend.what.replace(/_/g, " ") + (pend.card !== undefined ? ": " + titleOf(v, pend.card) : "") + ")";

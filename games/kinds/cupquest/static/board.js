@@ -172,7 +172,10 @@
     var mine = data.my_seat !== null && data.my_seat === (p ? p.seat : v.turn);
     if (p && p.kind === "battle") return (mine ? "You must" : who + " must") + " fight " + v.board.monsters[p.monsters[0]].name + ".";
     if (p && p.kind === "attack") return (mine ? "You may" : who + " may") + " attack a neighbour.";
-    return (mine ? "Your turn" : who + "'s turn") + " \u2014 round " + v.round + (v.frozen[v.turn] ? " (frozen)" : "") + ".";
+    var round = " \u2014 round " + v.round + (v.frozen[v.turn] ? " (frozen)" : "");
+    if (!mine) return who + "'s turn" + round + ".";
+    // The next step in words: what a turn may be, as the buttons below offer it.
+    return "Your turn" + round + (v.frozen[v.turn] ? ": snipe or pass." : ": play a card, throw one away, or snipe.");
   }
 
   function handPanel(data, ctx, rerender) {

@@ -2,10 +2,22 @@
 (function () {
   "use strict";
   var el = Grail.el;
+
+  // What happens next, in words: whose turn, and which card of how many they are laying.
+  function statusLine(data, ctx) {
+    var v = data.view;
+    var over = v.played.every(function (p) { return p.length >= v.rounds; });
+    if (over || (data.status && data.status !== "active")) return "The game is over.";
+    var nth = "card " + (v.played[v.turn].length + 1) + " of " + v.rounds;
+    if (data.my_seat !== null && data.my_seat !== undefined && data.my_seat === v.turn)
+      return "Your turn: click a card in your hand to lay it (" + nth + ").";
+    return ctx.seatName(v.turn) + " is laying " + nth + ".";
+  }
   Grail.registerRenderer("duel", {
     render: function (root, data, ctx) {
       var v = data.view;
       root.textContent = "";
+      root.appendChild(el("p", { class: "duel-status", "data-testid": "status", text: statusLine(data, ctx) }));
       var table = el("div", { class: "duel-table" });
       v.played.forEach(function (cards, seat) {
         var row = el("div", { class: "duel-row seat-" + seat + (v.turn === seat ? " active" : "") },
