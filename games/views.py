@@ -86,7 +86,7 @@ def _welcome(user) -> dict:
 
 def lobby(request):
     return render(request, "games/lobby.html", {"open": selectors.open_matches(exclude_user=request.user),
-                                                "live": selectors.live_matches()})
+                                                "live": selectors.live_matches(), "rooms": registry.rooms()})
 
 
 @login_required

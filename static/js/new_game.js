@@ -1,7 +1,8 @@
 /* The new-game form (templates/games/new.html): everything follows the chosen game.
    - its description and rules link sit under the game list;
    - its own options fieldset is shown (and sent), the others' are hidden and disabled;
-   - the number of players stays within the game's range (the form opens on a valid table);
+   - the number of players follows the game (its fewest, unless the player typed a count) and
+     stays within the game's range (the form opens on a valid table);
    - a computer-player row is shown for each seat after the creator's, up to the number of
      players, offering only the levels this game has. */
 (function () {
@@ -31,11 +32,14 @@
     });
   }
 
-  // Keep the count within the game's range: a count the game cannot take moves to its nearest end.
-  function syncSeatCount() {
+  // Keep the count within the game's range. A count nobody typed follows the game (its fewest
+  // players, as the form opened); a typed one the game cannot take moves to its nearest end.
+  var typed = false;
+  function syncSeatCount(gameChanged) {
     var g = game(), n = parseInt(seats.value, 10);
     seats.min = g.min; seats.max = g.max;
-    if (isNaN(n) || n < g.min) seats.value = g.min;
+    if (gameChanged && !typed) seats.value = g.min;
+    else if (isNaN(n) || n < g.min) seats.value = g.min;
     else if (n > g.max) seats.value = g.max;
     seats.readOnly = g.min === g.max;
   }
@@ -54,9 +58,9 @@
     });
   }
 
-  kind.addEventListener("change", function () { syncAbout(); syncOptions(); syncSeatCount(); syncSeatRows(); });
-  seats.addEventListener("input", syncSeatRows);
-  seats.addEventListener("change", function () { syncSeatCount(); syncSeatRows(); });
+  kind.addEventListener("change", function () { syncAbout(); syncOptions(); syncSeatCount(true); syncSeatRows(); });
+  seats.addEventListener("input", function () { typed = true; syncSeatRows(); });
+  seats.addEventListener("change", function () { typed = true; syncSeatCount(false); syncSeatRows(); });
   syncAbout(); syncOptions(); syncSeatRows();
   // On opening, a count the game cannot take (a form sent back with an error) is left for the
   // error to explain; only a change of game moves it.

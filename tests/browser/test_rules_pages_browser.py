@@ -108,6 +108,15 @@ def test_the_new_game_form_follows_the_chosen_game(live_url, new_page):
     # Grail Duel (two only): the count is fixed and one computer row is left.
     page.select_option("#id_kind", "duel")
     assert page.input_value("#id_seats") == "2" and page.locator(seat_rows).count() == 1
+    # A count nobody typed follows the game: the card game opens on two, Fluxx too.
+    page.goto(f"{live_url}/games/new/")
+    page.select_option("#id_kind", "ccg")
+    assert page.input_value("#id_seats") == "2"
+    page.fill("#id_seats", "4")
+    page.dispatch_event("#id_seats", "change")
+    page.select_option("#id_kind", "fluxx")
+    assert page.input_value("#id_seats") == "4" and page.locator(seat_rows).count() == 3  # a typed count stays
+    page.select_option("#id_kind", "duel")
     with page.expect_popup() as opened:
         page.click("[data-testid=game-about-duel] a")
     _check_rules_page(opened.value, "duel")

@@ -99,6 +99,13 @@ def test_the_home_pages_list_every_game_with_its_players_and_rules(client, make_
         assert f'href="/rules/{kind}/"' in games and f'href="/games/new/?kind={kind}"' in games
 
 
+@pytest.mark.django_db
+def test_the_lobby_links_every_rules_page(client):
+    links = _section(client.get("/lobby/").content.decode(), "lobby-rules")
+    for kind in KINDS:
+        assert f'href="/rules/{kind}/"' in links
+
+
 def _initial_post(form_page_context) -> dict:
     """What a person sends who changes nothing on the new-game form."""
     form, panels = form_page_context["form"], form_page_context["panels"]
