@@ -118,6 +118,11 @@ class Seat(models.Model):
     # A computer player's level ('' for a person): such a seat has no user and moves through
     # games/computers.py, with the same service path as people.
     computer = models.CharField(max_length=24, blank=True)
+    # The person who held this seat until a computer player took it over (they resigned or
+    # ran out of time): a seat once left stays left, so they may not sit at this table again,
+    # though they may still look at it (games/access.py).
+    left_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="+")
     # What this player chose on joining, for the game's setup (e.g. which deck).
     choice = models.JSONField(default=dict, blank=True)
     # What the rules wait for from this seat ('' when nothing), which decision of that kind

@@ -6,7 +6,7 @@ import re
 
 from django.db.models import Case, Exists, IntegerField, OuterRef, Value, When
 
-from games import computers, registry
+from games import access, computers, registry
 from games.errors import NotAllowed, NotFound, ServiceError
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
 from games.rules.base import Event
@@ -42,13 +42,10 @@ def seat_of(match: Match, user, seats=None) -> int | None:
 
 
 def can_view(match: Match, user, seats) -> bool:
-    """Spectators when the game allows them; otherwise its players, those invited (so they
-    can reach the join form) and staff."""
-    if match.allow_spectators:
-        return True
-    if user is None or not user.is_authenticated:
-        return False
-    return user.is_staff or any(seat.user_id == user.id for seat in seats)
+    """Anyone when the game allows spectators; otherwise its players, those invited (so they
+    can reach the join form), those who left their seat to a computer, and staff: the rule
+    of games/access.py, which every door asks."""
+    return access.can_view(match, user, seats)
 
 
 def seats_for(match: Match) -> list[Seat]:
@@ -195,11 +192,10 @@ def chat_public(message: ChatMessage) -> dict:
             "at": message.created_at.isoformat(), "spectators": message.spectators}
 
 
-def can_chat(match: Match, user, my_seat: int | None) -> bool:
-    """Whether this viewer may post (the rule chat_post enforces, for the page to show)."""
-    if user is None or not user.is_authenticated:
-        return False
-    return my_seat is not None or (match.allow_spectators and match.spectator_chat)
+def can_chat(match: Match, user, seats: list[Seat]) -> bool:
+    """Whether this viewer may post (games/access.py's rule, which chat_post enforces, for
+    the page to show)."""
+    return access.can_chat(match, user, seats)
 
 
 # What lists of games never show: a game's state and set-up (whole decks for the CCG), up to
@@ -221,7 +217,11 @@ def matches_for_user(user) -> list[Match]:
 
 
 def open_matches(*, exclude_user=None, limit: int = 100) -> list[Match]:
-    qs = (Match.objects.filter(status=Match.Status.OPEN, seats__user__isnull=True, seats__computer="").defer(*_BIG_COLUMNS).distinct()
+    """Public games with a seat nobody holds. A private game's seats are given to those it
+    invites (games/access.py), so it is never offered here, even one made before that rule
+    with a seat left open."""
+    qs = (Match.objects.filter(status=Match.Status.OPEN, allow_spectators=True, seats__user__isnull=True,
+                               seats__computer="").defer(*_BIG_COLUMNS).distinct()
           .prefetch_related("seats__user").order_by("-created_at"))
     if exclude_user is not None and exclude_user.is_authenticated:
         qs = qs.exclude(seats__user=exclude_user)

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import clock, computers, frames, notify, persistence, registry, selectors
+from games import access, clock, computers, frames, notify, persistence, registry, selectors
 from games.errors import MoveRejected, NotAllowed, NotFound, ServiceError, StaleVersion
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
 from games.replay import JOIN_MOVE
@@ -67,6 +67,11 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
                            "against the computer.")
     if not allow_spectators or not game.allows_spectators:
         allow_spectators = False
+    if not allow_spectators and len(invitees) + len(computer_seats) < num_seats - 1:
+        # Only those invited sit at a private game (games/access.py): a seat left open there
+        # could be taken by nobody, and the game would never start.
+        raise ServiceError("A game without spectators is by invitation: invite a player, or seat a "
+                           "computer player, in every seat.")
     choice = _seat_choice(kind, creator, creator_choice or {})
     with transaction.atomic():
         match = Match.objects.create(
@@ -131,18 +136,19 @@ def _seat_choice(kind: str, user, choice: dict) -> dict:
 
 def match_join(*, match_id: int, user, choice: dict | None = None) -> Match:
     """Take an open seat, or accept an invitation. Starts the match when every seat is taken.
-    A game under way takes a newcomer in a new seat when its rules allow it (``_join_running``)."""
+    A game under way takes a newcomer in a new seat when its rules allow it (``_join_running``).
+    Who may sit at all is games/access.py's answer, asked first, whatever the game's status:
+    a private game admits only those invited, and nobody sits again at a table they left."""
     choice = None if choice is None else dict(choice)
     with transaction.atomic():
         match, seats = lock_match(match_id)
+        access.check_join(match, user, seats)
         if match.status == Match.Status.ACTIVE and hasattr(registry.get(match.kind), "add_seat"):
             _join_running(match, seats, user, choice or {})
             return match
         if match.status != Match.Status.OPEN:
             raise ServiceError("This game is not waiting for players.")
-        mine = next((s for s in seats if s.user_id == user.id), None)
-        if mine is not None and mine.accepted:
-            raise ServiceError("You already have a seat in this game.")
+        mine = access.seat_of(user, seats)  # an invitation, if any (access refused a taken seat)
         if mine is None:
             mine = next((s for s in seats if s.is_open), None)
             if mine is None:
@@ -160,10 +166,9 @@ def match_join(*, match_id: int, user, choice: dict | None = None) -> Match:
 def _join_running(match: Match, seats: list[Seat], user, choice: dict) -> None:
     """Seat a newcomer in a locked game under way: the rules' ``add_seat`` deals them in (or
     says why the table takes nobody), recorded as a move so the game still replays from its
-    seed (games/replay.py); then deadlines and pushes as after any move."""
+    seed (games/replay.py); then deadlines and pushes as after any move. The caller asked
+    games/access.py whether this person may sit here."""
     game = registry.get(match.kind)
-    if any(s.user_id == user.id for s in seats):
-        raise ServiceError("You already have a seat in this game.")
     try:
         state, events = game.add_seat(match.state)
     except IllegalMove as exc:
@@ -621,9 +626,10 @@ def _computer_takeover(match: Match, seats: list[Seat], seat: Seat, *, why: str)
     """The seat passes to a computer player, named as such from now on; the person who left
     is told, and no longer sees the seat's hidden cards."""
     former, level = seat.user, computers.default_level(match.kind)
-    seat.user, seat.computer = None, level
+    # ``left_by``: a seat once left stays left (games/access.py): they may not sit down again.
+    seat.user, seat.computer, seat.left_by = None, level, former
     seat.choice = dict(seat.choice or {}, took_over_from={"name": former.username, "why": why})
-    seat.save(update_fields=["user", "computer", "choice"])
+    seat.save(update_fields=["user", "computer", "left_by", "choice"])
     name = registry.get(match.kind).name
     _notify(former, match, Notification.Kind.TIMEOUT if why == "ran out of time" else Notification.Kind.GAME_OVER,
             f"You {why} in {name} #{match.pk}: {computers.display_name(seat, seats)} plays your seat from now on.")
@@ -642,11 +648,12 @@ def chat_post(*, match_id: int, user, text: str) -> ChatMessage:
     match = Match.objects.filter(pk=match_id).only("id", "allow_spectators", "spectator_chat").first()
     if match is None:
         raise NotFound("No such game.")
-    seated = match.seats.filter(user=user, accepted=True).exists()
+    mine = list(match.seats.filter(user=user))
     # The game's chat is the players'. Spectators talk only when the table allows it, and then
     # in a channel of their own that the players never see (no advice from the rail).
-    if not seated and not (match.allow_spectators and match.spectator_chat):
+    if not access.can_chat(match, user, mine):
         raise NotAllowed("Only the players can chat in this game.")
+    seated = any(s.accepted for s in mine)
     message = ChatMessage.objects.create(match=match, user=user, text=text, spectators=not seated)
     notify.chat_posted_on_commit(message)
     return message

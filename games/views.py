@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from decks import selectors as deck_selectors
-from games import computers, registry, selectors, services
+from games import access, computers, registry, selectors, services
 from games.errors import NotAllowed, ServiceError
 from games.forms import MatchCreateForm
 from games.kinds.base import raw_values
@@ -135,14 +135,17 @@ class _RoomPanel:
 def match_detail(request, match_id):
     match, seats = _viewable_or_404(match_id, request.user)
     my_seat = selectors.seat_of(match, request.user, seats)
-    invited = request.user.is_authenticated and any(s.user_id == request.user.id and not s.accepted for s in seats)
+    mine = access.seat_of(request.user, seats)
+    invited = mine is not None and not mine.accepted
+    may_join = access.may_join(match, request.user, seats)
     return render(request, "games/match.html", {
         "match": match, "seats": seats, "game": registry.get(match.kind), "my_seat": my_seat,
-        "invited": invited, "can_join": (request.user.is_authenticated and match.status == "open" and my_seat is None
+        "invited": invited, "can_join": (may_join and match.status == "open"
                                          and (invited or any(s.is_open for s in seats))),
-        "can_join_running": _can_join_running(match, seats, request.user),
+        "can_join_running": may_join and _rules_take_newcomer(match),
+        "left": access.left(request.user, seats),
         "chat": selectors.chat_for(match, player=my_seat is not None),
-        "can_chat": selectors.can_chat(match, request.user, my_seat), **_room_assets(match.kind),
+        "can_chat": selectors.can_chat(match, request.user, seats), **_room_assets(match.kind),
         "seat_form": registry.room(match.kind).seat_form_for(request.user, prefix="seat")
         if request.user.is_authenticated else None, **_table_guide(match)})
 
@@ -150,7 +153,8 @@ def match_detail(request, match_id):
 @login_required
 @require_POST
 def match_action(request, match_id, action):
-    match = _match_or_404(match_id)
+    # Whoever may not see the game is told there is none, before anything is asked of it.
+    match, _seats = _viewable_or_404(match_id, request.user)
     seat_form = registry.room(match.kind).seat_form_for(request.user, request.POST, prefix="seat")
     calls = {"join": lambda: services.match_join(match_id=match.pk, user=request.user,
                                                  choice=raw_values(seat_form) if seat_form is not None else None),
@@ -165,6 +169,8 @@ def match_action(request, match_id, action):
         calls[action]()
     except ServiceError as exc:
         messages.error(request, exc.message)
+    if not access.can_view(match, request.user, selectors.seats_for(match)):
+        return redirect("home")  # an invitation to a private game declined: nothing left to see
     return redirect("match_detail", match_id=match.pk)
 
 
@@ -192,11 +198,11 @@ def notifications(request):
     return render(request, "games/notifications.html", {"notifications": rows})
 
 
-def _can_join_running(match, seats, user) -> bool:
-    """Whether this visitor may take a new seat in this game under way: its rules deal
-    newcomers in (``add_seat``) and would take one now (asked of the pure rules, which
-    change nothing; the service asks again under the lock)."""
-    if not user.is_authenticated or match.status != "active" or any(s.user_id == user.id for s in seats):
+def _rules_take_newcomer(match) -> bool:
+    """Whether this game under way would deal a newcomer in now: its rules have ``add_seat``
+    and would take one (asked of the pure rules, which change nothing; the service asks
+    again under the lock). Whether this visitor may be that newcomer is access's question."""
+    if match.status != "active":
         return False
     add_seat = getattr(registry.get(match.kind), "add_seat", None)
     if add_seat is None:
@@ -237,13 +243,6 @@ def _room_assets(kind: str) -> dict:
     """The game's board script and style, from its room's folder."""
     room = registry.room(kind)
     return {"kind_js": room.static_path(room.script), "kind_css": room.static_path(room.style)}
-
-
-def _match_or_404(match_id):
-    try:
-        return selectors.match_get(match_id)
-    except (ServiceError, NotAllowed):
-        raise Http404("No such game.") from None
 
 
 def _viewable_or_404(match_id, user):
