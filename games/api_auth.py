@@ -7,16 +7,13 @@ cannot store a NUL or a lone surrogate, and a deep enough nesting exhausts the p
 stack, so each of those is a 400 here instead of a 500 later."""
 from __future__ import annotations
 
-import functools
 import json
 
-from django.http import JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
-from django.views.decorators.csrf import csrf_exempt
 from ninja.parser import Parser
 from ninja.security import APIKeyHeader
 
-from games.errors import NotAllowed, ServiceError, Unauthenticated, error_response, service_error_response
+from games.errors import NotAllowed, ServiceError, Unauthenticated
 from grailsite.accounts.models import Profile
 
 MAX_BODY = 64 * 1024
@@ -143,25 +140,3 @@ class MaybeViewer:
         resolve_user(request, required=False)
         return True
 
-
-def api_view(methods: tuple[str, ...], *, login: bool = True):
-    """For the few JSON views outside the typed API (the CCG preset, while it moves): the
-    same authentication, bounds and error shape, by hand."""
-
-    def decorate(view):
-        @csrf_exempt
-        @functools.wraps(view)
-        def wrapper(request, *args, **kwargs):
-            if request.method not in methods:
-                return error_response(405, "method_not_allowed", f"Use {' or '.join(methods)}.",
-                                      Allow=", ".join(methods))
-            try:
-                resolve_user(request, required=login)
-                result = view(request, *args, **kwargs)
-            except ServiceError as exc:
-                return service_error_response(exc)
-            return result if isinstance(result, JsonResponse) else JsonResponse(result)
-
-        return wrapper
-
-    return decorate

@@ -20,7 +20,10 @@ class MatchCreateForm(forms.Form):
     weekend_pause = forms.BooleanField(required=False, help_text="Clocks stop on Saturdays and Sundays (UTC).")
     vacation_days = forms.IntegerField(min_value=0, max_value=30, initial=7,
                                        help_text="Days a year each player may stop their clock.")
-    allow_spectators = forms.BooleanField(required=False, initial=True, label="Spectators welcome")
+    allow_spectators = forms.BooleanField(
+        required=False, initial=True, label="Spectators welcome",
+        help_text="Unticked, the game is private: only the players you invite sit at it or see it, so "
+                  "invite a player, or choose a computer player, for every seat.")
     computer_delay = forms.IntegerField(min_value=0, max_value=computers.MAX_DELAY, initial=computers.DEFAULT_DELAY,
                                         required=False,
                                         label="Computer players wait (seconds)",

@@ -93,6 +93,9 @@ class Room:
     seat_form: type[SeatForm] | None = None
     # Extra URL patterns (django.urls.path objects), included by games/urls.py.
     urls: list = field(default_factory=list)
+    # Operations of its own in the JSON API (a ninja Router, paths under /api/), mounted by
+    # grailsite/api.py with the shell's: typed schemas, one error shape, in the document.
+    api: object | None = None
     # The folder holding static/ and templates/ (set by the registry from the package).
     folder: Path | None = None
     # Board script and style, relative to the folder's static/ (None: none shipped).

@@ -1,12 +1,10 @@
 """The MPHG CCG on the site: decks and antes from collections (hooks.py), the table's options
-and each player's deck (forms.py), the preset endpoint (views.py), the board (static/)."""
-from django.urls import path
-
+and each player's deck (forms.py), the preset operation of the API (api.py), the board (static/)."""
 from games.kinds.base import Room
 from games.lifecycle import Hooks
 from games.rules.ccg.game import MPHGGame
 
-from . import forms, hooks, views
+from . import api, forms, hooks
 from .guide import GUIDE
 
 ROOM = Room(
@@ -16,7 +14,7 @@ ROOM = Room(
                 auto_move=hooks.auto_move),
     table_form=forms.TableOptionsForm,
     seat_form=forms.DeckChoiceForm,
-    urls=[path("api/matches/<int:match_id>/ccg/preset/", views.preset, name="api_ccg_preset")],
+    api=api.router,
     style="board.css",
     guide=GUIDE,
 )

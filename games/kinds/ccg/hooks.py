@@ -32,8 +32,8 @@ from decks import ante_statements
 from decks import selectors as deck_selectors
 from decks import services as deck_services
 from decks.models import AnteStake, DeckVersion, Holding
-from games import persistence, services, unit_of_work
-from games.errors import ServiceError
+from games import access, persistence, selectors, services, unit_of_work
+from games.errors import NotAllowed, NotFound, ServiceError
 from games.rules.ccg.game import ante_result
 
 from .forms import PRESETS
@@ -199,16 +199,32 @@ def auto_move(match, seat, pending_kind):
     return None
 
 
+def _players_seat(match, seats, user):
+    """This player's seat in a CCG game; only its players are answered (NotFound: no such
+    CCG game; NotAllowed: not a player of it)."""
+    if match.kind != KIND:
+        raise NotFound("No such CCG game.")
+    seat = access.seat_of(user, seats)
+    if seat is None or not seat.accepted:
+        raise NotAllowed("You are not playing in this CCG game.")
+    return seat
+
+
+def preset_get(*, match_id: int, user) -> str:
+    """My response-window preset in one game."""
+    match = selectors.match_get(match_id)
+    seat = _players_seat(match, selectors.seats_for(match), user)
+    return (seat.choice or {}).get("preset", "ask")
+
+
 def preset_set(*, match_id: int, user, preset: str):
     """Change my response-window preset in one game; 'always_pass' answers a window that
     waits for me now, too."""
-    if preset not in dict(PRESETS):
+    if not isinstance(preset, str) or preset not in dict(PRESETS):
         raise ServiceError("The preset is 'ask' or 'always_pass'.")
     with transaction.atomic():
         match, seats = services.lock_match(match_id)
-        seat = next((s for s in seats if s.user_id == user.id and s.accepted), None)
-        if match.kind != KIND or seat is None:
-            raise ServiceError("You are not playing in this CCG game.")
+        seat = _players_seat(match, seats, user)
         seat.choice = dict(seat.choice, preset=preset)
         seat.save(update_fields=["choice"])
         waiting = match.status == "active" and seat.waiting_for == "response"
