@@ -15,6 +15,14 @@ Scenarios (each on resources of its own: the machine's PostgreSQL and Redis are 
                 acknowledged = moves stored
   soak          moves and reads for SOAK seconds: RSS of the web processes before and after
   edge          CPU of a move POST and a match GET through the typed edge, against a floor
+  held_redis    issue 28 item 8: the worker holds a turn timer's task and a computer move's
+                task; Redis is restarted empty 20 s before both fall due: how late each fires,
+                and how soon after Redis is back the worker reconnects
+  camelot_computer  issue 28 item 9: Camelot, a computer player holding one turn token while
+                two people keep moving (every 0.3 s) with the other: the computer's moves
+                in 30 s and how long each waited from its decision falling due
+  sweep_cost    issue 28 item 8: the short-horizon sweep's cost, in the process, with 300
+                games whose deadlines are days away
 
 It creates and drops its own database (grailsite_faults) on the PostgreSQL of DATABASE_URL.
 A floor (a fixed pure-Python workload) is printed so figures compare across machines.
@@ -38,7 +46,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 BASE = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/grailsite")
 PG = BASE.rsplit("/", 1)[0]
-DB_NAME = "grailsite_faults"
+# FAULTS_DB: a name of one's own when several people run the bench on one PostgreSQL.
+DB_NAME = os.environ.get("FAULTS_DB", "grailsite_faults")
 DB_URL = f"{PG}/{DB_NAME}"
 PREFIX = "faults"
 SOAK = int(os.environ.get("SOAK", "60"))
@@ -444,8 +453,175 @@ def _thread_floor() -> float:
     return time.thread_time() - t
 
 
+# -- issue 28, items 8 and 9: timers and computer moves across a Redis restart -------------
+
+def _log_times(log: Path, text: str) -> list[float]:
+    """Epoch seconds of the Celery log lines containing ``text`` (their local-time stamps)."""
+    from datetime import datetime
+
+    times = []
+    for line in log.read_text(errors="replace").splitlines():
+        if text in line and line.startswith("["):
+            try:
+                times.append(datetime.strptime(line[1:24], "%Y-%m-%d %H:%M:%S,%f").timestamp())
+            except ValueError:
+                continue
+    return times
+
+
+def _vs_computer(delay: int, *, kind="duel", seats=2, people=1, seed=7):
+    """A started game with people at the first ``people`` seats and computer players (knights)
+    at the rest; returns (match, users)."""
+    from django.contrib.auth import get_user_model
+
+    from games import services
+
+    User = get_user_model()
+    tag = f"{time.time_ns() % 10**9}"
+    users = [User.objects.create(username=f"c{tag}_{i}") for i in range(people)]
+    match = services.match_create(creator=users[0], kind=kind, num_seats=seats, seed=seed,
+                                  invite=[u.username for u in users[1:]],
+                                  computers_at={i: "knight" for i in range(people, seats)}, computer_delay=delay,
+                                  clock_kind="seconds", clock_amount=300)
+    for user in users[1:]:
+        services.match_join(match_id=match.pk, user=user)
+    match.refresh_from_db()
+    return match, users
+
+
+def scenario_held_redis(redis, workdir):
+    """The worker holds two ETA tasks (a turn deadline, a computer move, both 40 s ahead);
+    Redis restarts empty 20 s before they fall due."""
+    from django.db import connection
+
+    from games import services
+    from games.models import MoveRecord, Seat
+
+    env = site_env(redis.url, GRAILSITE_PRODUCTION="0")
+    log = workdir / "celery-held.log"
+    procs = [celery("worker", env, log, workdir), celery("beat", env, log, workdir)]
+    time.sleep(6)
+    timed = make_games(1, clock=("seconds", 40))[0]["match"]
+    deadline = Seat.objects.filter(match_id=timed).exclude(deadline=None).get().deadline.timestamp()
+    match, (alice,) = _vs_computer(40)
+    services.move_submit(match_id=match.pk, user=alice, move={"type": "play", "card": match.state["hands"][0][0]},
+                         version=match.version)
+    computer_due = MoveRecord.objects.get(match=match, seat=0).created_at.timestamp() + 40
+    time.sleep(max(0.0, min(deadline, computer_due) - time.time() - 20))
+    redis.restart()
+    back = time.time()
+    fired = {}
+    end = time.time() + 150
+    while time.time() < end and len(fired) < 2:
+        connection.close()
+        for name, match_id, query in (("timer", timed, {"by_timeout": True}), ("computer", match.pk, {"seat": 1})):
+            record = MoveRecord.objects.filter(match_id=match_id, **query).order_by("id").first()
+            if record and name not in fired:
+                fired[name] = record.created_at.timestamp()
+        time.sleep(0.5)
+    alive = procs[0].poll() is None
+    for proc in procs:
+        stop(proc)
+    reconnected = [t for t in _log_times(log, "Connected to redis") if t > back - 1]
+    late = {k: (f"{fired[k] - due:.1f}" if k in fired else "never (150 s)")
+            for k, due in (("timer", deadline), ("computer", computer_due))}
+    return {"turn timer late (s)": late["timer"], "computer move late (s)": late["computer"],
+            "worker still running": "yes" if alive else "no",
+            "worker reconnected after Redis was back (s)": f"{reconnected[0] - back:.1f}" if reconnected else "not seen"}
+
+
+def _camelot_person_move(game, state: dict, seat: int) -> dict | None:
+    """A quick player (tests/platform/test_computer_delays.py's): answers, enters, moves, else
+    ends the turn; never pauses, declares or asks."""
+    legal = game.legal_moves(state, seat)
+    for kinds in (("decide",), ("entry",), ("enter", "move"), ("end_turn",)):
+        moves = [m for m in legal if m["type"] in kinds]
+        if moves:
+            return moves[0]
+    return None
+
+
+def scenario_camelot_computer(redis, workdir, seconds=30, delay=2):
+    """Camelot for three: two people at seats 0 and 1 moving every 0.3 s, a computer player
+    (delay 2 s) at seat 2; how long each computer decision waited from falling due."""
+    import statistics
+
+    from django.db import connection
+
+    from games import registry, services
+    from games.errors import MoveRejected, StaleVersion
+    from games.models import Match, MoveRecord, Seat
+
+    env = site_env(redis.url, GRAILSITE_PRODUCTION="0")
+    log = workdir / "celery-camelot.log"
+    procs = [celery("worker", env, log, workdir), celery("beat", env, log, workdir)]
+    time.sleep(6)
+    game = registry.get("camelot")
+    match, users = _vs_computer(delay, kind="camelot", seats=3, people=2, seed=31)
+    owed, people_moves, turn = {}, 0, 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        connection.close()
+        m = Match.objects.get(pk=match.pk)
+        computer = Seat.objects.get(match=m, index=2)
+        if computer.waiting_for:
+            owed.setdefault(computer.situation_version, time.time())
+        for seat in (turn % 2, (turn + 1) % 2):
+            move = _camelot_person_move(game, m.state, seat)
+            if move is not None:
+                try:
+                    services.move_submit(match_id=m.pk, user=users[seat], move=move, version=m.version)
+                    people_moves += 1
+                except (StaleVersion, MoveRejected):
+                    pass
+                break
+        turn += 1
+        time.sleep(0.3)
+    for proc in procs:
+        stop(proc)
+    records = list(MoveRecord.objects.filter(match=match).order_by("seq"))
+    at_version = {r.version_after: r for r in records}
+    waits, still_owed = [], 0.0
+    for version in sorted(owed):
+        if version not in at_version:
+            continue
+        made = next((r for r in records if r.seat == 2 and r.version_after > version), None)
+        since = at_version[version].created_at.timestamp()
+        if made is None:
+            still_owed = max(still_owed, time.time() - since)
+        else:
+            waits.append(made.created_at.timestamp() - since)
+    return {"seconds": seconds, "people's moves": people_moves,
+            "computer moves": sum(1 for r in records if r.seat == 2),
+            "wait from due, median/max (s)": (f"{statistics.median(waits):.1f}/{max(waits):.1f}" if waits else "none"),
+            "longest still owed at the end (s)": f"{still_owed:.1f}", "delay (s)": delay}
+
+
+def scenario_sweep_cost(redis, workdir, n=300, rounds=200):
+    """The short-horizon sweep's work when nothing is due, with ``n`` games whose deadlines
+    are days away (and the computer seats of the scenarios before): milliseconds a round."""
+    import statistics
+
+    from django.db import connection
+
+    from games import tasks
+
+    make_games(n)
+    sweep = getattr(tasks, "timers_sweep", None) or tasks.deadlines_sweep
+    times = []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        sweep.run()
+        times.append(time.perf_counter() - t)
+    connection.close()
+    return {"task": sweep.name, "games": n, "rounds": rounds,
+            "median (ms)": f"{statistics.median(times) * 1000:.2f}",
+            "p95 (ms)": f"{sorted(times)[int(rounds * 0.95)] * 1000:.2f}"}
+
+
 SCENARIOS = {"edge": scenario_edge, "timer_redis": scenario_timer_redis, "timer_worker": scenario_timer_worker, "burst": scenario_burst,
-             "db_kill": scenario_db_kill, "soak": scenario_soak}
+             "db_kill": scenario_db_kill, "soak": scenario_soak, "held_redis": scenario_held_redis,
+             "camelot_computer": scenario_camelot_computer, "sweep_cost": scenario_sweep_cost}
 
 
 def main():

@@ -7,21 +7,24 @@ This module is the Django side: services calls it to choose (under the match loc
 schedule (after commit); the move itself goes through ``services.computer_move_apply``, the
 same path as a person's move.
 
-Scheduling: after every change, each computer seat that owes a decision gets a task
-``games.tasks.computer_move(match, seat, version)`` after the table's delay, sent through
-Celery once the transaction commits (or, in the embedded default without a broker, a timer
-thread in this process that calls the ``apply`` services hands over). The task is sent by
-name and the service handed in, so this module imports neither the tasks nor the services
-that call it. A task for a version the game moved on from does nothing, and the
-change that moved it on scheduled its own. The sweep (Celery beat, or the embedded worker's
-loop) is the guarantee behind both: it runs any computer move overdue by a few seconds, so a
-lost task or a restarted process never stalls a game.
+Scheduling: a computer seat's move is due the table's delay after its own decision became
+due (a new decision, or its own last move), and ``Seat.computer_due`` holds that time: the
+other seats' moves meanwhile leave it alone (Camelot's other token holder may move on and
+on). When a change sets it, the seat gets a task
+``games.tasks.computer_move(match, seat, version, due)`` at that time, sent through Celery once
+the transaction commits (or, in the embedded default without a broker, a timer thread in this
+process that calls the ``apply`` services hands over). The task is sent by name and the
+service handed in, so this module imports neither the tasks nor the services that call it. A
+task whose ``due`` is no longer the seat's does nothing: the change that replaced it scheduled
+its own. The sweep (Celery beat every few seconds, or the embedded worker's loop) is the
+guarantee behind both: it runs any computer move a second past due, so a lost task or a
+restarted process or broker never stalls a game.
 """
 from __future__ import annotations
 
 import logging
 import threading
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 
 from django.conf import settings
@@ -35,8 +38,11 @@ log = logging.getLogger(__name__)
 
 DEFAULT_DELAY = 2
 MAX_DELAY = 60
-# A computer move this late (beyond its delay) is run by the sweep.
-SWEEP_GRACE = timedelta(seconds=5)
+# A computer move this late (beyond its due time) is run by the sweep. Short, because the
+# sweep runs every few seconds (TIMERS_SWEEP_SECONDS) and a lost task should cost little; not
+# zero, so that a sweep does not take the move from a task about to run (either is correct:
+# both go through the match lock and ``computer_due``, so only one makes the move).
+SWEEP_GRACE = timedelta(seconds=1)
 
 
 # --- levels and names --------------------------------------------------------------------
@@ -107,49 +113,49 @@ COMPUTER_MOVE_TASK = "games.tasks.computer_move"
 
 
 def schedule_on_commit(match, seats, *, apply) -> None:
-    """After the change commits: a move task for each computer seat that owes a decision.
-    ``apply(match_id=, seat_index=, version=)`` is the service the embedded timer calls."""
+    """After the change commits: a move task for each of ``seats``, the computer seats whose
+    ``computer_due`` this change set, to run at that time. ``apply(match_id=, seat_index=,
+    due=)`` is the service the embedded timer calls."""
     if match.status != "active":
         return
-    due = [s.index for s in seats if s.computer and s.waiting_for]
+    due = [(s.index, s.computer_due) for s in seats if s.computer and s.waiting_for and s.computer_due]
     if due:
         # A Celery send may wait on the broker: never on an event loop (games/unit_of_work.py).
-        unit_of_work.on_commit(partial(_send, match.pk, match.version, due, match.computer_delay, apply), blocking=True)
+        unit_of_work.on_commit(partial(_send, match.pk, match.version, due, apply), blocking=True)
 
 
-def _send(match_id: int, version: int, seat_indexes: list[int], delay: int, apply) -> None:
-    for seat_index in seat_indexes:
+def _send(match_id: int, version: int, due: list[tuple[int, datetime]], apply) -> None:
+    for seat_index, when in due:
         if settings.TIMERS_USE_CELERY:
             from grailsite.celery import app
 
             try:
-                app.send_task(COMPUTER_MOVE_TASK, args=(match_id, seat_index, version), countdown=delay)
+                app.send_task(COMPUTER_MOVE_TASK, args=(match_id, seat_index, version, when.isoformat()), eta=when)
             except Exception:  # the broker is down: the sweep still makes the move
                 log.warning("could not schedule the computer move of match %s", match_id, exc_info=True)
         else:
-            timer = threading.Timer(delay, _run_in_thread, args=(apply, match_id, seat_index, version))
+            wait = max(0.0, (when - timezone.now()).total_seconds())
+            timer = threading.Timer(wait, _run_in_thread, args=(apply, match_id, seat_index, when))
             timer.daemon = True
             timer.name = f"grailsite-computer-{match_id}-{seat_index}"
             timer.start()
 
 
-def _run_in_thread(apply, match_id: int, seat_index: int, version: int) -> None:
+def _run_in_thread(apply, match_id: int, seat_index: int, due: datetime) -> None:
     """The embedded default's task: the same service call, on this thread's own connection."""
     try:
         close_old_connections()
-        apply(match_id=match_id, seat_index=seat_index, version=version)
+        apply(match_id=match_id, seat_index=seat_index, due=due)
     except Exception:  # noqa: BLE001 - logged; the sweep will try again
         log.exception("computer move of match %s seat %s failed", match_id, seat_index)
     finally:
         connection.close()
 
 
-def overdue(*, limit: int = 200) -> list[tuple[int, int, int]]:
-    """(match, seat, version) of computer moves that should have run a while ago."""
+def overdue(*, limit: int = 200) -> list[tuple[int, int, datetime]]:
+    """(match, seat, due) of computer moves due a while ago (by SWEEP_GRACE: their task, if
+    any, has had its chance), read through the partial index on ``Seat.computer_due``."""
     from games.models import Match, Seat
 
-    rows = (Seat.objects.filter(match__status=Match.Status.ACTIVE).exclude(computer="").exclude(waiting_for="")
-            .values_list("match_id", "index", "match__version", "match__updated_at", "match__computer_delay")
-            .order_by("match__updated_at")[:limit])
-    now = timezone.now()
-    return [(m, i, v) for m, i, v, updated, delay in rows if updated + timedelta(seconds=delay) + SWEEP_GRACE <= now]
+    return list(Seat.objects.filter(computer_due__lte=timezone.now() - SWEEP_GRACE, match__status=Match.Status.ACTIVE)
+                .order_by("computer_due").values_list("match_id", "index", "computer_due")[:limit])

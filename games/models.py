@@ -135,6 +135,10 @@ class Seat(models.Model):
     situation_version = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     deadline_warned = models.BooleanField(default=False)
+    # A computer player's seat only: when its move is due, the table's delay after its own
+    # decision became due (set then, and kept however the other seats move meanwhile); None
+    # when it owes nothing. The Celery task runs at this time, the sweep reads this column.
+    computer_due = models.DateTimeField(null=True, blank=True)
     paused_until = models.DateTimeField(null=True, blank=True)
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
     vacation_year = models.PositiveSmallIntegerField(default=0)
@@ -145,9 +149,9 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["match", "index"], name="seat_unique_index"),
             models.UniqueConstraint(fields=["match", "user"], condition=Q(user__isnull=False), name="seat_unique_user"),
         ]
-        # The sweep's question, "which computer players owe a move?", reads only these rows.
-        indexes = [models.Index(fields=["match"], condition=~Q(computer="") & ~Q(waiting_for=""),
-                                name="seat_computer_owes")]
+        # The sweep's question, "which computer moves are due?", reads only these rows.
+        indexes = [models.Index(fields=["computer_due"], condition=Q(computer_due__isnull=False),
+                                name="seat_computer_due")]
 
     def __str__(self):
         return f"seat {self.index} of {self.match_id}"

@@ -47,7 +47,7 @@ from games.models import Match, MoveRecord, Notification, Seat
 # What a move or a seat change may change on these rows. The rest of the match (notably
 # ``setup_options``, which holds whole decks for the CCG) is written once and neither re-written
 # nor read on every move.
-SEAT_WAIT_FIELDS = ["waiting_for", "waiting_key", "deadline", "deadline_warned", "situation_version"]
+SEAT_WAIT_FIELDS = ["waiting_for", "waiting_key", "deadline", "deadline_warned", "situation_version", "computer_due"]
 CHANGING_FIELDS = ["state", "version", "move_count", "status", "outcome", "started_at", "finished_at", "updated_at"]
 
 _MATCH_COLUMNS = [f.attname for f in Match._meta.concrete_fields
@@ -351,12 +351,13 @@ def _record_insert(record: MoveRecord, params: list) -> str:
 def _seats_update(seats: list[Seat], params: list) -> str:
     rows = []
     for seat in seats:
-        rows.append("(%s::bigint, %s::varchar, %s::varchar, %s::timestamptz, %s::boolean, %s::integer)")
+        rows.append("(%s::bigint, %s::varchar, %s::varchar, %s::timestamptz, %s::boolean, %s::integer, "
+                    "%s::timestamptz)")
         params += [seat.pk, seat.waiting_for, seat.waiting_key, seat.deadline, seat.deadline_warned,
-                   seat.situation_version]
+                   seat.situation_version, seat.computer_due]
     return ("UPDATE games_seat AS s SET waiting_for = v.w, waiting_key = v.k, deadline = v.d, "
-            "deadline_warned = v.dw, situation_version = v.sv FROM (VALUES " + ", ".join(rows) +
-            ") AS v(id, w, k, d, dw, sv) WHERE s.id = v.id")
+            "deadline_warned = v.dw, situation_version = v.sv, computer_due = v.cd FROM (VALUES " +
+            ", ".join(rows) + ") AS v(id, w, k, d, dw, sv, cd) WHERE s.id = v.id")
 
 
 # --- idempotency ------------------------------------------------------------------------

@@ -344,13 +344,16 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
     new_version = match.version + 1
     track_situations = not game.strict_versions
     paused = result is None and game.clocks_paused(match.state)
-    newly_due, new_deadlines, changed = [], [], []
+    newly_due, new_deadlines, changed, computers_due = [], [], [], []
     for seat in seats:
         entry = pending.get(seat.index)
         previous = (seat.waiting_for, seat.waiting_key) if seat.waiting_for else None
-        was = (seat.waiting_for, seat.waiting_key, seat.deadline, seat.deadline_warned, seat.situation_version)
+        was = (seat.waiting_for, seat.waiting_key, seat.deadline, seat.deadline_warned, seat.situation_version,
+               seat.computer_due)
         if track_situations and (entry != previous or seat.index == mover):
             seat.situation_version = new_version
+        if _computer_due_set(match, seat, entry, previous, mover=mover, now=now):
+            computers_due.append(seat)
         if entry is None:
             seat.waiting_for, seat.waiting_key, seat.deadline = "", "", None
         elif paused:
@@ -368,7 +371,8 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
                 new_deadlines.append(seat)
             if previous is None:
                 newly_due.append(seat)
-        if (seat.waiting_for, seat.waiting_key, seat.deadline, seat.deadline_warned, seat.situation_version) != was:
+        if (seat.waiting_for, seat.waiting_key, seat.deadline, seat.deadline_warned, seat.situation_version,
+                seat.computer_due) != was:
             changed.append(seat)
     match.version += 1
     if result is not None:
@@ -388,7 +392,7 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
             if seat.user_id:
                 _notify(seat.user, match, Notification.Kind.GAME_OVER, _game_over_text(match, seat, seats))
     notify.match_changed_on_commit(match, [s for s in seats if s.deadline], timers=new_deadlines)
-    computers.schedule_on_commit(match, seats, apply=computer_move_apply)
+    computers.schedule_on_commit(match, computers_due, apply=computer_move_apply)
 
 
 def match_resign(*, match_id: int, user) -> Match:
@@ -417,9 +421,9 @@ def match_abandon(*, match_id: int, user) -> Match:
             was_active = match.status == Match.Status.ACTIVE
             match.status = Match.Status.ABANDONED
             match.finished_at = timezone.now()
-            match.seats.update(deadline=None, waiting_for="", waiting_key="")
+            match.seats.update(deadline=None, waiting_for="", waiting_key="", computer_due=None)
             for seat in seats:
-                seat.deadline, seat.waiting_for, seat.waiting_key = None, "", ""
+                seat.deadline, seat.waiting_for, seat.waiting_key, seat.computer_due = None, "", "", None
             _bump(match, seats)
             hook = registry.room(match.kind).hooks.on_abandon
             if hook and was_active:
@@ -479,12 +483,20 @@ def deadline_expire(*, match_id: int, seat_index: int, version: int | None = Non
     return True
 
 
-def deadlines_sweep(*, limit: int = 500) -> int:
-    """The guarantee behind the Celery fast path: expire every overdue seat. Returns how many."""
-    now = timezone.now()
+def deadlines_fire_due(*, limit: int = 500, now=None) -> int:
+    """The guarantee behind the Celery fast path: expire every overdue seat (read through the
+    index on ``Seat.deadline``; each under the match lock, so a task firing at the same
+    moment makes the move once). Returns how many."""
+    now = now or timezone.now()
     overdue = list(Seat.objects.filter(deadline__lte=now, match__status=Match.Status.ACTIVE)
                    .order_by("deadline").values_list("match_id", "index")[:limit])
-    fired = sum(deadline_expire(match_id=m, seat_index=i) for m, i in overdue)
+    return sum(deadline_expire(match_id=m, seat_index=i) for m, i in overdue)
+
+
+def deadlines_sweep(*, limit: int = 500) -> int:
+    """``deadlines_fire_due``, then the day-ahead warnings. Returns how many seats expired."""
+    now = timezone.now()
+    fired = deadlines_fire_due(limit=limit, now=now)
     deadline_warnings_send(now=now)
     return fired
 
@@ -547,22 +559,42 @@ def vacation_start(*, user, days: int) -> int:
 
 # --- computer players (games/computers.py) ----------------------------------------------
 
-def computer_move_apply(*, match_id: int, seat_index: int, version: int) -> bool:
+def _computer_due_set(match: Match, seat: Seat, entry, previous, *, mover: int | None, now) -> bool:
+    """Keep a computer seat's ``computer_due`` in step with a change; True when it was set anew
+    (its task is then scheduled). Its delay counts from when its own decision became due: a
+    new decision (kind or key), or its own move; another seat's move leaves it alone, so a
+    player moving on and on beside it (Camelot's other token holder) never holds it back."""
+    if not seat.computer or entry is None:
+        seat.computer_due = None
+        return False
+    if entry != previous or seat.index == mover or seat.computer_due is None:
+        seat.computer_due = now + timedelta(seconds=match.computer_delay)
+        return True
+    return False
+
+
+def computer_move_apply(*, match_id: int, seat_index: int, version: int | None = None,
+                        due: datetime | None = None) -> bool:
     """A computer player's move, through the same path as a person's: under the match lock,
     with an idempotency key from (match, version, seat), then deadlines, pushes and the humans'
-    notifications as after any move. Does nothing (False) when the game moved on from
-    ``version``, or the seat is no longer a computer's or owes nothing: the change that moved
-    it on scheduled its own task."""
+    notifications as after any move, on the state as it is now.
+
+    Does nothing (False) when the seat is no longer a computer's or owes nothing, or the
+    decision the call was for was made or replaced since: ``due`` is the seat's
+    ``computer_due`` it was scheduled for (the change that set a new one scheduled its own);
+    a call naming only a ``version`` (tasks sent before ``computer_due`` existed) wants that
+    version to be the match's."""
     with transaction.atomic():
         try:
             match, seats = lock_match(match_id)
         except NotFound:
             return False
         seat = next((s for s in seats if s.index == seat_index), None)
-        if (match.status != Match.Status.ACTIVE or match.version != version or seat is None
-                or not seat.computer or not seat.waiting_for):
+        if (match.status != Match.Status.ACTIVE or seat is None or not seat.computer or not seat.waiting_for
+                or (due is not None and seat.computer_due != due)
+                or (due is None and version is not None and match.version != version)):
             return False
-        key = f"computer-{seat_index}-{version}"
+        key = f"computer-{seat_index}-{match.version}"
         if persistence.earlier_move(match.pk, key) is not None:
             return False
         _computer_apply(match, seats, seat, key=key, by_timeout=False)
@@ -573,7 +605,7 @@ def computer_move_apply(*, match_id: int, seat_index: int, version: int) -> bool
 def computer_moves_sweep(*, limit: int = 200) -> int:
     """The guarantee behind the scheduled tasks: make every computer move overdue by more
     than a few seconds (a lost task, a restarted process). Returns how many were made."""
-    return sum(computer_move_apply(match_id=m, seat_index=i, version=v) for m, i, v in computers.overdue(limit=limit))
+    return sum(computer_move_apply(match_id=m, seat_index=i, due=due) for m, i, due in computers.overdue(limit=limit))
 
 
 def _computer_apply(match: Match, seats: list[Seat], seat: Seat, *, key: str, by_timeout: bool) -> MoveRecord:
@@ -629,12 +661,14 @@ def _computer_takeover(match: Match, seats: list[Seat], seat: Seat, *, why: str)
     # ``left_by``: a seat once left stays left (games/access.py): they may not sit down again.
     seat.user, seat.computer, seat.left_by = None, level, former
     seat.choice = dict(seat.choice or {}, took_over_from={"name": former.username, "why": why})
-    seat.save(update_fields=["user", "computer", "left_by", "choice"])
+    # What the seat owes is the computer's decision from now: its delay starts here.
+    seat.computer_due = timezone.now() + timedelta(seconds=match.computer_delay) if seat.waiting_for else None
+    seat.save(update_fields=["user", "computer", "left_by", "choice", "computer_due"])
     name = registry.get(match.kind).name
     _notify(former, match, Notification.Kind.TIMEOUT if why == "ran out of time" else Notification.Kind.GAME_OVER,
             f"You {why} in {name} #{match.pk}: {computers.display_name(seat, seats)} plays your seat from now on.")
     _bump(match, seats)
-    computers.schedule_on_commit(match, seats, apply=computer_move_apply)
+    computers.schedule_on_commit(match, [seat] if seat.computer_due else [], apply=computer_move_apply)
 
 
 # --- chat and notifications ------------------------------------------------------------

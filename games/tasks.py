@@ -16,17 +16,27 @@ def deadline_fire(match_id: int, seat_index: int, version: int, deadline: str | 
 
 
 @shared_task(ignore_result=True)
+def timers_sweep() -> int:
+    """Beat, every few seconds (TIMERS_SWEEP_SECONDS): the guarantee that no deadline nor
+    computer move is lost, and soon: every one that fell due and was not fired (its task lost
+    with a restarted Redis or a killed worker, or never sent) fires now. Two indexed reads
+    when nothing is due."""
+    return services.deadlines_fire_due() + services.computer_moves_sweep()
+
+
+@shared_task(ignore_result=True)
 def deadlines_sweep() -> int:
-    """Beat, every minute: the guarantee that no deadline is lost, nor a computer player's move."""
+    """Beat, every minute: the day-ahead warnings, and the same guarantee as ``timers_sweep``."""
     fired = services.deadlines_sweep()
     return fired + services.computer_moves_sweep()
 
 
 @shared_task(ignore_result=True)
-def computer_move(match_id: int, seat_index: int, version: int) -> bool:
-    """A computer player's move, after the table's delay; nothing if the game moved on from
-    ``version`` (the change that moved it scheduled its own)."""
-    return services.computer_move_apply(match_id=match_id, seat_index=seat_index, version=version)
+def computer_move(match_id: int, seat_index: int, version: int, due: str | None = None) -> bool:
+    """A computer player's move, at its due time; nothing if that decision was made or
+    replaced since (the change that replaced it scheduled its own)."""
+    when = datetime.fromisoformat(due) if due else None
+    return services.computer_move_apply(match_id=match_id, seat_index=seat_index, version=version, due=when)
 
 
 @shared_task(ignore_result=True)

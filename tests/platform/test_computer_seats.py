@@ -283,7 +283,7 @@ def test_the_sweep_makes_a_lost_computer_move(worker, make_user, monkeypatch):
         patched.setattr(computers, "_send", lambda *args: None)
         services.move_submit(match_id=match.pk, user=alice, move={"type": "play", "card": match.state["hands"][0][0]},
                              version=match.version)
-    Match.objects.filter(pk=match.pk).update(updated_at=timezone.now() - timedelta(seconds=30))
+    Seat.objects.filter(match=match, index=1).update(computer_due=timezone.now() - timedelta(seconds=30))
     deadlines_sweep.delay()
     assert wait_for(lambda: _computer_records(match).count() == 2, timeout=10)
 
@@ -292,8 +292,10 @@ def test_the_sweep_waits_for_the_delay_before_making_a_computer_move(make_user):
     match, alice = _vs_computer(make_user, delay=60)
     services.move_submit(match_id=match.pk, user=alice, move={"type": "play", "card": match.state["hands"][0][0]},
                          version=match.version)
+    due = match.seats.get(index=1).computer_due
+    assert timedelta(seconds=59) < due - timezone.now() <= timedelta(seconds=60), "the table's delay from now"
     assert services.computer_moves_sweep() == 0, "its task is still due to run"
-    Match.objects.filter(pk=match.pk).update(updated_at=timezone.now() - timedelta(seconds=66))
+    Seat.objects.filter(match=match, index=1).update(computer_due=timezone.now() - timedelta(seconds=6))
     assert services.computer_moves_sweep() == 1 and _computer_records(match).count() == 1
     assert services.computer_moves_sweep() == 0
 
