@@ -577,6 +577,7 @@ def scenario_camelot_computer(redis, workdir, seconds=30, delay=2):
                 break
         turn += 1
         time.sleep(0.3)
+    ended = time.time()
     for proc in procs:
         stop(proc)
     records = list(MoveRecord.objects.filter(match=match).order_by("seq"))
@@ -588,7 +589,7 @@ def scenario_camelot_computer(redis, workdir, seconds=30, delay=2):
         made = next((r for r in records if r.seat == 2 and r.version_after > version), None)
         since = at_version[version].created_at.timestamp()
         if made is None:
-            still_owed = max(still_owed, time.time() - since)
+            still_owed = max(still_owed, ended - since)
         else:
             waits.append(made.created_at.timestamp() - since)
     return {"seconds": seconds, "people's moves": people_moves,
@@ -606,17 +607,27 @@ def scenario_sweep_cost(redis, workdir, n=300, rounds=200):
 
     from games import tasks
 
+    from django.conf import settings
+
     make_games(n)
-    sweep = getattr(tasks, "timers_sweep", None) or tasks.deadlines_sweep
-    times = []
-    for _ in range(rounds):
-        t = time.perf_counter()
-        sweep.run()
-        times.append(time.perf_counter() - t)
+    sweeps = [tasks.deadlines_sweep] + ([tasks.timers_sweep] if hasattr(tasks, "timers_sweep") else [])
+    times = {sweep.name: [] for sweep in sweeps}
+    for _ in range(rounds):  # interleaved, so the machine's load weighs on both alike
+        for sweep in sweeps:
+            t = time.perf_counter()
+            sweep.run()
+            times[sweep.name].append(time.perf_counter() - t)
     connection.close()
-    return {"task": sweep.name, "games": n, "rounds": rounds,
-            "median (ms)": f"{statistics.median(times) * 1000:.2f}",
-            "p95 (ms)": f"{sorted(times)[int(rounds * 0.95)] * 1000:.2f}"}
+    figures = {"games": n, "rounds": rounds}
+    for name, ts in times.items():
+        short = name.rsplit(".", 1)[-1]
+        figures[f"{short} median/p95 (ms)"] = (f"{statistics.median(ts) * 1000:.2f}/"
+                                               f"{sorted(ts)[int(rounds * 0.95)] * 1000:.2f}")
+    interval = getattr(settings, "TIMERS_SWEEP_SECONDS", 60.0)
+    short = sweeps[-1].name.rsplit(".", 1)[-1]
+    figures[f"{short} every {interval:g} s: share of one core (%)"] = (
+        f"{statistics.median(times[sweeps[-1].name]) / interval * 100:.3f}")
+    return figures
 
 
 SCENARIOS = {"edge": scenario_edge, "timer_redis": scenario_timer_redis, "timer_worker": scenario_timer_worker, "burst": scenario_burst,
