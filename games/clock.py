@@ -16,6 +16,15 @@ def allowance(clock: str, amount: int) -> timedelta | None:
     return timedelta(seconds=UNIT_SECONDS[clock] * amount)
 
 
+def within(game: tuple[str, int], wait: tuple[str, int] | None) -> tuple[str, int]:
+    """The clock of one kind of wait: its own (a table's response-window clock, say) when it is
+    no longer than the game's, else the game's. A wait never outlasts a move: a 15-minute game
+    asks for every answer within 15 minutes, and an untimed game times no wait."""
+    if wait is None or game[0] == "none" or wait[0] == "none":
+        return game
+    return wait if allowance(*wait) <= allowance(*game) else game
+
+
 def validate(clock: str, amount: int) -> None:
     if clock == "none":
         return

@@ -749,10 +749,11 @@ def lock_match(match_id: int) -> tuple[Match, list[Seat]]:
 
 
 def _allowance(match: Match, pending_kind: str) -> tuple[str, int]:
-    """The clock for one kind of wait: the kind's hook may set its own (e.g. response windows)."""
+    """The clock for one kind of wait: the kind's hook may set a shorter one of its own (e.g.
+    response windows), never a longer one than the game's (``clock.within``)."""
     hook = registry.room(match.kind).hooks.allowance
     override = hook(match, pending_kind) if hook else None
-    return override or (match.clock, match.clock_amount)
+    return clock.within((match.clock, match.clock_amount), override)
 
 
 def _bump(match: Match, seats: list[Seat], *, timers: list[Seat] = ()) -> None:

@@ -71,11 +71,14 @@ class TableOptionsForm(forms.Form):
         required=False, label="Rules switched off by agreement (16.1)",
         choices=[(rule, RULE_LABELS.get(rule, rule)) for rule in ccg_state.RULE_IDS],
         widget=forms.CheckboxSelectMultiple)
-    window = ClockField(what="response window", label="Response window clock", initial="12h",
-                        help_text="For example 12h, 30m or 2d; empty: the game's own clock.",
+    # Empty by default: every wait follows the game's own clock; a clock given here may only
+    # shorten a wait (a longer one gives way to the game's, games.clock.within).
+    window = ClockField(what="response window", label="Response window clock", initial="",
+                        help_text="Empty: the game's own clock. Or a shorter one, for example 2h or 30m.",
                         widget=forms.TextInput(attrs={"data-testid": "ccg-window", "maxlength": 8}))
-    offer = ClockField(what="doubling offer", label="Doubling offer clock", initial="1d",
-                       help_text="Empty: the game's own clock.", widget=forms.TextInput(attrs={"maxlength": 8}))
+    offer = ClockField(what="doubling offer", label="Doubling offer clock", initial="",
+                       help_text="Empty: the game's own clock. Or a shorter one, for example 12h.",
+                       widget=forms.TextInput(attrs={"maxlength": 8}))
 
     def clean_rules_off(self):
         return sorted(set(self.cleaned_data["rules_off"]))
