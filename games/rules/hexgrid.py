@@ -8,7 +8,7 @@ In game state a hex is written as the JSON-friendly key ``"q,r"`` (see ``key`` a
 Two layers:
 
 * free functions on single hexes: ``neighbours``, ``distance``, ``ring``, ``spiral``,
-  ``line`` and ``line_of_sight`` -- no board needed;
+  ``line``, ``line_of_sight`` (exact) and ``segment_crosses`` -- no board needed;
 * ``Grid``, a fixed set of passable hexes with precomputed adjacency, for the questions
   a board asks: shortest paths, graph distances, and the walks a piece can make
   (``ends_of_walks``: where a piece can stop after exactly *n* steps along a path that
@@ -106,7 +106,8 @@ def line(a: Hex, b: Hex, nudge: float = 1e-6) -> list[Hex]:
     """Hexes a straight line from the centre of ``a`` to the centre of ``b`` crosses.
 
     Both ends included. When the line runs exactly along an edge between two hexes the
-    tie is broken by shifting it a hair (``nudge``); ``line_of_sight`` tries both sides.
+    tie is broken by shifting it a hair (``nudge``): a walk for drawing and stepping, not a
+    sight test (``line_of_sight`` decides sight by exact geometry).
     """
     n = distance(a, b)
     if n == 0:
@@ -123,17 +124,92 @@ def line(a: Hex, b: Hex, nudge: float = 1e-6) -> list[Hex]:
     return out
 
 
-def line_of_sight(a: Hex, b: Hex, blocks: Iterable[Hex] | set[Hex]) -> bool:
-    """True when no hex strictly between ``a`` and ``b`` is in ``blocks``.
+def sampled_line_of_sight(a: Hex, b: Hex, blocks: Iterable[Hex] | set[Hex]) -> bool:
+    """The first edition's sight rule (Camelot games stored before edition 2 replay with it).
 
-    A line grazing the edge between a blocking and a clear hex is *not* blocked (the
-    permissive convention: either side of the edge being clear is enough).
+    It samples the line at one point per hex step (``line``) with the line nudged a hair to
+    either side, and calls it clear when either nudge meets no blocking hex. Two faults, kept
+    only so old games replay as they were played: a line along one of the directions parallel
+    to the nudge (axial (1, 1) and its multiples) breaks its edge ties to the same side both
+    times, and a segment can cut through a corner of a hex between two sample points.
+    ``line_of_sight`` decides by exact geometry instead.
     """
     blocking = blocks if isinstance(blocks, (set, frozenset)) else set(blocks)
     for nudge in (1e-6, -1e-6):
         if not any(h in blocking for h in line(a, b, nudge)[1:-1]):
             return True
     return False
+
+
+# --- exact sight ------------------------------------------------------------------
+#
+# Hex centres and corners on an integer lattice, so that sight is decided with whole
+# numbers only (no rounding, so no direction is treated differently from another and a
+# line is clear exactly when its reverse is). A pointy-top hex of size 1 has its centre at
+# x = sqrt(3) * (q + r/2), y = 3/2 * r and its corners at (+-sqrt(3)/2, +-1/2) and (0, +-1)
+# from the centre. Scaling x by 2/sqrt(3) and y by 2 (an affine map: it keeps straight
+# lines straight and insides inside) gives the centre (2q + r, 3r) and the corners
+# (+-1, +-1) and (0, +-2); the open hexagon is then |dx| < 1, |dx + dy| < 2, |dx - dy| < 2.
+
+def _centre(h: Hex) -> tuple[int, int]:
+    return 2 * h[0] + h[1], 3 * h[1]
+
+
+# (linear form on (dx, dy), bound): the inside of a hex is every |form| < bound.
+_SIDES = (((1, 0), 1), ((1, 1), 2), ((1, -1), 2))
+
+
+def segment_crosses(a: Hex, b: Hex, h: Hex) -> bool:
+    """True when the segment from the centre of ``a`` to the centre of ``b`` passes through
+    the *inside* of hex ``h``. Touching ``h``'s edge or corner, or running along an edge, is
+    not crossing it. Exact (whole numbers only) and symmetric: the same for ``b``, ``a``.
+
+    The segment is P + t (Q - P) for t in [0, 1]; each of the hexagon's six sides keeps t
+    on one side of a bound, and the segment crosses the inside when the open interval of
+    t they leave overlaps [0, 1]. Bounds are fractions compared by cross-multiplying.
+    """
+    px, py = _centre(a)
+    qx, qy = _centre(b)
+    cx, cy = _centre(h)
+    dx, dy = qx - px, qy - py
+    ox, oy = px - cx, py - cy
+    # lo and hi as fractions num/den with den > 0; t must satisfy lo < t < hi (and 0 <= t <= 1).
+    lo_n, lo_d, hi_n, hi_d = 0, 1, 1, 1
+    for (fx, fy), bound in _SIDES:
+        at0 = fx * ox + fy * oy          # the form at t = 0
+        slope = fx * dx + fy * dy        # its change from t = 0 to t = 1
+        # -bound < at0 + slope * t < bound
+        for sign in (1, -1):
+            a0, s = sign * at0 - bound, sign * slope   # need a0 + s t < 0
+            if s == 0:
+                if a0 >= 0:
+                    return False
+            elif s > 0:   # t < -a0 / s
+                if -a0 * hi_d < hi_n * s:
+                    hi_n, hi_d = -a0, s
+            else:         # t > -a0 / s = a0 / -s
+                if a0 * lo_d > lo_n * -s:
+                    lo_n, lo_d = a0, -s
+    return lo_n * hi_d < hi_n * lo_d
+
+
+def line_of_sight(a: Hex, b: Hex, blocks: Iterable[Hex] | set[Hex]) -> bool:
+    """True when the segment between the centres of ``a`` and ``b`` crosses the inside of
+    no hex in ``blocks`` other than ``a`` and ``b`` themselves (a piece may stand in a wood
+    and shoot out of it). A line running exactly along an edge, or through a corner, skirts
+    the hexes there and is not blocked by them, whatever they are.
+
+    Only hexes near the line can be crossed: a point of the segment lies within 2/3 of a
+    step (in the hex metric) of the centre of the hex holding it, so such a hex ``h`` has
+    distance(a, h) + distance(h, b) <= distance(a, b) + 1; the rest are skipped unexamined.
+    """
+    n = distance(a, b)
+    for h in blocks:
+        if h == a or h == b or distance(a, h) + distance(h, b) > n + 1:
+            continue
+        if segment_crosses(a, b, h):
+            return False
+    return True
 
 
 # --- a board's passable hexes -----------------------------------------------------

@@ -56,10 +56,15 @@ def test_line_of_sight_is_blocked_by_a_hex_in_between_only():
     assert hexgrid.line_of_sight((0, 0), (4, 0), [])
     assert not hexgrid.line_of_sight((0, 0), (4, 0), [(2, 0)])
     assert hexgrid.line_of_sight((0, 0), (4, 0), [(4, 0), (0, 0), (2, 1)])
-    # (0,0)->(2,-1) runs along the edge between (1,0) and (1,-1): one of them clear is enough.
+    # (0,0)->(2,-1) runs along the edge between (1,0) and (1,-1): it passes through the
+    # inside of neither, so neither blocks it (exact geometry; the sampled first edition
+    # needed one of them clear).
     assert hexgrid.line_of_sight((0, 0), (2, -1), [(1, 0)])
     assert hexgrid.line_of_sight((0, 0), (2, -1), [(1, -1)])
-    assert not hexgrid.line_of_sight((0, 0), (2, -1), [(1, 0), (1, -1)])
+    assert hexgrid.line_of_sight((0, 0), (2, -1), [(1, 0), (1, -1)])
+    assert not hexgrid.sampled_line_of_sight((0, 0), (2, -1), [(1, 0), (1, -1)])
+    # ...but one step farther, the line passes through the middle of (2,-1).
+    assert not hexgrid.line_of_sight((0, 0), (4, -2), [(2, -1)])
 
 
 def test_grid_neighbours_stay_on_the_grid_and_shortest_paths_avoid_blockers():

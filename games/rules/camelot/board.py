@@ -1,7 +1,8 @@
 """The static board: terrain per hex, Excalibur's space, the item spaces, the edge ring.
 
-Loaded once per board name from ``boards/<name>.json`` and cached; the game state holds
-only the name. Everything here is read-only after loading, so every game shares it.
+Loaded once per board name and edition from ``boards/<name>.json`` and cached; the game
+state holds only the name (and, from edition 2 on, the edition: see ``editions.py``).
+Everything here is read-only after loading, so every game shares it.
 """
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import hexgrid
+from .editions import CURRENT, FIRST, exact_sight
 
 BOARDS = Path(__file__).resolve().parent / "boards"
 ENTERABLE = frozenset({"grass", "trees"})      # rocks and water cannot be entered
@@ -19,8 +21,12 @@ SIGHT_BLOCKING = frozenset({"trees", "rocks"})  # water does not block sight
 class Board:
     """One board's terrain and the questions rules ask of it (keys are ``"q,r"``)."""
 
-    def __init__(self, data: dict) -> None:
+    def __init__(self, data: dict, edition: int = FIRST) -> None:
         self.name: str = data["name"]
+        self.edition = edition
+        # Edition 1 sampled the line (hexgrid.sampled_line_of_sight); later editions decide
+        # sight by exact geometry (hexgrid.line_of_sight, docs/rules/camelot.md "Sight").
+        self._line_of_sight = hexgrid.line_of_sight if exact_sight(edition) else hexgrid.sampled_line_of_sight
         self.radius: int = data["radius"]
         self.terrain: dict[str, str] = dict(data["terrain"])
         self.excalibur: str = data["excalibur"]
@@ -64,7 +70,7 @@ class Board:
         pair = (a, b) if a <= b else (b, a)
         seen = self._sight.get(pair)
         if seen is None:
-            seen = self._sight[pair] = hexgrid.line_of_sight(self.hexes[a], self.hexes[b], self.blockers)
+            seen = self._sight[pair] = self._line_of_sight(self.hexes[a], self.hexes[b], self.blockers)
         return seen
 
     def public(self) -> dict:
@@ -72,14 +78,19 @@ class Board:
                 "excalibur": self.excalibur, "item_spaces": dict(self.item_spaces), "edge": list(self.edge)}
 
 
-@lru_cache(maxsize=None)
-def load(name: str = "standard") -> Board:
+def load(name: str = "standard", edition: int = FIRST) -> Board:
+    """The board ``name`` as the rules of ``edition`` read it (only sight differs)."""
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"No such board: {name!r}")
+    return _load(name, edition)
+
+
+@lru_cache(maxsize=None)
+def _load(name: str, edition: int) -> Board:
     path = BOARDS / f"{name}.json"
     if not path.exists():
         raise ValueError(f"No such board: {name!r}")
-    return Board(json.loads(path.read_text()))
+    return Board(json.loads(path.read_text()), edition)
 
 
 def board_public(name: str = "standard") -> dict:
@@ -88,3 +99,4 @@ def board_public(name: str = "standard") -> dict:
 
 
 load("standard")  # read once at import, never at move time
+load("standard", CURRENT)

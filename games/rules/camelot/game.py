@@ -15,7 +15,7 @@ is illegal in the state it meets. The parts: ``board`` (terrain), ``pieces``, ``
 from __future__ import annotations
 
 from ..base import Event, Game, IllegalMove, Outcome, Pending
-from . import combat, items, requests, turns
+from . import combat, editions, items, requests, turns
 from .movement import Mover
 from .pieces import COUNT, NAMES, TYPES, item_name, unit_name
 from .setup import entry_chooser, entry_choices, new_state
@@ -53,10 +53,15 @@ class Camelot(Game):
     # --- setting up ---------------------------------------------------------------
 
     def setup(self, players, options, seed):
+        # ``edition`` is a setup option the site stamps (editions.py), not a table option.
+        options = dict(options or {})
+        edition = options.pop("edition", editions.CURRENT)
+        if edition not in editions.EDITIONS:
+            raise ValueError(f"No such edition of the rules: {edition!r}.")
         options = self.options_with_defaults(options)
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             raise ValueError("Camelot is for three to six players.")
-        return new_state(players, options, seed)
+        return new_state(players, options, seed, edition)
 
     # --- the contract ---------------------------------------------------------------
 

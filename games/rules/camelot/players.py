@@ -53,7 +53,7 @@ class _Field:
     def __init__(self, view: dict) -> None:
         self.v = view
         self.me = view["me"]
-        self.board = load(view["board"])
+        self.board = load(view["board"], view.get("edition", 1))
         self.walk = _walks(self.board.name)
         self.units = view["units"]
         self.turn = view["turns"].get(str(self.me)) or {}

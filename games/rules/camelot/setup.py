@@ -3,6 +3,7 @@ the Entry hexes chosen in roll order."""
 from __future__ import annotations
 
 from ..rng import Rng, new_rng_state
+from . import editions
 from .board import load
 from .pieces import COUNT, SPELLS, TYPES
 
@@ -20,8 +21,8 @@ def excalibur_in_play(options: dict, players: int) -> bool:
     return not options["gold"]
 
 
-def new_state(players: int, options: dict, seed: int) -> dict:
-    board = load("standard")
+def new_state(players: int, options: dict, seed: int, edition: int = editions.CURRENT) -> dict:
+    board = load("standard", edition)
     state = {
         "board": board.name, "options": options, "rng": new_rng_state(seed), "players": players,
         "phase": "entry", "rolls": [], "order": [], "entry_next": 0,
@@ -34,6 +35,8 @@ def new_state(players: int, options: dict, seed: int) -> dict:
         "tokens": [], "turns": {}, "units": {}, "items": {}, "item_values": {},
         "paused": None, "turn_count": 0, "turn_seq": 0, "last_combat": [], "result": None,
     }
+    if edition != editions.FIRST:
+        state["edition"] = edition  # an edition-1 state keeps exactly the keys it always had
     rng = Rng(state["rng"])
     taken = {board.excalibur, *board.item_spaces.values()}
     if options["gold"]:

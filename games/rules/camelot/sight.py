@@ -1,8 +1,9 @@
 """Line of sight and range on the board (the geometry is games/rules/hexgrid.py's).
 
-From centre to centre; trees and rocks block, water, units and item spaces do not; a line
-running exactly along the edge of one blocking hex passes (hexgrid's permissive edge rule),
-a line along the edge *between two* blocking hexes does not (both sides are closed).
+From centre to centre; a tree or rock hex blocks when the segment passes through its inside
+(exact geometry, the same both ways); skirting an edge or a corner does not block; water,
+units and item spaces never do. Edition-1 games keep the sampled line they were played with
+(board.Board, editions.py; docs/rules/camelot.md "Sight").
 """
 from __future__ import annotations
 

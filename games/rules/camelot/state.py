@@ -7,11 +7,13 @@ to the items lying there; ``turns`` maps str(seat) -> that token holder's turn.
 """
 from __future__ import annotations
 
+from . import editions
 from .board import Board, load
 
 
 def board_of(state: dict) -> Board:
-    return load(state["board"])
+    """The game's board, read by the rules of the game's edition (editions.py)."""
+    return load(state["board"], editions.of(state))
 
 
 def occupancy(state: dict) -> dict[str, str]:

@@ -6,6 +6,7 @@ asks' ``mine`` flags (and only the asked seat sees an ask's prompt and options) 
 from __future__ import annotations
 
 from .. import decisions
+from . import editions
 from .requests import open_asks
 from .setup import entry_chooser, entry_choices
 from .state import gold_of
@@ -30,7 +31,7 @@ def build_view(state: dict, seat: int | None) -> dict:
     # decisions.view reads the top frame; Camelot keeps every open ask in one frame.
     asks = decisions.view({"decisions": [open_asks(state)]} if open_asks(state) else {}, seat)
     return {
-        "board": state["board"], "me": seat, "phase": state["phase"], "options": dict(state["options"]),
+        "board": state["board"], "edition": editions.of(state), "me": seat, "phase": state["phase"], "options": dict(state["options"]),
         "order": list(state["order"]), "rolls": list(state["rolls"]),
         "entry_turn": chooser, "entry_choices": entry_choices(state) if chooser is not None else [],
         "players": players, "tokens": list(state["tokens"]), "turns": turns,

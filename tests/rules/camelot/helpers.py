@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from games.rules.base import IllegalMove
 from games.rules.camelot import Camelot
-from games.rules.camelot import turns
+from games.rules.camelot import editions, turns
 from games.rules.camelot.board import load
 
 GAME = Camelot()
-BOARD = load("standard")
+BOARD = load("standard", editions.CURRENT)
 EDGE = BOARD.edge
 
 

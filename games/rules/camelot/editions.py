@@ -1,0 +1,39 @@
+"""Editions of Camelot's rules: games keep the rules they were started under.
+
+A stored game replays from its seed, its setup options and its moves (games/replay.py), so
+a change of ruling must not reach games started before it: a strike legal then could be
+refused now, or a setup drawn differently. Each game therefore records the edition it was
+set up under: the setup option ``edition`` (stamped by the site when a game starts,
+games/kinds/camelot/__init__.py; games stored before editions existed were stamped 1 by
+migration games/0008) and, from edition 2 on, ``state["edition"]``. An edition-1 state
+has no such key, so it is exactly the state those games stored.
+
+- Edition 1: the first rules (sampled line of sight, any enemy on the board declarable,
+  gold by a relaxing ladder from the first try).
+- Edition 2: sight by exact geometry, for ranged strikes and Morgan's revival alike;
+  only targets some unit of the declarer could still attack this turn may be declared;
+  gold placed as the rules text says whenever the board allows.
+
+docs/rules/camelot.md ("Editions") says the same for players.
+"""
+from __future__ import annotations
+
+FIRST = 1
+CURRENT = 2
+EDITIONS = (1, 2)
+
+
+def of(state: dict) -> int:
+    return state.get("edition", FIRST)
+
+
+def exact_sight(edition: int) -> bool:
+    return edition >= 2
+
+
+def declare_needs_reach(edition: int) -> bool:
+    return edition >= 2
+
+
+def gold_as_written(edition: int) -> bool:
+    return edition >= 2
