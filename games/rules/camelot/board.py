@@ -53,6 +53,10 @@ class Board:
             a: {b: hexgrid.distance(ha, hb) for b, hb in self.hexes.items()} for a, ha in self.hexes.items()
         }
 
+        # near[k][r]: the hexes 1..r steps from k, for r up to the longest strike (3).
+        self.near: dict[str, list[tuple[str, ...]]] = {
+            a: [tuple(b for b, d in row.items() if 0 < d <= r) for r in range(4)] for a, row in self.dist.items()}
+
     def distance(self, a: str, b: str) -> int:
         return self.dist[a][b]
 

@@ -9,17 +9,76 @@ seen by a Morgan may be undone (requests.offer_revivals).
 from __future__ import annotations
 
 from ..base import Event
-from . import items
+from . import editions, items
+from .movement import Mover
 from .pieces import BASIC_MODE, CHEAPEST_FIRST, MODE_WORDS, MODES, SHIELDS, unit_name
 from .sight import can_reach
 from .state import board_of, controls, frozen, is_enemy
 
 
 def declarable(state: dict, seat: int) -> list[str]:
-    """Units ``seat`` may declare a target: every enemy unit (guardians too) on the board
-    not yet declared by this turn."""
+    """Units ``seat`` may declare a target: enemy units (guardians too) on the board not yet
+    declared by this turn that some unit of ``seat``'s could still attack this turn (from
+    edition 2: "as long as you can actually perform the attack"; edition 1 allowed any)."""
     turn = state["turns"][str(seat)]
-    return [uid for uid, u in state["units"].items() if is_enemy(u, seat) and uid not in turn["declared"]]
+    units = state["units"]
+    enemies = [uid for uid, u in units.items() if is_enemy(u, seat) and uid not in turn["declared"]]
+    if not enemies or not editions.declare_needs_reach(editions.of(state)):
+        return enemies
+    board = board_of(state)
+    posts = strike_posts(state, seat)
+    return [uid for uid in enemies if _within_strike(board, posts, units[uid]["hex"])]
+
+
+def strike_posts(state: dict, seat: int) -> dict[tuple[int, bool], set[str]]:
+    """Where ``seat``'s units could strike from this turn, by reach: (range, needs sight) ->
+    hexes. A unit strikes from where it stands or from the end of a walk it may still make;
+    a piece in the pool from its Entry hex or a walk on (if the Entry hex is free); Merlin
+    also from wherever his unused Teleport may take him; a guardian the holder may still use
+    likewise. Walks are judged on the board as it stands (units not yet moved stay put)."""
+    turn = state["turns"][str(seat)]
+    ice = frozen(state)
+    can_move = turn["stage"] != "attack" and turn["moves_left"] > 0
+    teleport = state["spells"][seat]["teleport"]
+    mover = Mover(state, seat) if can_move else None
+    posts: dict[tuple[int, bool], set[str]] = {}
+
+    def add(kind: str, hexes) -> None:
+        posts.setdefault(_REACH[kind], set()).update(hexes)
+
+    for uid, unit in state["units"].items():
+        if not controls(state, unit, seat) or uid in ice or uid in turn["struck"]:
+            continue
+        if unit["guardian"] and not can_strike_with(state, seat, uid, ice):
+            continue
+        add(unit["type"], (unit["hex"],))
+        if can_move and uid not in turn["moved"]:
+            add(unit["type"], mover.unit_ends(uid))
+            if unit["type"] == "merlin" and not unit["guardian"] and teleport:
+                add("merlin", mover.teleport_ends(unit["hex"]))
+    if can_move:
+        for kind, left in state["pool"][seat].items():
+            if left <= 0:
+                continue
+            ends = mover.enter_ends(kind)
+            add(kind, ends)
+            if kind == "merlin" and teleport and ends:
+                add("merlin", mover.teleport_ends(None))
+    return posts
+
+
+def _within_strike(board, posts: dict, where: str) -> bool:
+    """Some post reaches ``where`` (hexes near it are tried, not every post)."""
+    for (reach, sight), hexes in posts.items():
+        for k in board.near[where][reach]:
+            if k in hexes and can_reach(board, k, where, reach, sight):
+                return True
+    return False
+
+
+# The farthest each piece strikes, and whether that strike needs sight (its basic strike
+# reaches farthest: the Curse's 2 covers Death Touch's adjacent hex, the Zot's 3 the Fireball's).
+_REACH = {kind: MODES[kind][BASIC_MODE[kind]][1:3] for kind in MODES}
 
 
 def strike_value(state: dict, seat: int, uid: str, target: str, mode: str) -> int | None:

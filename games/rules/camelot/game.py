@@ -279,7 +279,8 @@ class Camelot(Game):
             raise IllegalMove("Declare a list of different units.")
         allowed = set(combat.declarable(state, seat))
         if any(t not in allowed for t in targets):
-            raise IllegalMove("You may only declare enemy units on the board.")
+            raise IllegalMove("You may only declare enemy units on the board that one of your units "
+                              "could still attack this turn.")
         turn["declared"] = list(targets)
         turn["stage"] = "move"
         events.append(Event("declare", f"Seat {seat + 1} declares attacks on {', '.join(map(unit_name, targets)) or 'nobody'}.",

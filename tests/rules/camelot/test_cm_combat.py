@@ -3,7 +3,7 @@ the shields, one strike per unit (but the sweep), failed attacks cost the neares
 teamwork, guardians, and what dying does."""
 import pytest
 
-from .helpers import GAME, moves_of, play, put, refused, table
+from .helpers import BOARD, GAME, moves_of, play, put, refused, table
 
 
 def _attack(state, seat, targets, strikes, **end):
@@ -183,3 +183,79 @@ def test_a_guardian_that_moved_strikes_without_another_move_and_none_when_moves_
     assert state["turns"]["0"]["moves_left"] == 0
     state = play(state, 0, {"type": "strike", "unit": guard, "target": target, "mode": "melee"})
     assert state["turns"]["0"]["moves_left"] == 0
+
+
+# --- what may be declared ------------------------------------------------------------------
+# "You may declare any number of attacks before your movement, as long as you can actually
+# perform the attack." (SIMULTANEOUS COMBAT): a target none of your units could reach this
+# turn cannot be declared, so a declaration never freezes a unit at no cost.
+
+def _declarable(state, seat=0):
+    return {t for m in moves_of(state, seat, "declare") for t in m["targets"]}
+
+
+def test_with_no_units_on_the_board_a_far_target_cannot_be_declared():
+    state = table(3)
+    state["spells"][0]["teleport"] = False
+    far = put(state, 1, "arthur", "0,0")   # 7 from seat 0's Entry hex, out of every reach
+    assert _declarable(state) == set()
+    assert "could still attack" in refused(state, 0, {"type": "declare", "targets": [far]})
+
+
+def test_a_piece_entering_and_walking_up_counts():
+    state = table(3)
+    state["spells"][0]["teleport"] = False
+    entry = state["entries"][0]
+    assert entry == "-7,7" and BOARD.distance(entry, "-4,4") == 3 and BOARD.distance(entry, "-2,3") == 5
+    # An Arthur enters on the Entry hex and walks 2: a target 3 steps away is within his
+    # sword; one 5 steps away is beyond every piece (a Galahad entering reaches 1 + 3).
+    near = put(state, 1, "lancelot", "-4,4")
+    far = put(state, 1, "lancelot", "-2,3")
+    assert _declarable(state) == {near}
+    # With the Entry hex taken nothing can enter, so nothing is in reach.
+    put(state, 2, "galahad", entry)
+    assert _declarable(state) == set()
+
+
+def test_a_unit_that_can_walk_and_shoot_counts_and_a_wood_in_the_way_does_not():
+    state = table(3)
+    state["spells"][0]["teleport"] = False
+    state["pool"][0] = {k: 0 for k in state["pool"][0]}
+    put(state, 0, "galahad", "-1,-1")
+    # (-1,-4) is 3 away, but the wood at (-1,-3) stands between it and the Galahad's hex and
+    # every hex he could step to.
+    assert BOARD.terrain["-1,-3"] == "trees"
+    hidden = put(state, 1, "arthur", "-1,-4")
+    # (0,2) is 4 away: one step south and the Bow reaches it.
+    seen = put(state, 1, "arthur", "0,2")
+    assert BOARD.distance("-1,-1", "0,2") == 4
+    assert _declarable(state) == {seen}
+    assert "could still attack" in refused(state, 0, {"type": "declare", "targets": [seen, hidden]})
+    state = play(state, 0, {"type": "declare", "targets": [seen]})
+    assert state["turns"]["0"]["declared"] == [seen]
+
+
+def test_merlins_unused_teleport_reaches_far_and_a_frozen_unit_does_not_count():
+    state = table(3)
+    state["pool"][0] = {k: 0 for k in state["pool"][0]}
+    state["pool"][0]["merlin"] = 1
+    far = put(state, 1, "arthur", "0,0")
+    assert far in _declarable(state)           # enter, teleport, Zot
+    state["spells"][0]["teleport"] = False
+    assert far not in _declarable(state)
+    # A unit frozen by the other holder's declaration cannot strike, so it makes nothing declarable.
+    state = table(3, tokens=(0, 1))
+    state["spells"][0]["teleport"] = False
+    state["pool"][0] = {k: 0 for k in state["pool"][0]}
+    mine = put(state, 0, "lancelot", "0,1")
+    enemy = put(state, 1, "arthur", "1,0")
+    assert enemy in _declarable(state)
+    state = play(state, 1, {"type": "declare", "targets": [mine]})
+    assert enemy not in _declarable(state)
+
+
+def test_the_first_edition_let_any_enemy_be_declared():
+    state = table(3, options={"edition": 1})
+    state["spells"][0]["teleport"] = False
+    far = put(state, 1, "arthur", "0,0")
+    assert _declarable(state) == {far}
