@@ -8,10 +8,15 @@ from .board import load
 from .pieces import COUNT, SPELLS, TYPES
 
 GOLD_PER_PLAYER = (5, 3, 2)  # ten gold a player in mixed coins
-# Gold goes inside this radius and at least this far from other coins; the first rung
-# that fits is used (radius 7 is smaller than the printed board, see docs/rules/camelot.md).
+# Edition 1: gold goes inside this radius and at least this far from other coins; the first
+# rung where one of 25 random tries fits is used.
 GOLD_LADDER = ((4, 3), (5, 3), (5, 2), (6, 2), (6, 1))
 GOLD_TRIES = 25
+# Edition 2: (rings in from the edge, spacing). The rules' "not within 2 spaces of the
+# board edge or each other" is the first rung: at least 3 rings in, at least 3 apart. Only
+# when the board cannot hold that many coins so (the search below proves it) does the next
+# rung apply: first a ring nearer the edge, keeping the coins apart, then closer together.
+GOLD_RUNGS = ((3, 3), (2, 3), (1, 3), (1, 2), (0, 2), (0, 1))
 
 
 def excalibur_in_play(options: dict, players: int) -> bool:
@@ -40,7 +45,10 @@ def new_state(players: int, options: dict, seed: int, edition: int = editions.CU
     rng = Rng(state["rng"])
     taken = {board.excalibur, *board.item_spaces.values()}
     if options["gold"]:
-        _place_gold(state, board, rng, taken)
+        if editions.gold_as_written(edition):
+            _place_gold_as_written(state, board, rng, taken)
+        else:
+            _place_gold(state, board, rng, taken)
     if excalibur_in_play(options, players):
         state["items"][board.excalibur] = ["excalibur"]
     if options["accoutrements"]:
@@ -77,6 +85,81 @@ def _place_gold(state: dict, board, rng: Rng, taken: set) -> None:
                 state["gold_rule"] = {"radius": radius, "spacing": spacing}
                 return
     raise AssertionError("gold could not be placed")  # the last rung always fits
+
+
+def _place_gold_as_written(state: dict, board, rng: Rng, taken: set) -> None:
+    """Each coin on its own random hex, on the first rung of ``GOLD_RUNGS`` where the board
+    can hold every coin at all; ``state["gold_rule"]`` says which rung was used."""
+    coins = [v for _ in range(state["players"]) for v in GOLD_PER_PLAYER]
+    for from_edge, spacing in GOLD_RUNGS:
+        candidates = sorted(k for k in board.enterable if k not in taken and board.from_edge(k) >= from_edge)
+        rng.shuffle(candidates)
+        chosen = spread(board, candidates, len(coins), spacing)
+        if chosen is not None:
+            for n, (value, k) in enumerate(zip(coins, chosen), 1):
+                state["items"][k] = [f"gold-{n}"]
+                state["item_values"][f"gold-{n}"] = value
+            state["gold_rule"] = {"from_edge": from_edge, "spacing": spacing}
+            return
+    raise ValueError("This board has no room for the gold.")
+
+
+def spread(board, candidates: list[str], count: int, spacing: int) -> list[str] | None:
+    """``count`` of ``candidates`` at least ``spacing`` apart, preferring earlier ones (the
+    caller shuffles them), or None when no such choice exists at all.
+
+    An exhaustive search, kept quick by a bound: the hexes still open are covered greedily
+    by groups that are all within ``spacing`` of one another (at most one coin per group),
+    and a branch that cannot reach ``count`` even so is dropped. Otherwise it branches on
+    the smallest group: each of its hexes in turn, and "none of them" only while the bound
+    has room to spare (when it has none, every group must take a coin). The boards' worst
+    case (tests/rules/camelot/test_cm_setup.py, 3-6 players) stays within milliseconds."""
+    n = len(candidates)
+    clash = [0] * n
+    for i, a in enumerate(candidates):
+        row = board.dist[a]
+        for j, b in enumerate(candidates):
+            if i != j and row[b] < spacing:
+                clash[i] |= 1 << j
+
+    def groups(open_: int) -> list[int]:
+        """Mutually clashing groups (bit masks) covering ``open_``: one coin each at most."""
+        out = []
+        while open_:
+            low = open_ & -open_
+            group, maybe = low, open_ & clash[low.bit_length() - 1]
+            while maybe:
+                bit = maybe & -maybe
+                group |= bit
+                maybe &= clash[bit.bit_length() - 1]
+            open_ &= ~group
+            out.append(group)
+        return out
+
+    chosen: list[int] = []
+
+    def search(open_: int) -> bool:
+        if len(chosen) == count:
+            return True
+        cover = groups(open_)
+        spare = len(chosen) + len(cover) - count
+        if spare < 0:
+            return False
+        group = min(cover, key=lambda g: bin(g).count("1"))
+        members = group
+        while members:
+            bit = members & -members
+            members &= ~bit
+            i = bit.bit_length() - 1
+            chosen.append(i)
+            if search(open_ & ~clash[i] & ~bit):
+                return True
+            chosen.pop()
+        return spare > 0 and search(open_ & ~group)
+
+    if not search((1 << n) - 1):
+        return None
+    return [candidates[i] for i in chosen]
 
 
 def _roll_for_order(state: dict, rng: Rng, players: int) -> None:

@@ -1,9 +1,12 @@
 """Setting up: gold before the roll, guardians, items, the order roll, tokens, Entry hexes."""
+import functools
 import json
 
 import pytest
 
-from games.rules.camelot.setup import GOLD_PER_PLAYER, entry_choices
+from games.rules.camelot import editions
+from games.rules.camelot.board import load
+from games.rules.camelot.setup import GOLD_PER_PLAYER, GOLD_RUNGS, entry_choices
 
 from .helpers import BOARD, EDGE, GAME, play, refused
 
@@ -76,21 +79,83 @@ def test_edge_spaces_are_grass_and_the_ring_has_42():
     assert BOARD.edge_distance(EDGE[0], EDGE[41]) == 1 and BOARD.edge_distance(EDGE[0], EDGE[21]) == 21
 
 
+# "Gold tokens should not be placed within 2 spaces of the board edge or each other."
+# (BUYING THE KINGSHIP): at least 3 rings in from the edge and at least 3 apart, whenever the
+# board can hold that many coins so; otherwise the first rung of GOLD_RUNGS that can.
+AS_WRITTEN = GOLD_RUNGS[0]
+assert AS_WRITTEN == (3, 3)
+
+
+def _most_coins(board, from_edge, spacing):
+    """The most coins that fit on a rung, by a branch-and-bound of the test's own (each hex
+    in or out, in board order, bounded by greedy groups of mutually close hexes), independent
+    of setup.spread's search."""
+    taken = {board.excalibur, *board.item_spaces.values()}
+    cells = sorted(k for k in board.enterable if k not in taken and board.from_edge(k) >= from_edge)
+    near = [sum(1 << j for j, b in enumerate(cells) if j != i and board.distance(a, b) < spacing)
+            for i, a in enumerate(cells)]
+    best = 0
+
+    def upper(open_):
+        groups = 0
+        while open_:
+            v = (open_ & -open_).bit_length() - 1
+            group, maybe = 1 << v, open_ & near[v]
+            while maybe:
+                u = (maybe & -maybe).bit_length() - 1
+                group |= 1 << u
+                maybe &= near[u]
+            open_ &= ~group
+            groups += 1
+        return groups
+
+    def grow(open_, size):
+        nonlocal best
+        best = max(best, size)
+        if open_ and size + upper(open_) > best:
+            v = (open_ & -open_).bit_length() - 1
+            grow(open_ & ~near[v] & ~(1 << v), size + 1)
+            grow(open_ & ~(1 << v), size)
+
+    grow((1 << len(cells)) - 1, 0)
+    return best
+
+
+@functools.lru_cache(maxsize=None)
+def _first_rung_that_fits(board_name, coins):
+    board = load(board_name, editions.CURRENT)
+    return next(r for r in GOLD_RUNGS if _most_coins(board, *r) >= coins)
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
-def test_gold_is_ten_a_player_in_mixed_coins_spread_inside_the_board(players):
-    for seed in range(8):
+def test_gold_is_ten_a_player_placed_as_written_whenever_the_board_allows(players):
+    coins = 3 * players
+    rung = _first_rung_that_fits("standard", coins)
+    # What the standard board allows (docs/rules/camelot.md, "Setting up"): the rules' rung
+    # holds at most 9 coins there, so three players get it as written; four get the coins
+    # 2 rings in, five and six 1 ring in; always 3 apart.
+    assert rung == {3: (3, 3), 4: (2, 3), 5: (1, 3), 6: (1, 3)}[players]
+    for seed in range(100):
         state = GAME.setup(players, {"gold": True}, seed)
         values = state["item_values"]
         assert sum(values.values()) == 10 * players and len(set(values.values())) == len(set(GOLD_PER_PLAYER))
         places = [h for h, things in state["items"].items() for t in things if t.startswith("gold-")]
-        assert len(places) == len(values) == len(set(places))
-        rule = state["gold_rule"]
+        assert len(places) == len(values) == len(set(places)) == coins
+        assert state["gold_rule"] == {"from_edge": rung[0], "spacing": rung[1]}
         for h in places:
             assert h in BOARD.enterable and h != BOARD.excalibur and h not in BOARD.item_spaces.values()
-            assert BOARD.from_edge(h) >= BOARD.radius - rule["radius"]
-            assert all(BOARD.distance(h, o) >= rule["spacing"] for o in places if o != h)
-        if players <= 4:
-            assert rule["spacing"] >= 3  # the printed rule fits at three and four players
+            assert BOARD.from_edge(h) >= rung[0]
+            assert all(BOARD.distance(h, o) >= rung[1] for o in places if o != h)
+
+
+def test_gold_placements_differ_from_seed_to_seed():
+    seen = {frozenset(GAME.setup(3, {"gold": True}, seed)["items"]) for seed in range(20)}
+    assert len(seen) > 10
+
+
+def test_the_first_edition_kept_its_ladder():
+    state = GAME.setup(4, {"gold": True, "edition": 1}, 3)
+    assert set(state["gold_rule"]) == {"radius", "spacing"} and "edition" not in state
 
 
 def test_gold_is_placed_before_the_roll():
