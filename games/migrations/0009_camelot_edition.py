@@ -18,7 +18,7 @@ def stamp_first_edition(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("games", "0007_match_state_fixed"),
+        ("games", "0008_seat_left_by"),
     ]
 
     operations = [
