@@ -128,7 +128,7 @@ def test_a_game_records_the_edition_it_is_played_under(camelot):
 def test_a_game_stored_before_editions_replays_under_the_first_after_the_migration(make_match, players, monkeypatch):
     """A game started before the rules had editions: setup options without one and a state
     of the first rules. Replayed as it is, it would be set up under the current edition;
-    migration 0009 stamps edition 1 and it replays as it was played."""
+    migration 0010 stamps edition 1 and it replays as it was played."""
     monkeypatch.setattr(editions, "CURRENT", editions.FIRST)
     match, users = make_match(kind="camelot", seats=4, users=players, seed=SEED, **CLOCK)
     monkeypatch.undo()
@@ -138,7 +138,7 @@ def test_a_game_stored_before_editions_replays_under_the_first_after_the_migrati
     Match.objects.filter(pk=match.pk).update(
         setup_options={k: v for k, v in match.setup_options.items() if k != "edition"})
     assert not _replays(match)
-    migration = importlib.import_module("games.migrations.0009_camelot_edition")
+    migration = importlib.import_module("games.migrations.0010_camelot_edition")
     migration.stamp_first_edition(django_apps, None)
     match.refresh_from_db()
     assert match.setup_options["edition"] == editions.FIRST and _replays(match)

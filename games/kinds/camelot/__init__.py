@@ -6,7 +6,7 @@ order the server receives them (docs/rules/camelot.md, "On the site").
 Each game is set up under the current edition of the rules, stamped into its setup options
 (``edition``), so a later change of ruling never changes how a stored game replays
 (games/rules/camelot/editions.py; games stored before editions were stamped 1 by migration
-games/0009)."""
+games/0010)."""
 from django.urls import path
 
 from games.kinds.base import Room

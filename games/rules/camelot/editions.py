@@ -5,7 +5,7 @@ a change of ruling must not reach games started before it: a strike legal then c
 refused now, or a setup drawn differently. Each game therefore records the edition it was
 set up under: the setup option ``edition`` (stamped by the site when a game starts,
 games/kinds/camelot/__init__.py; games stored before editions existed were stamped 1 by
-migration games/0009) and, from edition 2 on, ``state["edition"]``. An edition-1 state
+migration games/0010) and, from edition 2 on, ``state["edition"]``. An edition-1 state
 has no such key, so it is exactly the state those games stored.
 
 - Edition 1: the first rules (sampled line of sight, any enemy on the board declarable,

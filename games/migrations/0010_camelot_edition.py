@@ -18,7 +18,7 @@ def stamp_first_edition(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("games", "0008_seat_left_by"),
+        ("games", "0009_seat_computer_due"),
     ]
 
     operations = [
