@@ -12,7 +12,8 @@ has no such key, so it is exactly the state those games stored.
   gold by a relaxing ladder from the first try).
 - Edition 2: sight by exact geometry, for ranged strikes and Morgan's revival alike;
   only targets some unit of the declarer could still attack this turn may be declared;
-  gold placed as the rules text says whenever the board allows.
+  gold placed as the rules text says whenever the board allows; units named with their
+  number in the asks kept in the state ("Seat 2's Arthur 3", and what a target carries).
 
 docs/rules/camelot.md ("Editions") says the same for players.
 """
@@ -36,4 +37,9 @@ def declare_needs_reach(edition: int) -> bool:
 
 
 def gold_as_written(edition: int) -> bool:
+    return edition >= 2
+
+
+def numbered_names(edition: int) -> bool:
+    """Asks kept in the state name units "Arthur 3" (edition 1 said "Arthur")."""
     return edition >= 2

@@ -18,7 +18,7 @@ from __future__ import annotations
 from ..base import Event, Game, IllegalMove, Outcome, Pending
 from . import combat, editions, items, requests, turns
 from .movement import Mover
-from .pieces import COUNT, NAMES, TYPES, item_name, unit_name
+from .pieces import COUNT, NAMES, TYPES, item_name, unit_label, unit_name
 from .setup import entry_chooser, entry_choices, new_state
 from .state import board_of, controls, frozen, turn_of
 from .state_copy import copy_state
@@ -104,10 +104,11 @@ class Camelot(Game):
         units = (state or {}).get("units", {})
 
         def name(uid):
-            u = units.get(uid)
-            if u is None:
+            if not isinstance(uid, str):
                 return str(uid)
-            return "a guardian" if u["guardian"] else f"seat {u['seat'] + 1}'s {NAMES[u['type']]}"
+            # "seat N" is put in words by the site (usernames), as in every log line.
+            text = unit_label(units, uid, (state or {}).get("item_values"))
+            return text[0].lower() + text[1:] if text.startswith("Seat ") else text
 
         if kind == "entry":
             return f"chooses the Entry hex {move.get('hex')}"
@@ -284,7 +285,8 @@ class Camelot(Game):
                               "could still attack this turn.")
         turn["declared"] = list(targets)
         turn["stage"] = "move"
-        events.append(Event("declare", f"Seat {seat + 1} declares attacks on {', '.join(map(unit_name, targets)) or 'nobody'}.",
+        named = [unit_label(state["units"], t, state["item_values"]) for t in targets]
+        events.append(Event("declare", f"Seat {seat + 1} declares attacks on {', '.join(named) or 'nobody'}.",
                             data={"seat": seat, "targets": targets}))
 
     def _need_movement(self, turn, counts=True):

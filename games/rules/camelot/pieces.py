@@ -32,16 +32,29 @@ def can_carry(kind: str, item: str) -> bool:
 
 # --- names in words (log lines and prompts name pieces, never their ids) -------------
 
-def unit_name(uid: str) -> str:
-    """``"s2-arthur-3"`` -> "Seat 3's Arthur"; ``"guardian-1"`` -> "Guardian 1". The id alone
-    says whose and what a unit is, so a unit that has just died is named as well as a live one
-    ("Seat N" becomes the player's name on the site)."""
+def unit_name(uid: str, numbered: bool = True) -> str:
+    """``"s2-arthur-3"`` -> "Seat 3's Arthur 3"; ``"s2-merlin-1"`` -> "Seat 3's Merlin" (a
+    player has one); ``"guardian-1"`` -> "Guardian 1". The id alone says whose and what a unit
+    is, so a unit that has just died is named as well as a live one ("Seat N" becomes the
+    player's name on the site). Two of a player's Arthurs are never both "Arthur": the
+    number is the one in the id, the same on the board, in the log and in every ask.
+    ``numbered=False`` gives the first edition's names (kept in its stored asks)."""
     if uid.startswith("guardian-"):
         return f"Guardian {uid.split('-', 1)[1]}"
     parts = uid.split("-")
     if len(parts) == 3 and parts[0][1:].isdigit() and parts[1] in NAMES:
-        return f"Seat {int(parts[0][1:]) + 1}'s {NAMES[parts[1]]}"
+        name = f"Seat {int(parts[0][1:]) + 1}'s {NAMES[parts[1]]}"
+        return f"{name} {parts[2]}" if numbered and COUNT[parts[1]] > 1 else name
     return uid
+
+
+def unit_label(units: dict, uid: str, values: dict | None = None) -> str:
+    """The unit's name and what it carries: "Seat 3's Arthur 3 carrying Excalibur"."""
+    unit = units.get(uid)
+    name = unit_name(uid)
+    if unit is not None and unit.get("carry"):
+        name += f" carrying {item_name(unit['carry'], values)}"
+    return name
 
 
 def item_name(item: str, values: dict | None = None) -> str:

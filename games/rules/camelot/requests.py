@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from .. import decisions
 from ..base import Event, IllegalMove
+from . import editions
 from .combat import ally_candidates
-from .pieces import NAMES, unit_name
+from .pieces import NAMES, unit_label, unit_name
 from .sight import in_sight
 from .state import board_of
 
@@ -43,10 +44,16 @@ def asked(state: dict, seat: int, kind: str, **data) -> bool:
 
 def ask_ally(state: dict, asker: int, target: str, ally: int, events: list) -> None:
     turn = state["turns"][str(asker)]
-    options = [{"value": uid, "label": f"{unit_name(uid)} at {state['units'][uid]['hex']}"} for uid in ally_candidates(state, ally, target)]
+    # An ask is kept in the state, so its words follow the game's edition (stored games replay).
+    if editions.numbered_names(editions.of(state)):
+        name, whom = (lambda uid: unit_name(uid)), unit_label(state["units"], target, state["item_values"])
+    else:
+        name = (lambda uid: unit_name(uid, numbered=False))
+        whom = name(target)
+    options = [{"value": uid, "label": f"{name(uid)} at {state['units'][uid]['hex']}"} for uid in ally_candidates(state, ally, target)]
     _add(state, seat=ally, kind="ally", options=options, default=[], pick=(0, len(options)),
-         prompt=f"Seat {asker + 1} asks you to join the attack on {unit_name(target)}: choose units to lend (none to refuse).",
-         public=f"Seat {ally + 1} is asked to join seat {asker + 1}'s attack on {unit_name(target)}.",
+         prompt=f"Seat {asker + 1} asks you to join the attack on {whom}: choose units to lend (none to refuse).",
+         public=f"Seat {ally + 1} is asked to join seat {asker + 1}'s attack on {whom}.",
          data={"asker": asker, "turn": turn["number"], "target": target})
     events.append(Event("ask", f"Seat {asker + 1} asks seat {ally + 1} to help against {unit_name(target)}.",
                         data={"kind": "ally", "seat": ally, "target": target}))

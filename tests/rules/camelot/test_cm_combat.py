@@ -148,7 +148,7 @@ def test_teamwork_an_ally_lends_units_out_of_turn_and_values_add():
     assert "third" in refused(state, 0, {"type": "ask_ally", "target": target, "seat": 1})
     state = play(state, 0, {"type": "ask_ally", "target": target, "seat": 2})
     ask = next(d for d in GAME.view_for(state, 2)["decisions"] if d["mine"])
-    assert ask["kind"] == "ally" and ask["options"] == [{"value": "s2-galahad-1", "label": "Seat 3's Galahad at 3,-1"}]
+    assert ask["kind"] == "ally" and ask["options"] == [{"value": "s2-galahad-1", "label": "Seat 3's Galahad 1 at 3,-1"}]
     state = play(state, 0, {"type": "strike", "unit": mine, "target": target, "mode": "melee"})
     state = play(state, 2, {"type": "decide", "id": ask["id"], "choice": ["s2-galahad-1"]})
     state = play(state, 0, {"type": "end_turn"})

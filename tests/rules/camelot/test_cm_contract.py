@@ -8,6 +8,7 @@ import pytest
 
 from games.rules.base import IllegalMove
 from games.rules.camelot import Camelot, board_public
+from games.rules.camelot.pieces import unit_name
 from games.rules.camelot.state_copy import copy_state
 
 from .helpers import GAME, play, put, table
@@ -103,7 +104,7 @@ def test_legal_moves_stay_bounded_and_cheap():
 def test_words_for_moves():
     state = table(3)
     unit = put(state, 0, "arthur", "0,1")
-    assert GAME.describe_move({"type": "move", "unit": unit, "to": "0,0"}, state) == "moves seat 1's Arthur to 0,0"
+    assert GAME.describe_move({"type": "move", "unit": unit, "to": "0,0"}, state) == "moves seat 1's Arthur 1 to 0,0"
     assert GAME.describe_move({"type": "enter", "piece": "merlin", "to": "0,0"}) == "brings Merlin on to 0,0"
     assert GAME.describe_move({"type": "end_turn", "timed_out": True}) == "ends the turn (time ran out)"
     for kind in ("declare", "drop", "strike", "ask_ally", "ask_disengage", "decide", "pause", "resume", "resign", "entry"):
@@ -130,3 +131,22 @@ def test_legal_moves_come_in_the_same_order_in_every_process():
     logs = {subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True,
                            env={**os.environ, "PYTHONHASHSEED": h}, check=True).stdout for h in ("1", "99")}
     assert len(logs) == 1 and len(json.loads(logs.pop())) > 50
+
+
+def test_two_units_of_one_kind_are_never_named_alike():
+    """Issue 33: "declares attacks on tim_3's Arthur, tim_3's Arthur" must not happen. Each
+    unit is named with the number of its id, and a target with what it carries."""
+    state = table(3)
+    put(state, 0, "arthur", "0,2")
+    put(state, 0, "arthur", "1,1")
+    one = put(state, 1, "arthur", "1,0")
+    two = put(state, 1, "arthur", "0,1", carry="excalibur")
+    merlin = put(state, 1, "merlin", "-1,1")
+    after, events = GAME.apply(state, 0, {"type": "declare", "targets": [one, two]})
+    said = next(e.text for e in events if e.kind == "declare")
+    assert said == "Seat 1 declares attacks on Seat 2's Arthur 1, Seat 2's Arthur 2 carrying Excalibur."
+    assert GAME.describe_move({"type": "declare", "targets": [one, two]}, state) == (
+        "declares attacks on seat 2's Arthur 1, seat 2's Arthur 2 carrying Excalibur")
+    assert unit_name(merlin) == "Seat 2's Merlin" and unit_name("guardian-2") == "Guardian 2"
+    # The first edition's asks keep their old words (they are stored in the state).
+    assert unit_name(one, numbered=False) == "Seat 2's Arthur"
