@@ -457,7 +457,62 @@ def test_a_declared_attack_struck_with_its_line_of_sight(live_url, make_page, sh
     assert errors == []
 
 
-def unit_words(match, uid: str) -> str:
-    """How the page names a unit that has (or had) an owner: "gawain's Arthur"."""
-    seat, kind = uid.split("-")[0][1:], uid.split("-")[1]
-    return f"{PLAYERS[int(seat)]}'s {kind.capitalize()}"
+def unit_words(match, uid: str, me: int | None = None) -> str:
+    """How the page names a unit that has (or had) an owner: "gawain's Arthur 2", "your
+    Lancelot 1", "gawain's Merlin" (one a player, no number)."""
+    seat, kind, number = uid.split("-")
+    whose = "your" if me is not None and int(seat[1:]) == me else f"{PLAYERS[int(seat[1:])]}'s"
+    return f"{whose} {kind.capitalize()}" + (f" {number}" if kind in ("arthur", "galahad", "lancelot") else "")
+
+
+def test_the_attack_preview_shows_shields_against_strength_and_the_unit_a_failure_costs(live_url, make_page, shots):
+    """Issue 33: before declaring and before ending the turn the page shows each target's
+    shields against the strength that can still reach it, and which of the player's units a
+    failed attack costs; the status line says the next step in words."""
+    script, final = duel_script()
+    users = _players()
+    match = _start_game(users, SEED)
+    match = _drive(match, users, script)
+    seat = next(s for s in final["tokens"] if final["turns"][str(s)]["stage"] == "declare" and any(
+        u["seat"] not in (None, s) and _strikable(final, s, uid) for uid, u in final["units"].items()))
+    target = next(uid for uid, u in final["units"].items() if u["seat"] not in (None, seat) and _strikable(final, seat, uid))
+    errors: list = []
+    page = _signed_in(make_page, live_url, users[seat])
+    _open(page, f"{live_url}/games/{match.pk}/", errors)
+    number = match.state["turns"][str(seat)]["number"]
+    assert page.inner_text("[data-testid=status]") == (
+        f"Your turn {number}: declare any attacks first (click enemy pieces in reach), or just move.")
+
+    # Before declaring: the marked target's shields against what can still reach it.
+    plan = GAME.view_for(match.state, seat)["attack"][target]
+    assert plan["penalty"] and plan["shields"] == 1
+    page.click(f"g.cam-unit[data-unit='{target}']")
+    line = page.locator(f"[data-testid=declare-panel] .cam-preview-line[data-unit='{target}']")
+    line.wait_for()
+    text = line.inner_text()
+    name = unit_words(match, target, seat)
+    assert text.startswith(f"{name}: 1 shield against {plan['reach']} that can still reach it this turn")
+    verdict = "enough to kill it if all of them strike it." if plan["reach"] > 1 else "not enough to kill it."
+    assert verdict in text
+    lose = unit_words(match, plan["penalty"], seat)
+    assert f"If this attack fails, you lose {lose} (your unit nearest to it as your units stand now)." in text
+    assert page.locator(f"[data-testid=target][data-unit='{target}']").inner_text() == name
+    shots(page, "preview-declaring")
+
+    page.click("[data-testid=declare]")
+    match = _wait_version(match.pk, match.version + 1)
+    page.wait_for_selector(f"g.cam-unit.frozen[data-unit='{target}']")
+    # Before ending the turn: nothing struck yet, so ending now would cost the nearest unit.
+    now = GAME.view_for(match.state, seat)["attack"][target]
+    line = page.locator(f".cam-your-attacks .cam-preview-line[data-unit='{target}']")
+    line.wait_for()
+    text = line.inner_text()
+    assert text.startswith(f"{name}: 0 struck against 1 shield")
+    if now["reach"] > 0:
+        assert f"not enough yet; {now['reach']} more can still reach it." in text
+    assert f"If you end your turn now, this attack fails and you lose {unit_words(match, now['penalty'], seat)}" in text
+    status = page.inner_text("[data-testid=status]")
+    assert status == f"Your turn {number}: move up to 2 more pieces, then strike your target, then end your turn."
+    assert " 0 more" not in status
+    shots(page, "preview-before-ending")
+    assert errors == []

@@ -81,6 +81,93 @@ def _within_strike(board, posts: dict, where: str) -> bool:
 _REACH = {kind: MODES[kind][BASIC_MODE[kind]][1:3] for kind in MODES}
 
 
+def attack_preview(state: dict, seat: int, targets: list[str]) -> dict[str, dict]:
+    """For each of ``targets``: what ``seat`` can still bring against it this turn, and what
+    a failed attack on it would cost (the page shows it before declaring and before ending
+    the turn; docs/rules/camelot.md "Combat").
+
+    ``struck``: strikes already made on it; ``lent``: what units an ally lent add;
+    ``ready``: the best strikes of units that can still strike it from where they stand;
+    ``coming``: the best strikes of units that could walk (or enter, or teleport) into reach,
+    as many as the turn has moves left (a guardian not yet used takes a move even to strike
+    where it stands); ``reach``: the sum, an upper bound since each unit strikes one target.
+    ``penalty``: the own unit nearest to it as things stand, lost if the attack fails (None
+    when the rule is off or nobody is left to lose)."""
+    turn = state["turns"][str(seat)]
+    units = state["units"]
+    board = board_of(state)
+    ice = frozen(state)
+    lent_ice = ice - set(turn["declared"])
+    can_move = turn["stage"] != "attack" and turn["moves_left"] > 0
+    mover = Mover(state, seat) if can_move else None
+    teleport = state["spells"][seat]["teleport"]
+    # (unit id or None for a pool piece, type, hex now or None, hexes it could still strike from)
+    strikers = []
+    for uid, unit in units.items():
+        if not controls(state, unit, seat) or uid in ice or uid in turn["struck"]:
+            continue
+        if unit["guardian"] and not can_strike_with(state, seat, uid, ice):
+            continue
+        later: set[str] = set()
+        if can_move and uid not in turn["moved"]:
+            later.update(mover.unit_ends(uid))
+            if unit["type"] == "merlin" and not unit["guardian"] and teleport:
+                later.update(mover.teleport_ends(unit["hex"]))
+        strikers.append((uid, unit["type"], unit["hex"], later))
+    if can_move:
+        for kind, left in state["pool"][seat].items():
+            ends = mover.enter_ends(kind) if left > 0 else {}
+            if ends:
+                later = set(ends)
+                if kind == "merlin" and teleport:
+                    later.update(mover.teleport_ends(None))
+                strikers.extend([(None, kind, None, later)] * min(left, turn["moves_left"]))
+    spells = state["spells"][seat]
+    penalty_on = state["options"]["failed_attack_penalty"]
+    out = {}
+    for target in targets:
+        tgt = units.get(target)
+        if tgt is None:
+            continue
+        where = tgt["hex"]
+        ready = 0
+        coming: list[int] = []
+        for uid, kind, here, later in strikers:
+            guardian = uid is not None and units[uid]["guardian"]
+            best = _best_strike(board, kind, here, where, tgt["type"], spells, guardian) if here else 0
+            if best and not (guardian and uid not in turn["moved"]):
+                ready += best
+                continue
+            if later or (guardian and best):
+                best = max(best, max((_best_strike(board, kind, k, where, tgt["type"], spells, guardian)
+                                      for k in board.near[where][_REACH[kind][0]] if k in later), default=0))
+                if best:
+                    coming.append(best)
+        coming.sort(reverse=True)
+        bring = sum(coming[:turn["moves_left"]]) if can_move else 0
+        struck = sum(s["value"] for s in turn["strikes"] if s["target"] == target)
+        lent = sum(ally_value(state, a["unit"], target, lent_ice) for a in turn["allies"] if a["target"] == target)
+        own = [(board.distance(u["hex"], where), CHEAPEST_FIRST[u["type"]], uid)
+               for uid, u in units.items() if u["seat"] == seat]
+        out[target] = {"shields": SHIELDS[tgt["type"]], "struck": struck, "lent": lent, "ready": ready,
+                       "coming": bring, "reach": struck + lent + ready + bring,
+                       "penalty": min(own)[2] if own and penalty_on else None}
+    return out
+
+
+def _best_strike(board, kind: str, here: str, where: str, target_type: str, spells: dict, guardian: bool) -> int:
+    """The strongest single strike a ``kind`` standing on ``here`` could make at ``where``."""
+    best = 0
+    for mode, (value, reach, sight, spell) in MODES[kind].items():
+        if value <= best or (spell and (guardian or not spells[spell])):
+            continue
+        if mode == "fireball" and target_type == "merlin":
+            continue
+        if can_reach(board, here, where, reach, sight):
+            best = value
+    return best
+
+
 def strike_value(state: dict, seat: int, uid: str, target: str, mode: str) -> int | None:
     """The value of ``uid`` striking ``target`` in ``mode`` now, or None if it cannot."""
     unit = state["units"][uid]

@@ -6,7 +6,7 @@ asks' ``mine`` flags (and only the asked seat sees an ask's prompt and options) 
 from __future__ import annotations
 
 from .. import decisions
-from . import editions
+from . import combat, editions
 from .requests import open_asks
 from .setup import entry_chooser, entry_choices
 from .state import gold_of
@@ -30,6 +30,15 @@ def build_view(state: dict, seat: int | None) -> dict:
     frozen = sorted({uid for t in state["turns"].values() for uid in t["declared"]})
     # decisions.view reads the top frame; Camelot keeps every open ask in one frame.
     asks = decisions.view({"decisions": [open_asks(state)]} if open_asks(state) else {}, seat)
+    attack = None
+    if seat is not None and state["phase"] == "play" and seat in state["tokens"] and state["result"] is None:
+        # The holder's own attack, before declaring (every target it may declare) and after
+        # (its declared targets): strength still able to reach each, and the failure's cost.
+        turn = state["turns"][str(seat)]
+        if turn["declared"]:
+            attack = combat.attack_preview(state, seat, turn["declared"])
+        elif turn["stage"] == "declare":
+            attack = combat.attack_preview(state, seat, combat.declarable(state, seat))
     return {
         "board": state["board"], "edition": editions.of(state), "me": seat, "phase": state["phase"], "options": dict(state["options"]),
         "order": list(state["order"]), "rolls": list(state["rolls"]),
@@ -42,4 +51,5 @@ def build_view(state: dict, seat: int | None) -> dict:
         "turn_count": state["turn_count"], "turn_cap": state["options"]["turn_cap"],
         "last_combat": [dict(c) for c in state["last_combat"]],
         "result": dict(state["result"]) if state["result"] else None,
+        "attack": attack,
     }

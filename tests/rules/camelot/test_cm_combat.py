@@ -259,3 +259,42 @@ def test_the_first_edition_let_any_enemy_be_declared():
     state["spells"][0]["teleport"] = False
     far = put(state, 1, "arthur", "0,0")
     assert _declarable(state) == {far}
+
+
+# --- the attack preview (what the page shows before declaring and before ending the turn) ---
+# "if you declare an attack and do not have the strength to finish the unit off, *you must
+# discard one of your own units that is closest to the attacked piece.*" (RESOLVING COMBAT)
+
+def test_the_preview_counts_strength_that_can_still_reach_and_names_the_unit_a_failure_costs():
+    state = table(3)
+    state["spells"][0]["teleport"] = False
+    state["pool"][0] = {k: 0 for k in state["pool"][0]}
+    knight = put(state, 1, "lancelot", "1,0")            # 2 shields
+    near = put(state, 0, "arthur", "0,1")                 # beside it: 1 now
+    put(state, 0, "arthur", "-1,2")                       # two steps off: 1 if it walks up
+    put(state, 0, "galahad", "-3,4")                      # far: out of reach this turn
+    view = GAME.view_for(state, 0)
+    assert view["attack"][knight] == {"shields": 2, "struck": 0, "lent": 0, "ready": 1, "coming": 1,
+                                      "reach": 2, "penalty": near}
+    assert GAME.view_for(state, 2)["attack"] is None      # only a holder's own attack
+    # Declared, one strike made: the striker no longer counts as ready, its blow as struck.
+    state = play(state, 0, {"type": "declare", "targets": [knight]})
+    state = play(state, 0, {"type": "strike", "unit": near, "target": knight, "mode": "melee"})
+    after = GAME.view_for(state, 0)["attack"][knight]
+    assert (after["struck"], after["ready"], after["coming"], after["reach"]) == (1, 0, 0, 1)
+    assert after["penalty"] == near
+    # Without the failed-attack rule nothing is lost.
+    state = table(3, options={"failed_attack_penalty": False})
+    enemy = put(state, 1, "arthur", "1,0")
+    put(state, 0, "lancelot", "0,1")
+    assert GAME.view_for(state, 0)["attack"][enemy]["penalty"] is None
+
+
+def test_the_preview_counts_only_as_many_movers_as_moves_left():
+    state = table(3)
+    state["spells"][0]["teleport"] = False
+    state["pool"][0] = {k: 0 for k in state["pool"][0]}
+    target = put(state, 1, "morgan", "1,0")               # 2 shields
+    for hex_ in ("-1,2", "0,2", "-1,1"):                  # three Arthurs two steps off
+        put(state, 0, "arthur", hex_)
+    assert GAME.view_for(state, 0)["attack"][target]["coming"] == 2   # two moves a turn

@@ -3,7 +3,7 @@ import json
 
 from .helpers import GAME, play, put, table
 
-KEYS = {"board", "edition", "me", "phase", "options", "order", "rolls", "entry_turn", "entry_choices", "players", "tokens",
+KEYS = {"attack", "board", "edition", "me", "phase", "options", "order", "rolls", "entry_turn", "entry_choices", "players", "tokens",
         "turns", "units", "items", "item_values", "frozen", "decisions", "paused", "turn_count", "turn_cap",
         "last_combat", "result"}
 

@@ -131,17 +131,29 @@
 
   /* ---- words -------------------------------------------------------------------------- */
 
+  // A unit's number, from its id ("s2-arthur-3" -> "3"): a player's Arthurs, Galahads and
+  // Lancelots are told apart by it everywhere (the engine's names use the same number);
+  // Merlin and Morgan need none, a player has one of each.
+  var SEVERAL = { arthur: true, galahad: true, lancelot: true };
+  function unitNumber(uid) { var m = /-(\d+)$/.exec(uid || ""); return m ? m[1] : ""; }
+
   function unitName(v, uid, ctx, me) {
     var u = v.units[uid];
+    if (/^guardian-/.test(uid || "")) return "Guardian " + unitNumber(uid);
     if (!u) {  // gone from the board: its id still says whose and what it was ("s2-arthur-3")
       var m = /^s(\d+)-([a-z]+)-\d+$/.exec(uid || "");
       if (m && NAME[m[2]]) u = { seat: parseInt(m[1], 10), type: m[2] };
-      else return /^guardian/.test(uid || "") ? "a Guardian" : "a piece no longer on the board";
+      else return "a piece no longer on the board";
     }
-    // Two Guardians look alike: where one stands tells them apart.
-    if (u.guardian || u.seat === null || u.seat === undefined) return "a Guardian" + (u.hex ? " at " + u.hex : "");
-    if (u.seat === me) return "your " + NAME[u.type];
-    return ctx.seatName(u.seat) + "'s " + NAME[u.type];
+    var kind = NAME[u.type] + (SEVERAL[u.type] ? " " + unitNumber(uid) : "");
+    if (u.seat === me) return "your " + kind;
+    return ctx.seatName(u.seat) + "'s " + kind;
+  }
+
+  // The name and what the unit carries: "tim's Arthur 3 carrying Excalibur".
+  function unitLabel(v, uid, ctx, me) {
+    var u = v.units[uid], name = unitName(v, uid, ctx, me);
+    return u && u.carry ? name + " carrying " + itemName(u.carry, v) : name;
   }
 
   function itemName(id, v) {
@@ -175,16 +187,30 @@
       return ctx.seatName(v.entry_turn) + " is choosing an Entry hex.";
     }
     var turn = mine ? v.turns[String(me)] : null;
-    if (turn && (v.tokens || []).indexOf(me) >= 0) {
-      if (turn.stage === "declare") return "Your turn " + turn.number + ": declare your attacks (click enemy pieces), or just move.";
-      if (turn.stage === "move") return "Your turn " + turn.number + ": move up to " + turn.moves_left +
-        " more piece" + (turn.moves_left === 1 ? "" : "s") + (turn.declared.length ? ", then strike." : ", then end your turn.");
-      return "Your turn " + turn.number + ": strike at your declared targets, then end your turn.";
-    }
+    if (turn && (v.tokens || []).indexOf(me) >= 0) return "Your turn " + turn.number + ": " + nextStep(data, turn) + ".";
     var holders = (v.tokens || []).map(function (s) {
       return ctx.seatName(s) + " (" + stageWords(v.turns[String(s)]) + ")";
     });
     return (holders.length > 1 ? "Turns at the same time: " : "Turn: ") + holders.join(" and ") + ".";
+  }
+
+  /* The holder's next step in words, from what the legal moves still offer: "declare
+     any attacks first, or just move", "move 1 more piece, then strike your targets",
+     "strike your targets, then end your turn", "end your turn". */
+  function nextStep(data, turn) {
+    var o = index(data.legal_moves || []);
+    var canMove = hasKeys(o.move) || hasKeys(o.enter);
+    var canStrike = o.strikes.length > 0 || o.sweeps.length > 0;
+    var pieces = turn.moves_left === 1 ? "1 more piece" : turn.moves_left + " more pieces";
+    var targets = turn.declared.length === 1 ? "your target" : "your targets";
+    if (turn.stage === "declare") {
+      if (o.declares.length) return "declare any attacks first (click enemy pieces in reach), or just move";
+      return canMove ? "move up to " + pieces + " (nothing is in reach to attack), then end your turn" : "end your turn";
+    }
+    var after = canStrike ? "strike " + targets + ", then end your turn" :
+      (turn.declared.length ? "end your turn to resolve your attacks" : "end your turn");
+    if (turn.stage === "move" && canMove && turn.moves_left > 0) return "move up to " + pieces + ", then " + after;
+    return after;
   }
 
   /* ---- what the player is doing between redraws ------------------------------------------ */
@@ -400,9 +426,12 @@
     g.appendChild(svg("circle", { cx: c[0], cy: c[1], r: r, class: "cam-body" }));
     var glyph = GLYPH[u.type] || "?";
     g.appendChild(svg("text", { x: c[0], y: c[1] + (glyph.length > 1 ? 3.6 : 4.4), class: "cam-glyph" + (glyph.length > 1 ? " two" : "") }, glyph));
+    // The unit's number (Arthur 3, Guardian 1), the one the log and the panels use.
+    if (guardian || SEVERAL[u.type]) {
+      g.appendChild(svg("text", { x: c[0] + r * 0.62, y: c[1] + r * 0.95, class: "cam-number", "data-number": unitNumber(uid) }, unitNumber(uid)));
+    }
     if (u.carry) g.appendChild(itemIcon(u.carry, v, [c[0] + r * 0.8, c[1] - r * 0.75], 0.85, "carried"));
-    var words = unitName(v, uid, ctx, me).replace(/^your /, "Your ").replace(/^a /, "A ");
-    if (u.carry) words += ", carrying " + itemName(u.carry, v);
+    var words = cap(unitLabel(v, uid, ctx, me));
     if (frozen[uid]) words += " (frozen: declared as a target)";
     g.appendChild(svg("title", {}, words));
     if (movable || targetable || strikeable) {
@@ -503,9 +532,10 @@
         var on = ui.targets.indexOf(t) >= 0;
         list.appendChild(el("button", { type: "button", class: "cam-chip" + (on ? " on" : ""), "data-testid": "target",
                                         "data-unit": t, "aria-pressed": String(on), onclick: function () { toggleTarget(t); } },
-          unitName(v, t, ctx, me)));
+          unitLabel(v, t, ctx, me)));
       });
       d.appendChild(list);
+      d.appendChild(attackPreview(data, ui.targets, ctx, true));
       var declare = el("button", { type: "button", class: "primary", "data-testid": "declare", onclick: function () {
         send(ctx, { type: "declare", targets: ui.targets.slice() }, function () { ui.targets = []; });
       } }, ui.targets.length ? "Declare attacks on " + ui.targets.length : "Declare attacks");
@@ -531,6 +561,11 @@
     var asks = asksPanel(data, o, ctx);
     if (asks) box.appendChild(asks);
 
+    if (turn && holding && turn.declared.length) {
+      box.appendChild(el("div", { class: "cam-your-attacks" }, el("h3", { text: "Your attacks" }),
+                         attackPreview(data, turn.declared, ctx, false)));
+    }
+
     var row = el("div", { class: "cam-row" });
     if (o.endTurn) {
       var left = turn && turn.declared.length && turn.stage !== "attack";
@@ -545,6 +580,53 @@
     }
     if (o.pause) box.appendChild(pauseForm(v, o, ctx, me));
     return box.childNodes.length ? box : null;
+  }
+
+  /* Each target's shields against the strength that can still reach it this turn, and the
+     unit a failed attack costs (the engine's view.attack, counted by the rules' own reach and
+     sight). ``planning``: before declaring (``targets`` are the ones marked so far). */
+  function attackPreview(data, targets, ctx, planning) {
+    var v = data.view, me = data.my_seat, preview = v.attack || {};
+    var box = el("div", { class: "cam-preview", "data-testid": "attack-preview" });
+    if (planning && !targets.length) {
+      box.appendChild(el("p", { class: "muted", text: "Mark a target to see the strength you can bring against it." }));
+      return box;
+    }
+    targets.forEach(function (t) {
+      var p = preview[t];
+      if (!p || !v.units[t]) return;
+      var shields = p.shields + " shield" + (p.shields === 1 ? "" : "s");
+      var line = el("p", { class: "cam-preview-line", "data-unit": t });
+      var now = p.struck + p.lent, text;
+      if (planning) {
+        var parts = [];
+        if (p.ready) parts.push(p.ready + " from where your units stand");
+        if (p.coming) parts.push(p.coming + " more if they move up");
+        if (p.lent) parts.push(p.lent + " lent");
+        text = cap(unitLabel(v, t, ctx, me)) + ": " + shields + " against " + p.reach + " that can still reach it this turn" +
+          (parts.length ? " (" + parts.join(", ") + ")" : "") +
+          (p.reach > p.shields ? " \u2014 enough to kill it if all of them strike it." : " \u2014 not enough to kill it.");
+      } else {
+        text = cap(unitLabel(v, t, ctx, me)) + ": " + now + " struck" + (p.lent ? " (" + p.lent + " of it lent)" : "") +
+          " against " + shields;
+        if (now > p.shields) text += " \u2014 it falls when you end your turn.";
+        else if (p.reach > now) text += " \u2014 not enough yet; " + (p.reach - now) + " more can still reach it.";
+        else text += " \u2014 not enough, and nothing more can reach it.";
+      }
+      line.appendChild(el("span", { text: text }));
+      if (p.penalty) {
+        var lose = unitName(v, p.penalty, ctx, me);
+        var fails = !planning && now <= p.shields;
+        line.appendChild(el("span", { class: "cam-penalty" + (fails ? " due" : ""), "data-testid": "penalty",
+          text: (fails ? " If you end your turn now, this attack fails and you lose " : " If this attack fails, you lose ") +
+                lose + " (your unit nearest to it" + (planning ? " as your units stand now" : "") + ")." }));
+      }
+      box.appendChild(line);
+    });
+    if (planning && targets.length > 1) {
+      box.appendChild(el("p", { class: "muted", text: "Each of your units strikes one target a turn." }));
+    }
+    return box;
   }
 
   function poolTray(v, o, me) {
@@ -615,7 +697,7 @@
         var on = ui.strikeTarget === t;
         pick.appendChild(el("button", { type: "button", class: "cam-chip" + (on ? " on" : ""), "data-testid": "strike-target",
                                         "data-unit": t, "aria-pressed": String(on),
-                                        onclick: function () { ui.strikeTarget = t; ui.aim = null; redraw(); } }, unitName(v, t, ctx, me)));
+                                        onclick: function () { ui.strikeTarget = t; ui.aim = null; redraw(); } }, unitLabel(v, t, ctx, me)));
       });
       box.appendChild(pick);
     }
@@ -646,7 +728,7 @@
     });
     if (made.length) {
       box.appendChild(el("p", { class: "muted", "data-testid": "struck", text: "Struck: " + made.map(function (s) {
-        return NAME[(v.units[s.unit] || {}).type] + " " + MODE[s.mode] + (s.target ? " at " + unitName(v, s.target, ctx, me) : "") +
+        return cap(unitName(v, s.unit, ctx, me)) + " " + MODE[s.mode] + (s.target ? " at " + unitName(v, s.target, ctx, me) : "") +
                " (" + s.value + ")";
       }).join("; ") + ". End your turn to resolve." }));
     }
@@ -667,7 +749,7 @@
     o.askAlly.forEach(function (m) {
       box.appendChild(el("button", { type: "button", "data-testid": "ask-ally", "data-seat": String(m.seat), "data-unit": m.target,
                                      onclick: function () { send(ctx, m); } },
-        "Ask " + ctx.seatName(m.seat) + " to join the attack on " + unitName(v, m.target, ctx, me)));
+        "Ask " + ctx.seatName(m.seat) + " to join the attack on " + unitLabel(v, m.target, ctx, me)));
     });
     o.askDisengage.forEach(function (m) {
       box.appendChild(el("button", { type: "button", "data-testid": "ask-disengage", "data-seat": String(m.seat),
