@@ -261,9 +261,11 @@ class ChatIn(In):
 
 class ChatOut(Schema):
     id: int
+    seq: int  # the line's number in its channel: a gap says a line was missed
     user: str
     text: str
     at: str
+    spectators: bool  # said in the spectators' own channel
 
 
 class ChatListOut(Schema):
@@ -282,7 +284,11 @@ def _viewable(match_id: int, user):
 @router.get("matches/{int:id}/chat/", response={200: ChatListOut, **ERRORS}, auth=PUBLIC,
             url_name="api_match_chat")
 def match_chat(request, match_id: MatchId, query: Query[ChatQuery]):
-    return {"messages": selectors.chat_for(_viewable(match_id, request.user), after_id=query.after)}
+    """The latest lines, or with ``after`` (a line's id) the lines after it, oldest first: a
+    spectator reads the spectators' channel too, as on the game's page."""
+    match, seats = selectors.viewable(match_id, request.user)
+    player = selectors.seat_of(match, request.user, seats) is not None
+    return {"messages": selectors.chat_for(match, after_id=query.after, player=player)}
 
 
 @router.post("matches/{int:id}/chat/", response={201: ChatOut, **ERRORS}, url_name="api_match_chat_post")

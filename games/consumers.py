@@ -33,7 +33,7 @@ from channels.exceptions import StopConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games import frames, live_moves, move_trace, selectors
+from games import frames, live_moves, move_trace, selectors, services
 from games.api_auth import bad_text, check_bounds
 from games.errors import ServiceError
 from games.frames import group_for
@@ -169,9 +169,8 @@ def _current_version(match_id: int) -> int | None:
 
 
 @database_sync_to_async
-def _load_chat(match_id: int, message_id: int, seat: int | None) -> list[dict]:
-    match = selectors.match_get(match_id)
-    return selectors.chat_for(match, after_id=message_id - 1, limit=1, player=seat is not None)
+def _chat_seen(match_id: int, user_id: int) -> None:
+    services.chat_notices_read(match_id=match_id, user_id=user_id)
 
 
 async def dispatch_in_order(sources, dispatch, *, backlog: int = 64) -> None:
@@ -385,9 +384,13 @@ class MatchConsumer(LiveConsumer):
         await self._send_frame(version, text)
 
     async def chat_message(self, event):
-        rows = await _load_chat(self.match_id, event["id"], self.seat)
-        for row in rows:
-            await self.send_json({"type": "chat", "message": row})
+        # The line comes whole (games/notify.py); a player never gets the spectators' channel.
+        line = event["line"]
+        if line["spectators"] and self.seat is not None:
+            return
+        await self.send_json({"type": "chat", "message": line})
+        if self.seat is not None and line["user"] != getattr(self.user, "username", None):
+            await _chat_seen(self.match_id, self.user.id)  # on the page: the line is not news
 
     async def _send_frame(self, version: int, text: str, force: bool = False):
         if version <= self.sent_version and not force:

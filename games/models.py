@@ -195,10 +195,15 @@ class ChatMessage(models.Model):
     text = models.CharField(max_length=500)
     # True: said in the spectators' own channel (players do not see it).
     spectators = models.BooleanField(default=False)
+    # 1, 2, 3, ... in the match's channel (the players' or the spectators'), given under the
+    # match's lock (services.chat_post): a page that receives seq n+2 after n knows it missed
+    # a line and fetches it. Per channel, so a player never waits for a line it may not read.
+    seq = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["match_id", "id"]
+        constraints = [models.UniqueConstraint(fields=["match", "spectators", "seq"], name="chat_seq_unique")]
 
 
 class Notification(models.Model):
@@ -208,6 +213,7 @@ class Notification(models.Model):
         INVITED = "invited", "Invitation"
         GAME_OVER = "game_over", "Game over"
         TIMEOUT = "timeout", "Timed out"
+        CHAT = "chat", "Chat"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE)

@@ -42,8 +42,11 @@ def match_changed_on_commit(match, seats_to_nudge, *, timers=()) -> None:
         unit_of_work.on_commit(partial(_schedule, match.pk, match.version, soon), blocking=True)
 
 
-def chat_posted_on_commit(message) -> None:
-    payload = {"type": "chat.message", "id": message.pk}
+def chat_posted_on_commit(message, line: dict) -> None:
+    """After commit, the line itself (``selectors.chat_public``) to the match's group: each
+    socket forwards it if its viewer may read that channel (games/consumers.py), without a
+    query of its own."""
+    payload = {"type": "chat.message", "id": message.pk, "line": line}
     transaction.on_commit(partial(_group_send, match_group(message.match_id), payload))
 
 

@@ -178,17 +178,23 @@ def log_for(match: Match, seat: int | None, *, limit: int = LOG_TAIL, seats: lis
 
 
 def chat_for(match: Match, *, after_id: int = 0, limit: int = CHAT_TAIL, player: bool = True) -> list[dict]:
-    """The latest chat lines this viewer may read: the players' channel for everyone, the
-    spectators' own channel for spectators only (``player=False``)."""
+    """The chat lines this viewer may read: the players' channel for everyone, the
+    spectators' own channel for spectators only (``player=False``). Without ``after_id`` the
+    latest ``limit`` lines (a page opening); with it the first ``limit`` lines after that id
+    (a page fetching what it missed, page by page), oldest first either way."""
     rows = ChatMessage.objects.filter(match=match, pk__gt=after_id)
     if player:
         rows = rows.filter(spectators=False)
-    rows = rows.select_related("user").order_by("-id")[:limit]
-    return [chat_public(m) for m in reversed(list(rows))]
+    rows = rows.select_related("user")
+    if after_id:
+        return [chat_public(m) for m in rows.order_by("id")[:limit]]
+    return [chat_public(m) for m in reversed(list(rows.order_by("-id")[:limit]))]
 
 
 def chat_public(message: ChatMessage) -> dict:
-    return {"id": message.pk, "user": message.user.username, "text": message.text,
+    """A line as pages and the API show it: ``seq`` numbers it in its channel (``spectators``
+    says which), so a page can tell it missed one."""
+    return {"id": message.pk, "seq": message.seq, "user": message.user.username, "text": message.text,
             "at": message.created_at.isoformat(), "spectators": message.spectators}
 
 

@@ -679,18 +679,48 @@ def chat_post(*, match_id: int, user, text: str) -> ChatMessage:
         raise ServiceError("Say something first.")
     if len(text) > CHAT_MAX:
         raise ServiceError(f"Chat messages are at most {CHAT_MAX} characters.")
-    match = Match.objects.filter(pk=match_id).only("id", "allow_spectators", "spectator_chat").first()
-    if match is None:
-        raise NotFound("No such game.")
-    mine = list(match.seats.filter(user=user))
-    # The game's chat is the players'. Spectators talk only when the table allows it, and then
-    # in a channel of their own that the players never see (no advice from the rail).
-    if not access.can_chat(match, user, mine):
-        raise NotAllowed("Only the players can chat in this game.")
-    seated = any(s.accepted for s in mine)
-    message = ChatMessage.objects.create(match=match, user=user, text=text, spectators=not seated)
-    notify.chat_posted_on_commit(message)
+    with transaction.atomic():
+        # The match row's lock (only that row: the lock order's first step) numbers the lines
+        # of two players pressing Send at once one after the other, and keeps one unread chat
+        # notice per player and game.
+        match = (Match.objects.select_for_update(of=("self",)).filter(pk=match_id)
+                 .only("id", "kind", "allow_spectators", "spectator_chat").first())
+        if match is None:
+            raise NotFound("No such game.")
+        seats = list(match.seats.all())
+        mine = [s for s in seats if s.user_id == user.id]
+        # The game's chat is the players'. Spectators talk only when the table allows it, and
+        # then in a channel of their own that the players never see (no advice from the rail).
+        if not access.can_chat(match, user, mine):
+            raise NotAllowed("Only the players can chat in this game.")
+        spectators = not any(s.accepted for s in mine)
+        last = (ChatMessage.objects.filter(match=match, spectators=spectators)
+                .order_by("-seq").values_list("seq", flat=True).first())
+        message = ChatMessage.objects.create(match=match, user=user, text=text, spectators=spectators,
+                                             seq=(last or 0) + 1)
+        if not spectators:
+            _chat_notices(match, message, seats)
+        notify.chat_posted_on_commit(message, selectors.chat_public(message))
     return message
+
+
+def _chat_notices(match: Match, message: ChatMessage, seats: list[Seat]) -> None:
+    """A players' line counts in the other players' notifications: one unread notice per game,
+    its text the latest line (``_notify``). A player with the game's page open has it marked
+    read as the line reaches the page (games/consumers.py), so it counts only for those away."""
+    name = registry.get(match.kind).name
+    text = f"{message.user.username} in {name} #{match.pk}: “{message.text}”"
+    if len(text) > NOTICE_LENGTH:
+        text = text[:NOTICE_LENGTH - 2] + "…”"
+    for seat in seats:
+        if seat.accepted and seat.user_id and seat.user_id != message.user_id:
+            persistence.notify(seat.user_id, match.pk, Notification.Kind.CHAT, text)
+
+
+def chat_notices_read(*, match_id: int, user_id: int) -> int:
+    """This player sees the game's chat (its page is open): its unread chat notice is read."""
+    return Notification.objects.filter(user_id=user_id, match_id=match_id, kind=Notification.Kind.CHAT,
+                                       read_at__isnull=True).update(read_at=timezone.now())
 
 
 def chat_spectators_set(*, match_id: int, user, allowed: bool) -> Match:

@@ -138,6 +138,8 @@ def match_detail(request, match_id):
     mine = access.seat_of(request.user, seats)
     invited = mine is not None and not mine.accepted
     may_join = access.may_join(match, request.user, seats)
+    if my_seat is not None:
+        services.chat_notices_read(match_id=match.pk, user_id=request.user.id)  # the chat is in view
     return render(request, "games/match.html", {
         "match": match, "seats": seats, "game": registry.get(match.kind), "my_seat": my_seat,
         "invited": invited, "can_join": (may_join and match.status == "open"

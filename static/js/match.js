@@ -379,6 +379,7 @@
       page.stopPolling();
       page.showConn("up");
       if (page.data) ws.send(JSON.stringify({ type: "sync", version: page.data.version }));
+      page.fetchChat(page.newestChatId());  // lines said while no socket was up
       page.heartbeat = setInterval(function () { page.ping(ws); }, HEARTBEAT_MS);
     };
     ws.onmessage = function (ev) {
@@ -395,7 +396,7 @@
         if (missed) page.showConn("catching");
         page.update(msg.data);
         if (missed) setTimeout(function () { if (page.ws === ws) page.showConn("up"); }, 600);
-      } else if (msg.type === "chat") page.addChat(msg.message);
+      } else if (msg.type === "chat") page.receiveChat(msg.message);
       else if (msg.type === "pong" && page.data && msg.version > page.data.version) {
         page.showConn("catching");  // the frame was missed: fetch it
         page.load().then(function () { page.showConn("up"); }, function () {});
@@ -443,11 +444,60 @@
     this.poller = null;
   };
 
+  /* Chat. Every line carries its id and its number (seq) in its channel (the players' or the
+     spectators'); lines are shown in id order, the order they were said. A page that holds
+     seq n and n+2 of a channel missed n+1 (a push lost, or said while the socket was down):
+     it fetches the lines after the last one it holds without a gap. */
   Page.prototype.addChat = function (m) {
     var list = document.getElementById("chat");
-    if (!list || list.querySelector('[data-id="' + m.id + '"]')) return;
-    list.appendChild(el("li", { "data-id": m.id, class: m.spectators ? "from-spectator" : "" }, el("b", { text: m.user }), " " + m.text));
+    if (!list) return false;
+    if (list.querySelector('[data-id="' + m.id + '"]')) return false;
+    var li = el("li", { "data-id": m.id, "data-seq": m.seq, "data-channel": m.spectators ? "spectators" : "players",
+                        class: m.spectators ? "from-spectator" : "" }, el("b", { text: m.user }), " " + m.text);
+    var next = null, items = list.children;
+    for (var i = items.length - 1; i >= 0 && +items[i].dataset.id > m.id; i--) next = items[i];
+    list.insertBefore(li, next);
     list.scrollTop = list.scrollHeight;
+    return true;
+  };
+
+  // The id of the last line held before the first gap of any channel, or null: no gap.
+  Page.prototype.chatGap = function () {
+    var list = document.getElementById("chat"), last = {}, gapAfter = null;
+    if (!list) return null;
+    Array.prototype.forEach.call(list.children, function (li) {
+      var ch = li.dataset.channel, seq = +li.dataset.seq, id = +li.dataset.id;
+      if (!ch || !seq) return;
+      if (last[ch] && seq > last[ch].seq + 1 && (gapAfter === null || last[ch].id < gapAfter)) gapAfter = last[ch].id;
+      last[ch] = { seq: seq, id: id };
+    });
+    return gapAfter;
+  };
+
+  Page.prototype.newestChatId = function () {
+    var list = document.getElementById("chat"), newest = 0;
+    if (list) Array.prototype.forEach.call(list.children, function (li) { newest = Math.max(newest, +li.dataset.id || 0); });
+    return newest;
+  };
+
+  // Fetch the lines after ``afterId`` (oldest first, a page at a time) until no gap is left.
+  Page.prototype.fetchChat = function (afterId) {
+    var page = this;
+    if (this.chatFetching) { this.chatAgain = true; return this.chatFetching; }
+    this.chatFetching = api("GET", "/api/matches/" + this.id + "/chat/?after=" + afterId).then(function (r) {
+      var added = 0;
+      (r.messages || []).forEach(function (m) { if (page.addChat(m)) added++; });
+      page.chatFetching = null;
+      var gap = page.chatGap();
+      if (page.chatAgain || (gap !== null && added)) { page.chatAgain = false; return page.fetchChat(gap !== null ? gap : afterId); }
+    }, function () { page.chatFetching = null; page.chatAgain = false; });
+    return this.chatFetching;
+  };
+
+  Page.prototype.receiveChat = function (m) {
+    this.addChat(m);
+    var gap = this.chatGap();
+    if (gap !== null) this.fetchChat(gap);
   };
 
   Page.prototype.wireChat = function () {
@@ -458,7 +508,7 @@
       var text = form.text.value.trim();
       if (!text) return;
       api("POST", "/api/matches/" + page.id + "/chat/", { text: text }).then(function (m) {
-        form.text.value = ""; page.addChat(m);
+        form.text.value = ""; page.receiveChat(m);
       }).catch(function (err) { page.showError(err.message); });
     });
   };
