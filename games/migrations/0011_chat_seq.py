@@ -16,7 +16,7 @@ def number_existing_lines(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0009_seat_computer_due'),
+        ('games', '0010_camelot_edition'),
     ]
 
     operations = [
