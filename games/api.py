@@ -96,6 +96,8 @@ class MatchCreateIn(In):
     computer_delay: int = Field(2, ge=0, le=60, description="Seconds a computer player waits before moving.")
     computer_takeover: bool = Field(False, description="Games of 3+: a computer takes over a seat left by "
                                                        "resigning or timing out.")
+    rated: bool = Field(True, description="The result moves the players' ratings (kept only when every seat is "
+                                          "a person).")
 
 
 class MatchSummaryOut(Schema):
@@ -165,7 +167,7 @@ def match_create(request, body: MatchCreateIn):
         clock_kind=body.clock.kind, clock_amount=body.clock.amount, weekend_pause=body.clock.weekend_pause,
         vacation_days=body.clock.vacation_days, allow_spectators=body.spectators, title=body.title,
         creator_choice=body.choice, computers_at=_computer_seats(body.computers),
-        computer_delay=body.computer_delay, computer_takeover=body.computer_takeover)
+        computer_delay=body.computer_delay, computer_takeover=body.computer_takeover, rated=body.rated)
     return Status(201, selectors.match_payload(match, request.user))
 
 

@@ -24,6 +24,9 @@ class MatchCreateForm(forms.Form):
         required=False, initial=True, label="Spectators welcome",
         help_text="Unticked, the game is private: only the players you invite sit at it or see it, so "
                   "invite a player, or choose a computer player, for every seat.")
+    rated = forms.BooleanField(
+        required=False, initial=True, label="Rated",
+        help_text="The result moves the players' ratings. Only games where every seat is a person are rated.")
     computer_delay = forms.IntegerField(min_value=0, max_value=computers.MAX_DELAY, initial=computers.DEFAULT_DELAY,
                                         required=False,
                                         label="Computer players wait (seconds)",

@@ -62,6 +62,9 @@ class Match(models.Model):
     # A game played for practice (a CCG game against a computer player): antes are played on
     # the table but nothing moves in anyone's collection.
     practice = models.BooleanField(default=False)
+    # Counts for the players' ratings of this kind (games/ratings.py): asked by the creator
+    # (on by default) and kept only when every seat is a person; a practice game never is.
+    rated = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -227,3 +230,54 @@ class Notification(models.Model):
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["user", "read_at"], name="notif_user_unread"),
                    models.Index(fields=["emailed_at", "user"], name="notif_email_queue")]
+
+
+class Rating(models.Model):
+    """A person's rating in one game kind (games/ratings.py): the model's belief about their
+    skill (``mu``, ``sigma``) after ``games`` rated games, and the number shown for it."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    kind = models.CharField(max_length=32)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    # The displayed number (docs/ratings.md), kept beside mu and sigma so a leaderboard sorts
+    # on an index instead of computing it for every row.
+    display = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "kind"], name="rating_unique_user_kind")]
+        # The leaderboard: established players of a kind, best first (games/ratings.py
+        # PROVISIONAL_GAMES is the 10 in the condition).
+        indexes = [models.Index(fields=["kind", "-display", "user"], condition=Q(games__gte=10),
+                                name="rating_board")]
+
+    def __str__(self):
+        return f"{self.user_id} in {self.kind}: {self.display:.0f}"
+
+
+class RatingChange(models.Model):
+    """What one rated game did to one player's rating: written once, in the transaction that
+    recorded the game's end; (match, user) is unique, so a game rates each player at most
+    once whatever path ends it. Its id orders the updates (ratings_recompute replays them
+    in that order)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
+    kind = models.CharField(max_length=32)
+    seat = models.PositiveSmallIntegerField()
+    # 1 for the winners (everyone, in a draw), 2 for the rest.
+    rank = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    display_before = models.FloatField()
+    display_after = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "user"], name="rating_change_unique_match_user")]
+        # A profile's chart: one person's changes in one kind, in order.
+        indexes = [models.Index(fields=["user", "kind", "id"], name="rating_change_history")]

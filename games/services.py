@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import access, clock, computers, frames, notify, persistence, registry, selectors
+from games import access, clock, computers, frames, notify, persistence, ratings, registry, selectors
 from games.errors import MoveRejected, NotAllowed, NotFound, ServiceError, StaleVersion
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
 from games.replay import JOIN_MOVE
@@ -31,12 +31,13 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
                  vacation_days: int = 0, allow_spectators: bool = True, title: str = "",
                  creator_choice: dict | None = None, seed: int | None = None, rematch_of: Match | None = None,
                  computers_at: dict[int, str] | None = None, computer_delay: int = computers.DEFAULT_DELAY,
-                 computer_takeover: bool = False) -> Match:
+                 computer_takeover: bool = False, rated: bool = True) -> Match:
     """Create a match with the creator in seat 0 and invited users in the next seats.
 
     ``computers_at`` gives seats (by index, never the creator's) to computer players of the
     named levels; invitees take the other seats in order. The game starts as soon as every
-    seat held by a person is filled, at once when the rest are all computers."""
+    seat held by a person is filled, at once when the rest are all computers. ``rated``: the
+    creator's wish, kept only when every seat is a person (games/ratings.py)."""
     try:
         room = registry.room(kind)
     except LookupError as exc:
@@ -79,7 +80,8 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
             allow_spectators=allow_spectators, seed=seed if seed is not None else secrets.randbits(62),
             clock=clock_kind, clock_amount=clock_amount if clock_kind != "none" else 0,
             weekend_pause=weekend_pause, vacation_days=vacation_days, rematch_of=rematch_of,
-            computer_delay=computer_delay, computer_takeover=computer_takeover, practice=practice)
+            computer_delay=computer_delay, computer_takeover=computer_takeover, practice=practice,
+            rated=ratings.rated_at_creation(rated, computer_seats=len(computer_seats)))
         seats = [Seat.objects.create(match=match, index=0, user=creator, accepted=True, choice=choice)]
         waiting = iter(invitees)
         for index in range(1, num_seats):
@@ -388,6 +390,7 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
         hook = registry.room(match.kind).hooks.on_finish
         if hook:
             hook(match, seats, match.outcome)
+        ratings.record_end(match, seats)  # a rated game rates its players here, once
         for seat in seats:
             if seat.user_id:
                 _notify(seat.user, match, Notification.Kind.GAME_OVER, _game_over_text(match, seat, seats))

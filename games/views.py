@@ -112,7 +112,8 @@ def match_new(request):
                     allow_spectators=form.cleaned_data["allow_spectators"],
                     creator_choice=raw_values(panel.seat) if panel.seat is not None else None,
                     computers_at=form.computer_seats(), computer_delay=form.cleaned_data["computer_delay"],
-                    computer_takeover=form.cleaned_data["computer_takeover"])
+                    computer_takeover=form.cleaned_data["computer_takeover"],
+                    rated=form.cleaned_data["rated"])
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:

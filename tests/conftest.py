@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 
 from games import aiodb, frames, persistence, registry
 from tests.council_game import Council
+from tests.podium_game import Podium
 from tests.secret_game import SecretHand
 
 # Every state the move path keeps between moves is checked, when it is used, against its JSON
@@ -22,6 +23,8 @@ persistence.recent.check = True
 registry.register(SecretHand())
 # A test game whose seats all act at once, each on its own decision.
 registry.register(Council())
+# A test game whose result the test declares (ratings: any number of players, any result).
+registry.register(Podium())
 
 PASSWORD = "a-long-test-password-42"
 pytest_plugins = ["tests.db_reset", "tests.browser_fixtures", "tests.celery_worker"]
