@@ -16,6 +16,8 @@ from games.errors import MoveRejected
 from games.models import Match, Rating, RatingChange, Seat
 
 pytestmark = pytest.mark.django_db
+# Tests whose rows must be committed (threads, the event loop), as elsewhere in the suite.
+committed = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 
 def _end(match, creator, winners, draw=False, key=None):
@@ -123,7 +125,7 @@ def test_a_resent_end_and_a_second_call_change_nothing(make_match):
     assert _stored([alice, bob]) == before
 
 
-@pytest.mark.django_db(transaction=True)
+@committed
 def test_a_racing_double_end_rates_once(make_match, run_threads):
     match, (alice, bob, carol) = make_match(kind="podium", seats=3)
     results = run_threads(lambda: _end(match, alice, [1], key="one"), lambda: _end(match, alice, [2], key="two"))
@@ -133,7 +135,7 @@ def test_a_racing_double_end_rates_once(make_match, run_threads):
     assert all(r.games == 1 for r in Rating.objects.all())
 
 
-@pytest.mark.django_db(transaction=True)
+@committed
 def test_two_games_ending_at_once_with_a_player_in_common_both_count(make_match, make_user, run_threads):
     alice = make_user()
     one, (_, bob) = make_match(kind="podium", users=[alice, make_user()])
@@ -143,7 +145,7 @@ def test_two_games_ending_at_once_with_a_player_in_common_both_count(make_match,
     call_command("ratings_recompute")  # equal, in the order the updates were made
 
 
-@pytest.mark.django_db(transaction=True)
+@committed
 def test_an_end_made_in_a_batch_on_the_socket_path_rates_once(make_match):
     """The batched path (games/live_moves.py) hands a rated end to the synchronous path, which
     rates it once; an unrated end stays in the batch."""

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0009_seat_computer_due'),
+        ('games', '0010_camelot_edition'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
