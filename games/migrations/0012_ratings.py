@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0010_camelot_edition'),
+        ('games', '0011_chat_seq'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
