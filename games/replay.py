@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from games import registry
 from games.models import Match, MoveRecord
+from games.rules.base import IllegalMove
 
 
 # The record of a newcomer taking a new seat in a game under way (services.match_join): the
@@ -33,7 +34,10 @@ def replay_check(match: Match) -> str | None:
     """None when replaying the log reproduces the stored snapshot, else what differs."""
     if match.state is None:
         return None
-    state, records = state_at(match, match.move_count)
+    try:
+        state, records = state_at(match, match.move_count)
+    except IllegalMove as exc:  # e.g. set up from other options than the game was: say so, do not crash
+        return f"a stored move is refused on replay: {exc.reason}"
     if len(records) != match.move_count:
         return f"{match.move_count} moves counted but {len(records)} stored"
     if state != match.state:

@@ -26,12 +26,13 @@ pytestmark = pytest.mark.browser
 
 GAME = MontyPythonFluxx()
 # Checked by tests/platform/test_fluxx_service.py: with ``script`` this seed's three-player
-# game ends in 40 moves with robin (seat 3) meeting And There Was Much Rejoicing. On the way:
-# Hand Limit 2 makes arthur and lancelot discard out of turn at once (moves 5 and 6), four
-# quotes earn cards, three accent claims are judged by the other two (the last two get one
-# "no" each, and a tie accepts), Draw 3, Play 2 of Them asks which drawn card to play, and
-# Rules Reset asks which Goal stays.
-SEED = 462
+# game (the printed deck) ends in 55 moves with arthur (seat 1) meeting A Bird in the Bush,
+# the Goal robin plays last. On the way: robin plays Hand Limit 2 from Draw 2 and Use 'Em,
+# which makes arthur and lancelot discard out of turn at once (moves 41 and 42); six quotes
+# earn cards; two accent claims are judged by the other two players (the first gets one
+# "no", and a tie accepts); arthur throws the Holy Hand Grenade of Antioch with a Creeper;
+# Draw 3, Play 2 of Them asks which drawn card to play; My Brain Hurts! asks which rules go.
+SEED = 2033
 PLAYERS = ("arthur", "lancelot", "robin")
 SONG = {"song": "The Ballad of Brave Sir Robin", "words": "He bravely turned his tail and fled, and so would I"}
 ACCENT = {"accent": "French", "words": "Zis castle is already taken, monsieur"}
@@ -103,7 +104,8 @@ def _click_move(page, move: dict, state: dict) -> None:
         form.locator(f"[data-testid={kind}]").click()
     elif kind == "power":
         to = str(move["to"]) if "to" in move else ""
-        page.click(f"[data-testid=power][data-card='{move['card']}'][data-target='{move['target']}'][data-to='{to}']")
+        page.click(f"[data-testid=power][data-card='{move['card']}'][data-target='{move['target']}'][data-to='{to}']"
+                   f"[data-discard='{move.get('discard', '')}']")
     else:  # end_turn, get_on_with_it, swap_plays: one button each
         page.click(f"[data-testid={kind.replace('_', '-')}]")
 
@@ -255,12 +257,12 @@ def test_three_players_click_through_a_whole_game(live_url, make_page, shots):
         if decisions.waiting(match.state) and len(match.state["decisions"][-1]) == 2 and out_of_turn == 0:
             shots(pages[0], "desktop-two-discarding", full=True)
 
-    assert match.status == "finished" and match.outcome["winners"] == [2]
-    assert out_of_turn == 2 and accents == 3 and quotes == 4
+    assert match.status == "finished" and match.outcome["winners"] == [0]
+    assert out_of_turn == 2 and accents == 2 and quotes == 6
     for seat, page in pages.items():
         assert page.inner_text("[data-testid=status]") == "The game is over."
-        assert page.inner_text("#outcome [data-testid=headline]") == ("You won." if seat == 2 else "You lost.")
-        assert "robin meets the Goal And There Was Much Rejoicing and wins!" in page.inner_text("[data-testid=log]")
+        assert page.inner_text("#outcome [data-testid=headline]") == ("You won." if seat == 0 else "You lost.")
+        assert "arthur meets the Goal A Bird in the Bush and wins!" in page.inner_text("[data-testid=log]")
         assert not page.locator("[data-testid=hand] .fx-card.playable").count(), "nothing is playable any more"
     shots(pages[0], "desktop-end", full=True)
     shots(pages[2], "phone-end", full=True)
@@ -274,6 +276,50 @@ def test_three_players_click_through_a_whole_game(live_url, make_page, shots):
     watcher.click("#last")
     watcher.wait_for_selector(f"text=Step {match.move_count} of {match.move_count}")
     watcher.wait_for_function("() => document.querySelector('[data-testid=status]').textContent.includes('wins')")
-    assert watcher.inner_text("[data-testid=status]") == "robin meets the Goal And There Was Much Rejoicing and wins!"
+    assert watcher.inner_text("[data-testid=status]") == "arthur meets the Goal A Bird in the Bush and wins!"
     assert not watcher.locator("[data-testid=turn-actions]").count()
+    assert errors == []
+
+
+# Every text line of a face must lie inside its card, and the smallest on a phone must stay
+# readable: measured in the page with the browser's own font metrics.
+MEASURE_FACES = """ids => ids.map(id => {
+  const box = document.createElement("div");
+  box.style.width = "33vw";  // a card in the hand on a phone: a third of the screen
+  document.body.appendChild(box);
+  const out = {id: id, outside: [], smallest: 99};
+  for (const large of [false, true]) {
+    const face = Grail.fluxxFace(id, large);
+    box.textContent = "";
+    box.appendChild(face);
+    const scale = face.getBoundingClientRect().width / 120;
+    for (const text of face.querySelectorAll("text")) {
+      const b = text.getBBox();
+      if (b.x < 1 || b.y < 1 || b.x + b.width > 119 || b.y + b.height > 167) out.outside.push(text.textContent);
+      const size = text.getAttribute("font-size");  // the type band's is the stylesheet's
+      if (!large && size) out.smallest = Math.min(out.smallest, parseFloat(size) * scale);
+    }
+  }
+  box.remove();
+  return out;
+})"""
+
+
+def test_every_face_of_the_printed_deck_fits_its_card_and_reads_on_a_phone(live_url, make_page):
+    from django.contrib.auth import get_user_model
+
+    from games.rules.fluxx.cards import DECK_RECORDS, PRINTED
+
+    page = make_page(width=390, height=844)
+    sign_up(page, live_url, "arthur")
+    User = get_user_model()
+    users = [User.objects.get(username="arthur"), User.objects.create_user("lancelot", password="a-long-test-password-42")]
+    match = _start_game(users, SEED)
+    errors: list = []
+    _open(page, f"{live_url}/games/{match.pk}/", errors)
+    ids = [r["id"] for r in DECK_RECORDS[PRINTED]]
+    measured = page.evaluate(MEASURE_FACES, ids)
+    assert [m["id"] for m in measured if m["outside"]] == [], [m for m in measured if m["outside"]]
+    # Every line of a small face (the type band aside) is at least 8.5 px high on a 390 px phone.
+    assert min(m["smallest"] for m in measured) >= 8.5, sorted(measured, key=lambda m: m["smallest"])[:3]
     assert errors == []

@@ -11,23 +11,23 @@ from datetime import timedelta
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from games import registry, selectors, services
 from games.errors import MoveRejected, StaleVersion
 from games.models import Match, MoveRecord, Notification, Seat
 from games.replay import state_at
-from games.rules.fluxx.cards import NAME, RECORDS
+from games.rules.fluxx.cards import ALL_RECORDS, BY_ID, CURRENT, LEGACY, NAME
 from tests.browser.test_fluxx_browser import ACCENT, SEED, SONG, script
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 GAME = registry.get("fluxx")
 SCRIPT = script()
-# Moves of the script (counted from 0): robin plays Hand Limit 2 (3), so lancelot and arthur
-# discard out of turn (4, 5); lancelot plays Sir Robin with a quote (9); arthur's accent
-# claim (14) is judged by lancelot and robin (15, 16).
-FIRST_DISCARD, QUOTED_PLAY, ACCENT_CLAIM = 4, 9, 14
+# Moves of the script (counted from 0): robin plays Hand Limit 2 from Draw 2 and Use 'Em (39),
+# so arthur and lancelot discard out of turn (40, 41); arthur's accent claim (13) is judged
+# by lancelot and robin (14, 15); lancelot plays No-Hand Bonus with a quote (45).
+FIRST_DISCARD, QUOTED_PLAY, ACCENT_CLAIM = 40, 45, 13
 
 
 @pytest.fixture
@@ -79,7 +79,11 @@ def test_the_new_game_form_starts_a_fluxx_game_with_its_options(client, make_use
     match.refresh_from_db()
     # An unticked box is "no": this table takes nobody once the game has begun.
     assert match.status == Match.Status.ACTIVE
-    assert match.setup_options == {"turn_cap": 120, "late_joiners": False} == match.state["options"]
+    assert match.state["options"] == {"turn_cap": 120, "late_joiners": False}
+    # The deck is written into the setup options, not the table's: the game replays from it.
+    assert match.setup_options == {"turn_cap": 120, "late_joiners": False, "deck": CURRENT} == {
+        **match.options, "deck": CURRENT}
+    assert match.state["deck"] == CURRENT
     first = match.state["turn"]["seat"]  # dealt three, and the first player has drawn one
     assert [len(h) for h in match.state["hands"]] == [4 if s == first else 3 for s in (0, 1)]
     page = client.get(f"/games/{match.pk}/").content.decode()
@@ -90,18 +94,27 @@ def test_the_card_faces_are_public_data_drawn_from_the_deck(client):
     answer = client.get("/api/fluxx/cards/")  # nobody signed in: the faces are printed on the cards
     assert answer.status_code == 200 and "max-age=3600" in answer["Cache-Control"]
     cards = answer.json()["cards"]
-    assert set(cards) == {r["id"] for r in RECORDS} and len(cards) == 100
-    for record in RECORDS:
+    # Both decks' cards: games stored on the legacy deck still draw theirs.
+    assert set(cards) == {r["id"] for r in ALL_RECORDS} and len(cards) == 154
+    for record in ALL_RECORDS:
         face = cards[record["id"]]
         assert (face["type"], face["name"], face["text"]) == (record["type"], record["name"], record["text"])
         assert not {"effect", "certainty", "sources"} & set(face)
     assert cards["the-quest"]["needs"] == [{"card": "king-arthur", "text": "King Arthur"},
                                            {"card": "holy-grail", "text": "The Holy Grail"}]
-    beacon = cards["grail-shaped-beacon"]["needs"]
-    assert beacon[1] == {"card": "holy-grail", "text": "someone else: The Holy Grail", "others": True}
+    beacon = cards["grail-shaped-beacon"]
+    assert beacon["needs"][1] == {"card": "holy-grail", "text": "someone else: The Holy Grail", "others": True}
+    assert beacon["summary"].startswith("You need Sir Galahad, while another player has The Holy Grail.")
     knights = cards["knights-of-the-round-table"]["needs"][0]
-    assert knights["text"] == "any 3 knights" and len(knights["cards"]) == 5 and "king-arthur" in knights["cards"]
+    assert knights["text"] == "any 3 Knights of the Round Table" and len(knights["cards"]) == 5
+    bird = cards["bird-in-the-bush"]
+    assert bird["needs"][1] == {"text": "either a Swallow or a Parrot", "count": 1,
+                                "cards": ["unladen-swallow", "resting-parrot"]}
+    assert bird["summary"].startswith("You need A Shrubbery and either a Swallow or a Parrot in front of you.")
+    assert cards["the-cheese-shop"]["summary"].startswith("You need to be the only player with nothing at all")
+    assert cards["course-its-a-good-idea"]["needs"][1]["or"] == ["the-animator"]
     assert cards["excalibur"]["power"] == "move_creeper" and "power" not in cards["cow"]
+    assert cards["the-catapult"]["power"] == "catapult" and cards["resting-parrot"]["tags"] == ["parrot"]
 
 
 # --- moves in words ------------------------------------------------------------------------
@@ -116,7 +129,7 @@ def test_moves_are_applied_recorded_and_logged_in_words(fluxx):
     record = MoveRecord.objects.get(match=match, seq=1)
     assert (record.seat, record.move, record.by_timeout) == (2, move, False)
     seats = selectors.seats_for(match)
-    played = "robin plays Bring Forth the Holy Hand Grenade."
+    played = "robin plays Rules Reset."
     assert played in [line["text"] for line in selectors.log_for(match, 0, seats=seats)]
     # The next player's draw is named to them alone.
     nxt = match.state["turn"]["seat"]
@@ -124,7 +137,7 @@ def test_moves_are_applied_recorded_and_logged_in_words(fluxx):
     theirs = [line["text"] for line in selectors.log_for(match, None, seats=seats)]
     assert mine[-1].startswith("You draw ") and theirs[-1] == f"{users[nxt].username} draws 1 card."
     assert NAME[drawn] not in " ".join(theirs)
-    assert GAME.describe_move(move, None) == "plays Bring Forth the Holy Hand Grenade"
+    assert GAME.describe_move(move, None) == "plays Rules Reset"
 
 
 # --- several seats at once ------------------------------------------------------------------
@@ -132,7 +145,7 @@ def test_moves_are_applied_recorded_and_logged_in_words(fluxx):
 def test_two_players_discard_to_a_new_limit_at_the_same_instant(fluxx, run_threads):
     match, users = fluxx
     match = _play(match, users, FIRST_DISCARD)
-    # Robin's Hand Limit 2 asks arthur and lancelot at once, each with a clock of their own.
+    # Robin's Hand Limit 2 (from Draw 2 and Use 'Em) asks arthur and lancelot at once, each with a clock of their own.
     waiting = {s.index: s for s in Seat.objects.filter(match=match) if s.waiting_for}
     assert {i: s.waiting_for for i, s in waiting.items()} == {0: "discard", 1: "discard"}
     assert waiting[0].deadline and waiting[1].deadline
@@ -156,7 +169,7 @@ def test_two_players_discard_to_a_new_limit_at_the_same_instant(fluxx, run_threa
     assert [(s.index, s.waiting_for) for s in Seat.objects.filter(match=match) if s.waiting_for] == [(2, "discard")]
     # The game is the browser test's game still: it plays on to the same end.
     match = _play(match, users, len(SCRIPT))
-    assert match.status == Match.Status.FINISHED and match.outcome["winners"] == [2]
+    assert match.status == Match.Status.FINISHED and match.outcome["winners"] == [0]
 
 
 def test_a_seat_that_has_answered_cannot_answer_again(fluxx):
@@ -195,7 +208,8 @@ def test_a_timed_out_discard_takes_its_default_and_leaves_the_other_clock_alone(
     # The cards go when the last of the two has chosen.
     seat, move = SCRIPT[FIRST_DISCARD + 1]
     match = _submit(match, users, seat, move)
-    assert sorted(match.state["discard"][-2:]) == sorted([decision["default"], move["choice"]])
+    gone = {decision["default"], move["choice"]}
+    assert gone <= set(match.state["discard"]) and gone.isdisjoint(match.state["hands"][0] + match.state["hands"][1])
     words = [line["text"] for line in selectors.log_for(match, None, seats=selectors.seats_for(match))]
     assert f"lancelot discards {NAME[decision['default']]} to meet the limit." in words
     assert _replays(match)
@@ -253,25 +267,26 @@ def test_a_quote_earns_a_card_only_when_it_names_the_card(fluxx):
     match, users = fluxx
     match = _play(match, users, QUOTED_PLAY)
     seat, move = SCRIPT[QUOTED_PLAY]
-    assert seat == 1 and move["card"] == "sir-robin" and "robin" in move["quote"]
+    word = max(BY_ID[move["card"]]["keywords"], key=len)
+    assert seat == 1 and move["card"] == "no-hand-bonus" and word in move["quote"]
     wrong = dict(move, quote="Your mother was a hamster")
-    with pytest.raises(MoveRejected, match="it must mention Sir Robin"):
+    with pytest.raises(MoveRejected, match="it must mention No-Hand Bonus"):
         services.move_submit(match_id=match.pk, user=users[1], move=wrong, version=match.version)
     with pytest.raises(MoveRejected, match="at most 200 characters"):
-        services.move_submit(match_id=match.pk, user=users[1], move=dict(move, quote="robin " * 40),
+        services.move_submit(match_id=match.pk, user=users[1], move=dict(move, quote=f"{word} " * 40),
                              version=match.version)
     hand = len(match.state["hands"][1])
     match = _submit(match, users, 1, move)
-    assert len(match.state["hands"][1]) == hand - 1 + 1  # Sir Robin played, one card drawn for the quote
+    assert len(match.state["hands"][1]) == hand - 1 + 1  # No-Hand Bonus played, one card drawn for the quote
     assert match.state["turn"]["quoted"] is True
     words = [line["text"] for line in selectors.log_for(match, None, seats=selectors.seats_for(match))]
-    assert f"lancelot plays Sir Robin, quoting \u201c{move['quote']}\u201d." in words
+    assert f"lancelot plays No-Hand Bonus, quoting \u201c{move['quote']}\u201d." in words
     assert "lancelot draws 1 card (What Is Your Quote?)." in words
 
 
 def test_a_new_song_is_judged_by_the_others_and_earns_two_cards(make_match, make_user):
     """Another seed, whose game has the Python Song Bonus in play when the script sings."""
-    song_seed = 639
+    song_seed = 623
     moves = script(song_seed)
     at = next(i for i, (_, m) in enumerate(moves) if m["type"] == "sing")
     users = [make_user(name) for name in ("arthur", "lancelot", "robin")]
@@ -298,14 +313,14 @@ def test_a_new_song_is_judged_by_the_others_and_earns_two_cards(make_match, make
 def test_the_browser_tests_game_ends_and_replays_from_its_seed(fluxx, client):
     match, users = fluxx
     match = _play(match, users, len(SCRIPT))
-    assert len(SCRIPT) == 40 and match.status == Match.Status.FINISHED
-    assert match.outcome == {"winners": [2], "draw": False,
-                             "reason": "Seat 3 meets the Goal And There Was Much Rejoicing and wins!"}
+    assert len(SCRIPT) == 55 and match.status == Match.Status.FINISHED
+    assert match.outcome == {"winners": [0], "draw": False,
+                             "reason": "Seat 1 meets the Goal A Bird in the Bush and wins!"}
     assert not Seat.objects.filter(match=match).exclude(deadline=None).exists()
     for seat, user in enumerate(users):
         note = Notification.objects.get(user=user, kind=Notification.Kind.GAME_OVER)
-        assert note.text == (f"{'You won' if seat == 2 else 'You lost'} in Monty Python Fluxx #{match.pk}: "
-                             "robin meets the Goal And There Was Much Rejoicing and wins!")
+        assert note.text == (f"{'You won' if seat == 0 else 'You lost'} in Monty Python Fluxx #{match.pk}: "
+                             "arthur meets the Goal A Bird in the Bush and wins!")
     with pytest.raises(MoveRejected, match="not in play"):
         services.move_submit(match_id=match.pk, user=users[0], move={"type": "end_turn"}, version=match.version)
     assert _replays(match)
@@ -313,7 +328,8 @@ def test_the_browser_tests_game_ends_and_replays_from_its_seed(fluxx, client):
     # History lists every move in words; the replay shows each step as that viewer saw it.
     client.force_login(users[0])
     history = client.get(f"/games/{match.pk}/history/").content.decode()
-    assert "robin plays Hand Limit 2." in history and "arthur speaks in a French accent" in history
+    assert "robin plays Hand Limit 2 (as part of Draw 2 and Use" in history
+    assert "arthur speaks in a French accent" in history
     assert "games/fluxx/board.js" in client.get(f"/games/{match.pk}/replay/").content.decode()
     for step in (0, 4, 20, 40):
         frame = client.get(f"/api/matches/{match.pk}/replay/?step={step}").json()
@@ -322,3 +338,50 @@ def test_the_browser_tests_game_ends_and_replays_from_its_seed(fluxx, client):
     # Once it is over, anyone may watch it again as any seat saw it.
     frame = client.get(f"/api/matches/{match.pk}/replay/?step=4&as=3").json()
     assert frame["view"]["my_hand"] == state_at(match, 4)[0]["hands"][2]
+
+
+# --- a game stored on the legacy deck ------------------------------------------------------------
+
+def test_a_game_stored_on_the_legacy_deck_keeps_its_cards_and_replays(make_match, make_user, monkeypatch):
+    """A game stored before the printed deck, exactly as the code of then stored it: setup
+    options without a deck, a state without "deck" dealt from the reconstructed cards.
+    Migration 0011 writes the legacy deck into its setup options; it then plays on with its
+    own cards and replays from its seed, before and after more moves."""
+    import importlib
+
+    from django.apps import apps
+
+    from games.rules.fluxx import game as fluxx_game
+    from games.rules.fluxx.cards import DECKS
+
+    room = registry.room("fluxx")
+    with monkeypatch.context() as then:  # the code before the printed deck
+        then.setattr(room.hooks, "setup_options", lambda match, seats: dict(match.options))
+        then.setattr(fluxx_game, "CURRENT", LEGACY)
+        users = [make_user(name) for name in ("arthur", "lancelot", "robin")]
+        match, users = make_match(kind="fluxx", seats=3, users=users, seed=31)
+    assert "deck" not in match.setup_options and "deck" not in match.state
+    assert set(match.state["draw"]) <= set(DECKS[LEGACY]) and "death" in DECKS[LEGACY]
+
+    def moves(count):
+        nonlocal match
+        for _ in range(count):
+            seat = GAME.pending(match.state)[0].seat
+            match = _submit(match, users, seat, GAME.legal_moves(match.state, seat)[0])
+
+    moves(6)
+    # Unmarked, it would be replayed from the printed deck: its moves are refused there,
+    # which replay_check reports as a mismatch (it used to stop on the refusal).
+    out = StringIO()
+    with pytest.raises(CommandError):
+        call_command("replay_check", match=match.pk, stdout=out)
+    assert "a stored move is refused on replay" in out.getvalue()
+    importlib.import_module("games.migrations.0011_fluxx_legacy_deck").mark_legacy_games(apps, None)
+    match.refresh_from_db()
+    assert match.setup_options == {**match.options, "deck": LEGACY} and "deck" not in match.state
+    assert _replays(match)
+    moves(20)  # it plays on, on its own cards
+    every = [c for zone in ("draw", "discard", "rules", "goals", "limbo") for c in match.state[zone]]
+    every += [c for seat in range(3) for c in match.state["hands"][seat] + match.state["tables"][seat]]
+    assert sorted(every) == sorted(DECKS[LEGACY]) and "deck" not in match.state
+    assert _replays(match)

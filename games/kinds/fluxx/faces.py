@@ -3,27 +3,78 @@ board script to draw its SVG faces from (static/board.js).
 
 Everything here is printed on the card itself, so it is the same for every viewer and
 reveals nothing about where any card is. The engine's own notes (``effect`` in full,
-``certainty``, ``sources``) stay out: a face needs the words and, for a Goal, the cards it
-names; for the quote rule, the words a quote may use.
+``certainty``, ``sources``) stay out: a face needs the words and, for a Goal, what it needs
+(``needs``, one line each, and ``summary``, the whole of it in a sentence for the table's
+Goal panel); for the quote rule, the words a quote may use. Both decks' cards are served:
+games stored on the legacy deck still draw theirs.
 """
 from __future__ import annotations
 
 from functools import lru_cache
 
-from games.rules.fluxx.cards import NAME, RECORDS, TAGS
+from games.rules.fluxx.cards import ALL_RECORDS, EFFECT, NAME, TAGS
+
+# A category as a face names it ("a Swallow"), and in the plural ("Knights of the Round Table").
+CATEGORY = {"knight": ("a Knight of the Round Table", "Knights of the Round Table"), "swallow": ("a Swallow", "Swallows"),
+            "parrot": ("a Parrot", "Parrots"), "cow": ("a Cow", "Cows")}
+
+
+def _category(tag: str, plural: bool = False) -> str:
+    return CATEGORY.get(tag, (f"a {tag}", f"{tag}s"))[plural]
+
+
+def _members(tags) -> list[str]:
+    return [r["id"] for r in ALL_RECORDS if not TAGS[r["id"]].isdisjoint(tags)]
+
+
+def _stand_ins(card: str) -> list[str]:
+    return [c for c, e in EFFECT.items() if e.get("counts_as") == card]
 
 
 def _needs(effect: dict) -> list[dict]:
     """A Goal's requirements as lines a face can print: cards you must have, cards someone
-    else must have, and "any N knights" (with the cards that count)."""
-    lines = [{"card": c, "text": NAME[c]} for c in effect.get("have", ())]
+    else must have, one of several ("either"), "at least N" of a category, or nothing."""
+    if effect.get("nothing"):
+        return [{"text": "nothing at all: no Keepers, no Creepers, no cards in hand", "nothing": True}]
+    lines = []
+    have = effect.get("have", ())
+    for c in have:
+        line = {"card": c, "text": NAME[c]}
+        stand_ins = [s for s in _stand_ins(c) if s not in have]  # one card fills one need
+        if stand_ins:
+            line["or"] = stand_ins  # counts as it while it is on no table
+        lines.append(line)
     lines += [{"card": c, "text": f"someone else: {NAME[c]}", "others": True} for c in effect.get("others_have", ())]
+    either = effect.get("either")
+    if either:
+        words = [NAME[c] for c in either.get("cards", ())] + [_category(t) for t in either.get("tags", ())]
+        text = words[0] if len(words) == 1 else "either " + " or ".join(words)
+        if either.get("tags") == ["knight"] and not either.get("cards"):
+            text = "any Knight of the Round Table"
+        lines.append({"text": text, "count": 1, "cards": list(either.get("cards", ())) + _members(either.get("tags", ()))})
     tagged = effect.get("tagged")
     if tagged:
-        members = [r["id"] for r in RECORDS if tagged["tag"] in TAGS[r["id"]]]
-        lines.append({"text": f"any {tagged['count']} {tagged['tag']}s", "count": tagged["count"],
-                      "cards": members})
+        lines.append({"text": f"any {tagged['count']} {_category(tagged['tag'], plural=True)}", "count": tagged["count"],
+                      "cards": _members([tagged["tag"]])})
     return lines
+
+
+def _summary(effect: dict) -> str:
+    """What the Goal needs, in a sentence: "You need Sir Galahad, while another player has
+    The Holy Grail." The table's Goal panel prints it under the face."""
+    if effect.get("nothing"):
+        return "You need to be the only player with nothing at all: no Keepers, no Creepers and no cards in hand."
+    parts = []
+    for line in _needs(effect):
+        if line.get("others"):
+            continue  # said after: "while another player has ..."
+        alt = line.get("or")
+        parts.append(line["text"] + (f" (or {NAME[alt[0]]} while {line['text']} is on no table)" if alt else ""))
+    sentence = "You need " + (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0])
+    others = [NAME[c] for c in effect.get("others_have", ())]
+    if others:
+        sentence += ", while another player has " + " and ".join(others)
+    return sentence + " in front of you" * (not others) + ". A Creeper the Goal does not name stops you."
 
 
 def _face(record: dict) -> dict:
@@ -32,12 +83,15 @@ def _face(record: dict) -> dict:
             "keywords": list(record["keywords"])}
     if record["type"] == "goal":
         face["needs"] = _needs(effect)
+        face["summary"] = _summary(effect)
     if effect.get("power"):
-        face["power"] = effect["power"]  # move_creeper, smite or sacrifice: how the page words its uses
+        face["power"] = effect["power"]  # how the page words its uses (board.js, powerControls)
+    if record.get("tags"):
+        face["tags"] = list(record["tags"])
     return face
 
 
 @lru_cache(maxsize=1)
 def deck_faces() -> dict:
-    """``{"cards": {id: face}}``: built once, the deck being fixed data."""
-    return {"cards": {r["id"]: _face(r) for r in RECORDS}}
+    """``{"cards": {id: face}}``: built once, the decks being fixed data."""
+    return {"cards": {r["id"]: _face(r) for r in ALL_RECORDS}}

@@ -11,7 +11,7 @@ from math import ceil
 from .. import decisions
 from ..base import Event
 from ..rng import Rng
-from .cards import EFFECT, NAME, TYPE
+from .cards import EFFECT, NAME, TAGS, TYPE
 from .current_rules import active_seats, number
 from .frames import (EFFECT_HANDLER, after_rules_removed, ask, card_options, choose_then, done, others_in_order,
                      play_card, say, seat_options, table_cards)
@@ -137,8 +137,12 @@ def _discard_rules(state, seat, rules, events):
 
 
 def _remove_rules(state, frame, events):
+    """``which``: ``all`` or ``limits``; or ``keep``: the slots whose rules stay (This Game
+    Has Become Too Silly keeps the Draw and Play rules)."""
     done(state)
-    if frame["which"] == "all":
+    if "keep" in frame:
+        gone = [r for r in state["rules"] if EFFECT[r]["slot"] not in frame["keep"]]
+    elif frame["which"] == "all":
         gone = list(state["rules"])
     else:
         gone = [r for r in state["rules"] if EFFECT[r]["slot"] in ("hand_limit", "keeper_limit")]
@@ -161,7 +165,8 @@ def _simplify(state, frame, events):
     if not rules:
         done(state)
         return
-    most = ceil(len(rules) / 2)
+    # Let's Simplify (legacy): up to half, rounded up; My Brain Hurts! ("most": "all"): any number.
+    most = len(rules) if frame.get("most") == "all" else ceil(len(rules) / 2)
     decisions.ask(state, seat=seat, kind="choose_rules", prompt=f"Discard up to {most} New Rules (or none).",
                   options=card_options(rules), default=[], pick=(0, most),
                   public=f"{seat_name(seat)} chooses rules to discard.",
@@ -433,6 +438,198 @@ def _revive_keeper(state, frame, events):
                 public=f"{seat_name(seat)} chooses a Keeper from the discard pile.", apply=revive)
 
 
+# --- the printed deck's Actions --------------------------------------------------------
+
+def _move_any_creeper(state, frame, events):
+    """Move a Creeper (printed): any Creeper on any table, to some other player than its owner."""
+    seat = frame["seat"]
+    if "answer" in frame and "creeper" not in frame:
+        frame["creeper"] = frame.pop("answer")
+    creepers = table_cards(state, ("creeper",))
+    if "answer" in frame:
+        done(state)
+        to = frame.pop("answer")
+        owner = owner_on_table(state, frame["creeper"])
+        if owner is not None and owner != to and state["active"][to]:
+            _hand_over(state, frame["creeper"], to, events)
+        else:
+            say(events, "fizzle", f"{NAME[frame['card']]}: that choice is gone; nothing happens.", card=frame["card"])
+        return
+    if "creeper" not in frame:
+        targets = [c for c in creepers if _receivers(state, c)]
+        if not targets:
+            done(state)
+            say(events, "fizzle", f"{NAME[frame['card']]} has nothing to act on.", card=frame["card"])
+            return
+        ask(state, frame, seat=seat, kind="choose_card", prompt="Move which Creeper?", options=card_options(targets),
+            default=targets[0], public=f"{seat_name(seat)} chooses a Creeper to move.")
+        return
+    receivers = _receivers(state, frame["creeper"])
+    if not receivers:
+        done(state)
+        say(events, "fizzle", f"{NAME[frame['card']]}: that choice is gone; nothing happens.", card=frame["card"])
+        return
+    ask(state, frame, seat=seat, kind="choose_player", prompt=f"Move {NAME[frame['creeper']]} to whom?",
+        options=seat_options(receivers), default=receivers[0],
+        public=f"{seat_name(seat)} chooses who gets {NAME[frame['creeper']]}.")
+
+
+def _receivers(state, card) -> list[int]:
+    """The players still in, other than ``card``'s owner, in turn order from its owner."""
+    owner = owner_on_table(state, card)
+    return [] if owner is None else others_in_order(state, owner)
+
+
+def _something_different(state, frame, events):
+    """Everybody at once: Keepers to the player on the right (the one before you in turn
+    order), Creepers to the player on the left (the one after you), hands to the discard
+    pile; then everyone draws the printed 3, starting with the player of the card."""
+    done(state)
+    seat = frame["seat"]
+    seats = [seat] + others_in_order(state, seat)
+    if len(seats) > 1:
+        new_tables = {s: [] for s in seats}
+        for i, s in enumerate(seats):
+            right, left = seats[i - 1], seats[(i + 1) % len(seats)]
+            for card in state["tables"][s]:
+                new_tables[right if TYPE[card] == "keeper" else left].append(card)
+        for s in seats:
+            state["tables"][s] = new_tables[s]  # new lists: this state's own
+        say(events, "pass", "Every Keeper passes to the right and every Creeper to the left.", seats=seats)
+    for s in seats:
+        hand = state["hands"][s]
+        if hand:
+            state["discard"].extend(hand)
+            say(events, "discard", f"{seat_name(s)} discards their hand ({len(hand)} cards).", seat=s,
+                count=len(hand))
+        state["hands"][s] = []
+    count = number(state, frame["draw"])
+    for s in seats:
+        draw_to_hand(state, s, count, events, NAME[frame["card"]])
+
+
+def _bring_out_your_dead(state, frame, events):
+    """Every player with cards chooses, all at once, which of their hand and table cards to
+    throw away (any number, none by default); then the discard pile is shuffled into the
+    draw pile, and this card (discarded after, by the frame under this one) starts the new
+    discard pile."""
+    seat = frame["seat"]
+    if "answer" in frame:
+        for who, chosen in sorted(frame.pop("answer").items(), key=lambda item: int(item[0])):
+            _throw_away(state, int(who), chosen if isinstance(chosen, list) else [chosen], events)
+    elif "asked" not in frame:
+        frame["asked"] = True
+        specs = []
+        for s in [seat] + others_in_order(state, seat):
+            cards = state["hands"][s] + state["tables"][s]
+            if cards:
+                specs.append(dict(seat=s, kind="discard_any", prompt="Bring out your dead: throw away which cards "
+                                  "of your hand and table? (any number, or none)", options=card_options(cards),
+                                  default=[], pick=(0, len(cards)),
+                                  public=f"{seat_name(s)} chooses cards to throw away.",
+                                  data={"handler": EFFECT_HANDLER, "op": frame["op"], "per_seat": True}))
+        if specs:
+            decisions.push(state, specs)
+            return
+    done(state)
+    own(state, "draw").extend(state["discard"])
+    state["discard"] = []
+    Rng(own(state, "rng")).shuffle(state["draw"])
+    say(events, "reshuffle", "The discard pile is shuffled into the draw pile.", count=len(state["draw"]))
+
+
+def _throw_away(state, seat, cards, events):
+    """``cards`` of ``seat``'s hand or table to the discard pile (those still there: a player
+    who left has none)."""
+    gone = []
+    for card in cards:
+        for zone in ("hands", "tables"):
+            if card in state[zone][seat]:
+                own_at(state, zone, seat).remove(card)
+                state["discard"].append(card)
+                gone.append(card)
+                break
+    if gone:
+        say(events, "discard", f"{seat_name(seat)} throws away {card_list(gone)}.", seat=seat, cards=gone)
+
+
+def _run_away(state, frame, events):
+    """Everyone with a Keeper of the tag (Knights of the Round Table) hands all of them to
+    some other player of their own choosing; all choose at once, then all move at once."""
+    seat, tag = frame["seat"], frame["tag"]
+    if "answer" in frame:
+        done(state)
+        moving = []
+        for who, to in sorted(frame.pop("answer").items(), key=lambda item: int(item[0])):
+            who = int(who)
+            if state["active"][who] and state["active"][to] and to != who:
+                moving.append((who, to, [c for c in state["tables"][who] if tag in TAGS[c]]))
+        for who, to, knights in moving:  # chosen from the tables as they were: moved together
+            mine = own_at(state, "tables", who)
+            for card in knights:
+                mine.remove(card)
+            own_at(state, "tables", to).extend(knights)
+            if knights:
+                say(events, "move", f"{seat_name(who)} runs away: {card_list(knights)} go to {seat_name(to)}.",
+                    owner=who, to=to, cards=knights)
+        return
+    specs = []
+    for s in [seat] + others_in_order(state, seat):
+        knights = [c for c in state["tables"][s] if tag in TAGS[c]]
+        others = others_in_order(state, s)
+        if knights and others:
+            specs.append(dict(seat=s, kind="choose_player", prompt=f"Run away! Hand {card_list(knights)} to whom?",
+                              options=seat_options(others), default=others[0],
+                              public=f"{seat_name(s)} chooses whom to hand their Knights to.",
+                              data={"handler": EFFECT_HANDLER, "op": frame["op"], "per_seat": True}))
+    if not specs:
+        done(state)
+        say(events, "fizzle", f"{NAME[frame['card']]} has nothing to act on.", card=frame["card"])
+        return
+    decisions.push(state, specs)
+
+
+_ON_A_TABLE = ("keeper", "creeper")
+
+
+def _not_dead_yet(state, frame, events):
+    """The top Keeper or Creeper of the discard pile goes in front of any player its player
+    chooses; with none there, cards are turned from the draw pile onto the discard pile
+    until one shows, and it goes in front of the player of this card. (Only the draw pile is
+    turned over: when it runs out first, nothing happens.)"""
+    seat = frame["seat"]
+    if "answer" in frame:
+        done(state)
+        to, card = frame.pop("answer"), frame["found"]
+        if card in state["discard"] and state["active"][to]:
+            _raise(state, card, to, events)
+        else:
+            say(events, "fizzle", f"{NAME[frame['card']]}: that choice is gone; nothing happens.", card=frame["card"])
+        return
+    found = next((c for c in reversed(state["discard"]) if TYPE[c] in _ON_A_TABLE), None)
+    if found is not None:
+        frame["found"] = found
+        seats = [seat] + others_in_order(state, seat)
+        ask(state, frame, seat=seat, kind="choose_player", prompt=f"Put {NAME[found]} in front of whom?",
+            options=seat_options(seats), default=seat, public=f"{seat_name(seat)} chooses who gets {NAME[found]}.")
+        return
+    done(state)
+    while state["draw"]:
+        card = own(state, "draw").pop()
+        state["discard"].append(card)
+        say(events, "flip", f"{seat_name(seat)} turns over {NAME[card]}.", seat=seat, card=card)
+        if TYPE[card] in _ON_A_TABLE:
+            _raise(state, card, seat, events)
+            return
+    say(events, "fizzle", f"{NAME[frame['card']]} finds no Keeper or Creeper.", card=frame["card"])
+
+
+def _raise(state, card, to, events):
+    state["discard"].remove(card)
+    own_at(state, "tables", to).append(card)
+    say(events, "revive", f"{NAME[card]} is not dead yet: it goes in front of {seat_name(to)}.", card=card, to=to)
+
+
 ACTION_OPS = {
     "draw_use": _draw_use, "draw": _draw, "trade_hands": _trade_hands, "trash": _trash,
     "steal_keeper": _steal_keeper, "scramble_hands": _scramble_hands, "rotate_hands": _rotate_hands,
@@ -442,4 +639,6 @@ ACTION_OPS = {
     "share_wealth": _share_wealth, "use_what_you_take": _use_what_you_take, "zap": _zap, "taxation": _taxation,
     "move_creeper": _move_creeper, "sweep_creepers": _sweep_creepers, "inquisition": _inquisition,
     "trash_goal": _trash_goal, "revive_keeper": _revive_keeper,
+    "move_any_creeper": _move_any_creeper, "something_different": _something_different,
+    "bring_out_your_dead": _bring_out_your_dead, "run_away": _run_away, "not_dead_yet": _not_dead_yet,
 }

@@ -67,12 +67,15 @@ def _reading(rules: tuple) -> Reading:
         printed = EFFECT[rule]["value"]
         return printed if printed == ALL or slot == "goal_limit" else numbers.get(printed, printed)
 
-    def bonus(rule, key):
-        return numbers.get(EFFECT[rule][key], EFFECT[rule][key]) if rule in rules else 0
+    def bonus(word, key):
+        # The rule in play with that bonus word (the legacy Poor Bonus, the printed deck's
+        # Always Look on the Bright Side of Life: one deck at a time holds either).
+        rule = next((r for r in rules if EFFECT[r].get("bonus") == word), None)
+        return 0 if rule is None else numbers.get(EFFECT[rule][key], EFFECT[rule][key])
 
     return Reading(slots, numbers, value("draw", 1), value("play", 1), value("hand_limit", None),
                    value("keeper_limit", None), value("goal_limit", 1),
-                   bonus("poor-bonus", "draw"), bonus("rich-bonus", "play"), frozenset(rules))
+                   bonus("poor", "draw"), bonus("rich", "play"), frozenset(rules))
 
 
 _last: tuple = ((), None)  # (a copy of the rules list, its reading): the last one read
@@ -195,6 +198,10 @@ def goal_limit(state: dict) -> int:
     return reading(state).goal_limit
 
 
+def _bonus_rule(state: dict, word: str) -> str:
+    return next(r for r in state["rules"] if EFFECT[r].get("bonus") == word)
+
+
 def explain(state: dict, seat: int | None) -> dict:
     """Each effective number with the words that justify it, for the table display.
     ``seat`` is whose bonuses to include (the player whose turn it is)."""
@@ -205,7 +212,7 @@ def explain(state: dict, seat: int | None) -> dict:
                                                       f"{_numbers_note(state, printed)}"}
     if seat is not None and poor_bonus(state, seat):
         draw["value"] += poor_bonus(state, seat)
-        draw["text"] += f", +{poor_bonus(state, seat)} from the Poor Bonus"
+        draw["text"] += f", +{poor_bonus(state, seat)} from {NAME[_bonus_rule(state, 'poor')]}"
     out["draw"] = draw
     rule = rule_in(state, "play")
     printed = EFFECT[rule]["value"] if rule else 1
@@ -216,7 +223,7 @@ def explain(state: dict, seat: int | None) -> dict:
                                                          f"{_numbers_note(state, printed)}"}
         if seat is not None and rich_bonus(state, seat):
             play["value"] += rich_bonus(state, seat)
-            play["text"] += f", +{rich_bonus(state, seat)} from the Rich Bonus"
+            play["text"] += f", +{rich_bonus(state, seat)} from {NAME[_bonus_rule(state, 'rich')]}"
         out["play"] = play
     for slot, reader in (("hand_limit", hand_limit), ("keeper_limit", keeper_limit)):
         rule = rule_in(state, slot)

@@ -1,10 +1,13 @@
 """Things a player may do on their turn that are not plays.
 
-- **Keeper powers** (``{"type": "power", "card": ..., "target": ..., ["to": seat]}``):
-  Excalibur hands one of your Creepers to another player; The Finger of God and The
-  Animator (only while The Finger of God is on no table) send any Creeper to the discard
-  pile, each once per turn; The Holy Hand Grenade is thrown away to take one other Keeper
-  or Creeper with it.
+- **Keeper powers** (``{"type": "power", "card": ..., "target": ..., ["to": seat],
+  ["discard": card]}``), on your own turn: Excalibur hands one of your Creepers to another
+  player (once a turn); The Finger of God smites any Creeper (once a turn), and the printed
+  deck's goes back to your hand after it; The Animator does the same only while The Finger
+  of God is on no table; the Holy Hand Grenade of Antioch is thrown away with any one
+  Creeper (the legacy deck's Holy Hand Grenade with any one card on a table); The Catapult
+  (once a turn) flings another of your Keepers to another player (``to``), then one of that
+  player's Keepers (``discard``) is thrown away.
 - **Free-action rules**: ``get_on_with_it`` (before your last play, swap your hand for 3
   new cards; the turn ends) and ``swap_plays`` (draw one card per play still owed; the
   turn ends).
@@ -38,6 +41,7 @@ POWERED = frozenset(c for c, e in EFFECT.items() if "power" in e)  # Keepers wit
 # Each powered Keeper's (power, once a turn?, the card whose presence stops it), read once.
 _POWERS = {c: (EFFECT[c]["power"], EFFECT[c].get("per_turn"), EFFECT[c].get("unless_in_play")) for c in POWERED}
 _CREEPERS = frozenset(c for c, t in TYPE.items() if t == "creeper")
+_KEEPERS = frozenset(c for c, t in TYPE.items() if t == "keeper")
 
 
 def power_moves(state: dict, seat: int) -> list[dict]:
@@ -60,16 +64,35 @@ def power_moves(state: dict, seat: int) -> list[dict]:
             others = [s for s in active_seats(state) if s != seat]
             out += [{"type": "power", "card": keeper, "target": c, "to": s}
                     for c in table if c in _CREEPERS for s in others]
-        elif everywhere is None:
+            continue
+        if power == "catapult":
+            out += _catapult_moves(state, seat, keeper)
+            continue
+        if everywhere is None:
             # every table of a player still in, in seat order (active_seats), without two lists
             everywhere = []
             for cards, on in zip(state["tables"], state["active"]):
                 if on:
                     everywhere += cards
-        if power == "smite":
+        if power == "smite" or power == "grenade":
             out += [{"type": "power", "card": keeper, "target": c} for c in everywhere if c in _CREEPERS]
         elif power == "sacrifice":
             out += [{"type": "power", "card": keeper, "target": c} for c in everywhere if c != keeper]
+    return out
+
+
+def _catapult_moves(state: dict, seat: int, catapult: str) -> list[dict]:
+    """Another of your Keepers flung to another player, then one of that player's Keepers
+    (the one just flung included: it is theirs now) thrown away: one move each."""
+    out = []
+    mine = [c for c in state["tables"][seat] if c in _KEEPERS and c != catapult]
+    for to in active_seats(state):
+        if to == seat:
+            continue
+        theirs = [c for c in state["tables"][to] if c in _KEEPERS]
+        for flung in mine:
+            out += [{"type": "power", "card": catapult, "target": flung, "to": to, "discard": hit}
+                    for hit in theirs + [flung]]
     return out
 
 
@@ -77,31 +100,46 @@ def use_power(state: dict, seat: int, move: dict, events: list) -> None:
     keeper = move.get("card")
     if keeper not in state["tables"][seat] or "power" not in EFFECT.get(keeper, {}):
         raise IllegalMove("Use the power of a Keeper that is in front of you and has one.")
-    if EFFECT[keeper].get("per_turn") and keeper in state["turn"]["used"]:
+    effect = EFFECT[keeper]
+    if effect.get("per_turn") and keeper in state["turn"]["used"]:
         raise IllegalMove(f"{NAME[keeper]} has already been used this turn.")
-    if EFFECT[keeper].get("unless_in_play") and in_play_anywhere(state, EFFECT[keeper]["unless_in_play"]):
-        raise IllegalMove(f"{NAME[keeper]} works only while {NAME[EFFECT[keeper]['unless_in_play']]} is not in play.")
+    if effect.get("unless_in_play") and in_play_anywhere(state, effect["unless_in_play"]):
+        raise IllegalMove(f"{NAME[keeper]} works only while {NAME[effect['unless_in_play']]} is not in play.")
     if move not in power_moves(state, seat):
         raise IllegalMove(f"{NAME[keeper]} cannot be used on that.")
-    if EFFECT[keeper].get("per_turn"):
+    if effect.get("per_turn"):
         turn = state["turn"]
         turn["used"] = turn["used"] + [keeper]  # shared with the state copied (state_copy.py)
     target = move["target"]
     owner = owner_on_table(state, target)
     own_at(state, "tables", owner).remove(target)
-    power = EFFECT[keeper]["power"]
+    power = effect["power"]
     if power == "move_creeper":
         own_at(state, "tables", move["to"]).append(target)
         text = f"{seat_name(seat)} uses {NAME[keeper]} to hand {NAME[target]} to {seat_name(move['to'])}."
     elif power == "smite":
         state["discard"].append(target)
         text = f"{seat_name(seat)} uses {NAME[keeper]}: {NAME[target]} is smitten and discarded."
-    else:
+        if effect.get("returns_to_hand"):
+            own_at(state, "tables", seat).remove(keeper)
+            own_at(state, "hands", seat).append(keeper)
+            text += f" {NAME[keeper]} goes back into {seat_name(seat)}'s hand."
+    elif power == "catapult":
+        to, hit = move["to"], move["discard"]
+        landing = own_at(state, "tables", to)
+        landing.append(target)
+        landing.remove(hit)
+        state["discard"].append(hit)
+        text = (f"{seat_name(seat)} flings {NAME[target]} at {seat_name(to)} with {NAME[keeper]}: "
+                f"{NAME[hit]} is thrown away.")
+    else:  # grenade (with a Creeper) or the legacy sacrifice (with any card): both go
         own_at(state, "tables", seat).remove(keeper)
         state["discard"] += [keeper, target]
         text = f"{seat_name(seat)} throws {NAME[keeper]}, and {NAME[target]} ({seat_name(owner)}) is gone with it."
-    events.append(new_event(Event, ("power", text, None, {"seat": seat, "card": keeper, "target": target, "owner": owner},
-                                    ())))
+    data = {"seat": seat, "card": keeper, "target": target, "owner": owner}
+    if power == "catapult":
+        data.update(to=move["to"], discarded=move["discard"])
+    events.append(new_event(Event, ("power", text, None, data, ())))
 
 
 # --- free-action rules -------------------------------------------------------------

@@ -26,7 +26,7 @@ from .. import decisions
 from ..base import Event, Game, IllegalMove, Outcome, Pending
 from ..rng import Rng, new_rng_state
 from . import engine, free_actions, turn
-from .cards import NAME, PLAYABLE, TYPE, is_card
+from .cards import CURRENT, DECKS, LEGACY, NAME, TYPE, is_card
 from .current_rules import reading
 from .frames import play_card, push
 from .state_copy import copy_state
@@ -54,6 +54,14 @@ class MontyPythonFluxx(Game):
     # --- setting up ---------------------------------------------------------------
 
     def setup(self, players, options, seed):
+        # "deck" is not a table option (nobody chooses the legacy deck for a new game): the
+        # room writes the current deck into a new game's setup options, and a game stored
+        # before the printed deck has the legacy one there (migration 0011), so each replays
+        # from the deck it was dealt.
+        options = dict(options or {})
+        deck = options.pop("deck", CURRENT)
+        if deck not in DECKS:
+            raise ValueError(f"Unknown deck {deck!r}: one of {', '.join(sorted(DECKS))}.")
         options = self.options_with_defaults(options)
         if not self.min_players <= players <= self.max_players:
             raise ValueError("Monty Python Fluxx is for two to six players.")
@@ -61,9 +69,13 @@ class MontyPythonFluxx(Game):
             "options": options, "rng": new_rng_state(seed),
             "active": [True] * players, "hands": [[] for _ in range(players)],
             "tables": [[] for _ in range(players)], "turns_taken": [0] * players, "accents": [None] * players,
-            "draw": list(PLAYABLE), "discard": [], "rules": [], "goals": [], "limbo": [], "effects": [],
+            "draw": list(DECKS[deck]), "discard": [], "rules": [], "goals": [], "limbo": [], "effects": [],
             "extra_turns": 0, "songs": [], "tie": [], "result": None,
         }
+        if deck != LEGACY:
+            # A legacy game's state has no "deck" (cards.deck_of): exactly the state it
+            # had when it was stored, so stored snapshots still equal their replays.
+            state["deck"] = deck
         rng = Rng(state["rng"])
         rng.shuffle(state["draw"])
         events: list = []

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from ..computer import random_move
 from ..rng import Rng
-from .cards import EFFECT, TAGS, TYPE
+from .cards import EFFECT, NAME, TAGS, TYPE
 from .current_rules import number_under
+from .goals import _GOALS, STAND_INS
 
 WIN = 10_000.0
 HAND_HALF = 0.5          # a card needed and held in hand is half-way to the table
@@ -31,32 +32,48 @@ THREAT_WEIGHT = 1.2      # how much the nearest opponent's chances weigh against
 ACTION_WORTH = {"draw": 1.0, "draw_use": 2.5, "another_turn": 3.0, "discard_draw": 1.0, "use_what_you_take": 1.0,
                 "taxation": 1.2, "do_again": 1.0, "revive_keeper": 1.0, "zap": 1.2, "inquisition": 0.3,
                 "empty_trash": 0.2, "everybody_gets_1": 0.3, "scramble_hands": 0.0, "rotate_hands": 0.0,
-                "remove_rules": 0.1, "trash_rule": 0.1, "simplify": 0.1}
+                "remove_rules": 0.1, "trash_rule": 0.1, "simplify": 0.1, "bring_out_your_dead": 0.5,
+                "run_away": 0.0, "not_dead_yet": 1.0}
 
 
 def random_level(view: dict, legal: list[dict], rng: Rng) -> dict:
     return random_move(legal, rng)
 
 
-def missing(tables: list, seat: int, goal: str, rules: tuple, hand: tuple = ()) -> float:
+def missing(tables: list, seat: int, goal: str, rules: tuple, hand: tuple = (), hand_counts=None) -> float:
     """How many cards ``seat`` still lacks to meet ``goal`` (0: it meets it now, Creepers
-    in the way counting one each). Cards in ``hand`` count half."""
-    e = EFFECT[goal]
+    in the way counting one each). Cards in ``hand`` count half. A Keeper standing in for
+    a card while that card is on no table counts as it (The Animator); "either" asks one
+    card of its set; "nothing" counts every card ``seat`` still has (``hand_counts``: the
+    hand sizes, when known) and is not met while another player also has nothing."""
+    have, others_have, tag, count, either, nothing = _GOALS[goal]
     table = tables[seat]
-    have = e.get("have", ())
+    if nothing:
+        held = len(table) + (hand_counts[seat] if hand_counts is not None else len(hand))
+        if held:
+            return float(held)
+        alone = all(tables[s] or (hand_counts is not None and hand_counts[s]) for s in range(len(tables)) if s != seat)
+        return 0.0 if alone else 1.0
     m = 0.0
+    standing_in = ()
     for card in have:
-        if card not in table:
-            m += HAND_HALF if card in hand else 1
-    for card in e.get("others_have", ()):
+        if card in table:
+            continue
+        stand_in = next((s for s in STAND_INS.get(card, ()) if s in table and s not in have), None)
+        if stand_in is not None and not any(card in t for t in tables):
+            standing_in += (stand_in,)
+            continue
+        m += HAND_HALF if card in hand else 1
+    for card in others_have:
         if not any(card in t for s, t in enumerate(tables) if s != seat):
             m += 1
-    tagged = e.get("tagged")
-    if tagged:
-        found = sum(1 for c in table if tagged["tag"] in TAGS[c] and c not in have)
-        short = number_under(rules, tagged["count"]) - found
+    if either is not None and not any(c in either for c in table if c not in have and c not in standing_in):
+        m += HAND_HALF if any(c in either for c in hand) else 1
+    if tag is not None:
+        found = sum(1 for c in table if tag in TAGS[c] and c not in have)
+        short = number_under(rules, count) - found
         if short > 0:
-            held = sum(1 for c in hand if tagged["tag"] in TAGS[c] and c not in have)
+            held = sum(1 for c in hand if tag in TAGS[c] and c not in have)
             m += short - HAND_HALF * min(short, held)
     for card in table:
         if TYPE[card] == "creeper" and card not in have:
@@ -86,18 +103,27 @@ class _Table:
 
     # --- scoring a position ---------------------------------------------------------
 
-    def meets(self, tables, goals) -> list[int]:
-        return [s for s in self.seats if tables[s] and any(missing(tables, s, g, self.rules) == 0 for g in goals)]
+    def counts(self, hand) -> list:
+        """Hand sizes, the knight's own as it would be (``hand``)."""
+        counts = list(self.hand_counts)
+        counts[self.me] = len(hand)
+        return counts
+
+    def meets(self, tables, goals, hand=None) -> list[int]:
+        counts = self.counts(self.hand if hand is None else hand)
+        return [s for s in self.seats if any(missing(tables, s, g, self.rules, (), counts) == 0 for g in goals)]
 
     def score(self, tables, goals, hand) -> float:
-        winners = self.meets(tables, goals)
+        winners = self.meets(tables, goals, hand)
         if len(winners) == 1:
             return WIN if winners[0] == self.me else -WIN
         others = [s for s in self.seats if s != self.me]
-        mine = sum(_closeness(missing(tables, self.me, g, self.rules, hand)) for g in goals)
-        mine += HAND_GOAL_WEIGHT * sum(_closeness(missing(tables, self.me, g, self.rules, hand))
+        counts = self.counts(hand)
+        mine = sum(_closeness(missing(tables, self.me, g, self.rules, hand, counts)) for g in goals)
+        mine += HAND_GOAL_WEIGHT * sum(_closeness(missing(tables, self.me, g, self.rules, hand, counts))
                                        for g in hand if TYPE[g] == "goal" and g not in goals)
-        threat = max((sum(_closeness(missing(tables, s, g, self.rules)) for g in goals) for s in others), default=0.0)
+        threat = max((sum(_closeness(missing(tables, s, g, self.rules, (), counts)) for g in goals) for s in others),
+                     default=0.0)
         keepers = sum(1 for c in tables[self.me] if TYPE[c] == "keeper")
         creepers = sum(1 for c in tables[self.me] if TYPE[c] == "creeper")
         return mine - THREAT_WEIGHT * threat + KEEPER_WORTH * keepers - CREEPER_COST * creepers
@@ -107,7 +133,9 @@ class _Table:
         others = [s for s in self.seats if s != self.me]
         if not others:
             return None
-        return max(others, key=lambda s: (sum(_closeness(missing(self.tables, s, g, self.rules)) for g in self.goals),
+        counts = self.counts(self.hand)
+        return max(others, key=lambda s: (sum(_closeness(missing(self.tables, s, g, self.rules, (), counts))
+                                              for g in self.goals),
                                           sum(1 for c in self.tables[s] if TYPE[c] == "keeper"), -s))
 
     # --- positions after a change --------------------------------------------------
@@ -161,6 +189,23 @@ class _Table:
             return base + self._rule_worth(card)
         return base + self._action_worth(card, hand, base)
 
+    def _creeper_moved(self, card: str, hand: tuple) -> float:
+        """The score with ``card`` moved to the leader (or, the leader's own, to the next player)."""
+        owner, to = self.owner(card), self.leader()
+        if to is None or to == owner:
+            to = next((s for s in self.seats if s != owner), None)
+        return self.score(self.moved(card, to), self.goals, hand) if to is not None else self.now
+
+    def _passed_on(self) -> list:
+        """The tables after And Now for Something Completely Different: Keepers to the
+        player before in turn order, Creepers to the one after."""
+        seats = self.seats
+        tables = [[] for _ in self.tables]
+        for i, s in enumerate(seats):
+            for c in self.tables[s]:
+                tables[seats[i - 1] if TYPE[c] == "keeper" else seats[(i + 1) % len(seats)]].append(c)
+        return tables
+
     def _keepers(self, tables) -> int:
         return sum(1 for c in tables[self.me] if TYPE[c] == "keeper")
 
@@ -202,6 +247,11 @@ class _Table:
             if not mine or to is None:
                 return 0.0
             return max(self.score(self.moved(c, to), self.goals, hand) - base for c in mine)
+        if op == "move_any_creeper":
+            return max((self._creeper_moved(c, hand) - base for t in self.tables for c in t if TYPE[c] == "creeper"),
+                       default=0.0)
+        if op == "something_different":
+            return self.score(self._passed_on(), self.goals, ()) - base + 1.0  # and a new hand of three
         if op == "trash_goal":
             return max((self.score(self.tables, [g for g in self.goals if g != old], hand) - base
                         for old in self.goals), default=0.0)
@@ -244,20 +294,37 @@ class _Table:
         if kind == "use_card":
             return self.play_value(choice)
         if kind == "choose_player":
-            return self._player_value(choice)
+            return self._player_value(choice, decision)
         if kind == "choose_card":
             return self._card_choice_value(decision, choice)
         if kind == "choose_rules":
             return -len(chosen)  # keep the rules: nothing in them is weighed against us
+        if kind == "discard_any":
+            # Bring Out Your Dead!: the table and hand without the cards thrown away
+            tables = [list(t) for t in self.tables]
+            tables[self.me] = [c for c in tables[self.me] if c not in chosen]
+            return self.score(tables, self.goals, tuple(c for c in self.hand if c not in chosen))
         return 0.0
 
     def _new_goal(self) -> str | None:
         return next((c for c in reversed(self.resolving) if TYPE.get(c) == "goal"), None)
 
-    def _player_value(self, seat: int) -> float:
+    def _player_value(self, seat: int, decision: dict | None = None) -> float:
         op = self.resolving_op()
         if op in ("trade_hands", "use_what_you_take"):
             return self.hand_counts[seat]
+        if op == "run_away":  # my Knights go to ``seat``: to whoever they help least
+            knights = [c for c in self.tables[self.me] if "knight" in TAGS[c]]
+            tables = [list(t) for t in self.tables]
+            tables[self.me] = [c for c in tables[self.me] if c not in knights]
+            tables[seat] += knights
+            return self.score(tables, self.goals, self.hand)
+        if op == "not_dead_yet" and decision is not None:
+            card = _named_in(decision.get("prompt", ""))
+            if card is not None:
+                tables = [list(t) for t in self.tables]
+                tables[seat].append(card)
+                return self.score(tables, self.goals, self.hand)
         leader = self.leader()
         return 1.0 if seat == leader else 0.0
 
@@ -277,6 +344,8 @@ class _Table:
             return self.play_value(card)
         if op == "move_creeper":
             return 0.0
+        if op == "move_any_creeper":  # the Creeper whose move helps most
+            return self._creeper_moved(card, self.hand)
         owner = self.owner(card)
         if owner is not None:  # trash, trash something, zap: it leaves that table
             bonus = 0.5 if op == "zap" and TYPE[card] == "keeper" else 0.0
@@ -284,6 +353,12 @@ class _Table:
         if card in self.goals:
             return self.score(self.tables, [g for g in self.goals if g != card], self.hand)
         return 0.0
+
+
+def _named_in(prompt: str) -> str | None:
+    """The Keeper or Creeper I'm Not Dead Yet! asks about ("Put Grim Reaper in front of whom?")."""
+    return next((c for c, n in NAME.items() if TYPE[c] in ("keeper", "creeper") and prompt == f"Put {n} in front of whom?"),
+                None)
 
 
 def _closeness(m: float) -> float:
@@ -323,15 +398,23 @@ def _move_value(table: _Table, mine: dict, move: dict) -> float:
 
 def _power_value(table: _Table, move: dict) -> float:
     keeper, target = move["card"], move["target"]
-    effect = EFFECT[keeper].get("power")
-    if effect == "move_creeper":
+    effect = EFFECT[keeper]
+    power = effect.get("power")
+    hand = table.hand
+    if power == "move_creeper":
         tables = table.moved(target, move["to"])
-    elif effect == "smite":
+    elif power == "smite":
         tables = table.moved(target, None)
-    else:  # sacrifice: the grenade goes too
+        if effect.get("returns_to_hand"):
+            tables[table.me] = [c for c in tables[table.me] if c != keeper]
+            hand = hand + (keeper,)
+    elif power == "catapult":
+        tables = table.moved(target, move["to"])
+        tables[move["to"]].remove(move["discard"])
+    else:  # sacrifice, grenade: the Keeper goes too
         tables = [[c for c in t if c not in (keeper, target)] for t in table.tables]
     # A little under an even trade, so a power is used only when it truly helps.
-    return table.score(tables, table.goals, table.hand) - 0.05
+    return table.score(tables, table.goals, hand) - 0.05
 
 
 LEVELS = {"random": random_level, "knight": knight}

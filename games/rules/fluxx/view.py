@@ -10,7 +10,7 @@ random generator, the engine's notes on decisions.
 from __future__ import annotations
 
 from .. import decisions
-from .cards import BASIC, TYPE
+from .cards import BASIC, TYPE, deck_of
 from .current_rules import explain
 from .turn import plays_left
 
@@ -24,6 +24,7 @@ def build_view(state: dict, seat: int | None) -> dict:
     finished = state["result"] is not None
     return {
         "players": seats,
+        "deck": deck_of(state),
         "my_seat": me,
         "my_hand": list(state["hands"][me]) if me is not None else None,
         "hand_counts": [len(h) for h in state["hands"]],
@@ -42,7 +43,7 @@ def build_view(state: dict, seat: int | None) -> dict:
         "pool_count": len(pool),
         "turn": None if finished else {
             "seat": t["seat"], "number": t["number"], "phase": t["phase"], "drawn": t["drawn"],
-            "played": t["played"], "plays_left": plays_left(state), "powers_used": list(t["used"])},
+            "played": t["played"], "plays_left": plays_left(state), "powers_used": _on_tables(state, t["used"])},
         "extra_turns": state["extra_turns"],
         "first": state["first"],
         "songs_sung": list(state["songs"]),
@@ -51,3 +52,9 @@ def build_view(state: dict, seat: int | None) -> dict:
         "decisions": decisions.view(state, me),
         "result": None if state["result"] is None else dict(state["result"], winners=list(state["result"]["winners"])),
     }
+
+
+def _on_tables(state: dict, cards: list) -> list:
+    """The cards of ``cards`` on a table now: a used Keeper that went back to a hand (The
+    Finger of God after smiting) is left out, hands being nobody else's business."""
+    return [c for c in cards if any(c in table for table in state["tables"])]

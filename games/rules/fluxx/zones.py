@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..base import Event
 from ..rng import Rng
-from .cards import NAME, PLAYABLE, TYPE
+from .cards import DECKS, NAME, TYPE, deck_of
 
 
 _CREEPERS = frozenset(c for c, t in TYPE.items() if t == "creeper")
@@ -164,5 +164,6 @@ def every_card(state: dict) -> list[str]:
     return out
 
 
-def deck_cards() -> list[str]:
-    return list(PLAYABLE)
+def deck_cards(state: dict) -> list[str]:
+    """Every card of the deck ``state`` was dealt from, but the Basic Rules."""
+    return list(DECKS[deck_of(state)])

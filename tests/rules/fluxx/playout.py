@@ -14,7 +14,7 @@ def uniform(game, state, seat, moves, rng):
     return moves[rng.below(len(moves))]
 
 
-CREEPER_CLEARERS = {"creeper-sweeper": 7, "move-a-creeper": 5, "trash-something": 3}
+CREEPER_CLEARERS = {"creeper-sweeper": 7, "move-a-creeper": 5, "move-a-creeper-2008": 5, "trash-something": 3}
 CREEPERS = frozenset(card for card, kind in TYPE.items() if kind == "creeper")
 
 

@@ -19,6 +19,7 @@ Here each is compared with its plain definition on every state of seeded games i
 the bonus (and, in a second set, the free-action and claim) rules are in play from the
 start, and on hand-made ties.
 """
+from games.rules.fluxx.cards import LEGACY
 from games.rules import decisions
 from games.rules.base import Event, Pending
 from games.rules.fluxx import current_rules, free_actions, goals, limits
@@ -33,6 +34,9 @@ from . import playout
 from .helpers import GAME, clear, give, new_game, put, rules, table_for
 from .helpers import goals as set_goals
 from .playout import goal_seeking, uniform
+
+# Written for the reconstructed deck, which games stored on it still play (conftest.py).
+DECK = LEGACY
 
 
 def _holder(state, fewest):
@@ -383,7 +387,7 @@ def test_the_limits_quick_look_sees_every_player_over_a_limit():
 
 def _anyone_meets(state):
     """The full definition, without the first look: does any seat meet a Goal in play?"""
-    return bool(state["goals"]) and bool(goals._meeting.__wrapped__(goals._position(state), tuple(state["goals"])))
+    return bool(state["goals"]) and bool(goals._meeting.__wrapped__(goals._position(state, state["goals"]), tuple(state["goals"])))
 
 
 def test_the_first_look_at_the_goals_says_no_only_when_nobody_meets_one():

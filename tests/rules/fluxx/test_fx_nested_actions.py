@@ -1,7 +1,11 @@
 """Actions inside Actions, to any depth, are all part of one play."""
+from games.rules.fluxx.cards import LEGACY
 from games.rules.fluxx.cards import EFFECT
 
 from .helpers import GAME, decide, discard, give, open_decision, play, put, rules, stack, table_for
+
+# Written for the reconstructed deck, which games stored on it still play (conftest.py).
+DECK = LEGACY
 
 
 def _depth(state):

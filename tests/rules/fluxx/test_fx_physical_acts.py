@@ -2,9 +2,13 @@
 (docs/rules/fluxx.md, "Physical acts")."""
 import pytest
 
+from games.rules.fluxx.cards import LEGACY
 from games.rules.base import IllegalMove
 
 from .helpers import GAME, act, decide, give, names, play, rules, table_for
+
+# Written for the reconstructed deck, which games stored on it still play (conftest.py).
+DECK = LEGACY
 
 
 def _sing(state, seat, song, words="Spam spam spam spam"):

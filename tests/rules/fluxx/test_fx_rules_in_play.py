@@ -1,8 +1,12 @@
 """New Rules are data read afresh: they replace only their own slot, act at once mid-turn,
 and stop acting the moment they leave."""
+from games.rules.fluxx.cards import LEGACY
 from games.rules.fluxx.current_rules import draw_count, explain, hand_limit, number, play_target
 
 from .helpers import GAME, decide, give, open_decision, play, put, rules, stack, table_for
+
+# Written for the reconstructed deck, which games stored on it still play (conftest.py).
+DECK = LEGACY
 
 
 def test_rules_of_different_slots_coexist_and_a_same_slot_rule_replaces():

@@ -1,8 +1,12 @@
 """What each seat and a spectator may see: one's own hand and nothing hidden of anyone else."""
+from games.rules.fluxx.cards import LEGACY
 from games.rules.fluxx.cards import BY_ID
 
 from .helpers import GAME, act, give, play, rules, stack, table_for
 from .playout import play as play_game
+
+# Written for the reconstructed deck, which games stored on it still play (conftest.py).
+DECK = LEGACY
 
 
 def _strings(value):
@@ -110,7 +114,7 @@ def _public(state) -> set:
 # Events that name a card to everyone: each tells of a card going face up (played, put on
 # the table, discarded, moved between tables). Events that name cards in a hand are private.
 PUBLIC_CARD_EVENTS = {"play", "table", "rule", "goal", "action", "creeper", "discard", "trash", "steal",
-                      "exchange", "move", "power", "zap", "revive", "sweep", "win", "fizzle"}
+                      "exchange", "move", "power", "zap", "revive", "sweep", "win", "fizzle", "flip"}
 PRIVATE_CARD_EVENTS = {"draw", "pool", "give"}
 
 

@@ -79,8 +79,13 @@
     node.appendChild(svg("rect", { x: 1.5, y: 12, width: CARD_W - 3, height: 11.5, class: "fx-band" }));
     node.appendChild(svg("text", { x: CARD_W / 2, y: 17, class: "fx-type", "text-anchor": "middle" },
                          TYPE_LABEL[c.type].toUpperCase()));
-    var size = large ? 13 : 16, name = wrap(c.name, fits(size, 108, true));
-    if (name.length > 3) { size = large ? 11 : 13; name = wrap(c.name, fits(size, 110, true)); }
+    // The name as large as its lines allow (three lines at most at the first size; the
+    // longest Goal, "Strange Women Lying in Ponds...", takes five at the last).
+    var sizes = large ? [13, 11, 9.5] : [16, 13, 11, 9.5], size, name;
+    for (var i = 0; i < sizes.length; i++) {
+      size = sizes[i]; name = wrap(c.name, fits(size, 108, true));
+      if (name.length * size * 1.15 <= (large ? 48 : 56)) break;
+    }
     var y = textLines(node, name, CARD_W / 2, 30 + size, size, "fx-name");
     if (c.type === "goal") y = goalNeeds(node, c, y + 4, large);
     // A small Goal shows only what it needs; every other face its text, as much as fits
@@ -90,19 +95,28 @@
       node.appendChild(svg("line", { x1: 14, x2: CARD_W - 14, y1: y + 1, y2: y + 1, class: "fx-rule-line" }));
       var room = Math.floor((CARD_H - 6 - (y + 4)) / (body * 1.15));
       var text = wrap(c.text, fits(body, 108));
-      if (text.length > room) { text = text.slice(0, Math.max(room, 1)); text[text.length - 1] += "\u2026"; }
+      // Cut to the lines that fit (none on a Goal whose name and needs fill it: the opened
+      // card prints the text in full beside the face).
+      if (text.length > room) { text = text.slice(0, Math.max(room, 0)); if (text.length) text[text.length - 1] += "\u2026"; }
       textLines(node, text, CARD_W / 2, y + body + 4, body, "fx-text");
     }
     node.appendChild(svg("title", {}, c.name + (c.text ? ": " + c.text : "")));
     return node;
   }
 
-  // A Goal's needs: one line per card you must have ("+" between), then "someone else" and "any N".
+  // A Goal's needs: one line per card you must have ("+" between), then "someone else",
+  // "either ... or ..." and "any N": as large as the room left under the name allows.
   function goalNeeds(node, c, y, large) {
-    var size = large ? 10 : 11.5;
-    (c.needs || []).forEach(function (need, i) {
-      var words = (i ? "+ " : "") + need.text;
-      y = textLines(node, wrap(words, fits(size, 108)), CARD_W / 2, y + size, size, "fx-need" + (need.others ? " others" : ""));
+    var sizes = large ? [10, 9, 8.5] : [11.5, 10.5, 9.5, 8.5], size, blocks;
+    for (var i = 0; i < sizes.length; i++) {
+      size = sizes[i];
+      blocks = (c.needs || []).map(function (need, j) { return wrap((j ? "+ " : "") + need.text, fits(size, 108)); });
+      // each block takes its size and its lines (textLines); the last line ends at its descent
+      var bottom = blocks.reduce(function (h, lines) { return h + size + lines.length * size * 1.15; }, y) - size * 0.85;
+      if (bottom <= CARD_H - 5) break;
+    }
+    (c.needs || []).forEach(function (need, j) {
+      y = textLines(node, blocks[j], CARD_W / 2, y + size, size, "fx-need" + (need.others ? " others" : ""));
     });
     return y + 4;
   }
@@ -208,6 +222,9 @@
     var me = data.my_seat;
     v.goals.forEach(function (id) {
       var item = el("div", { class: "fx-goal" }, faceButton(id, "goal"));
+      // What the Goal needs in plain words (the face has room for its cards only).
+      if (card(id).summary) item.appendChild(el("p", { class: "fx-goal-summary", "data-testid": "goal-summary",
+                                                       text: card(id).summary }));
       if (me !== null && me !== undefined && v.keepers[me]) item.appendChild(goalProgress(card(id), v, me));
       row.appendChild(item);
     });
@@ -218,15 +235,24 @@
     return box;
   }
 
-  // "You have 1 of 2": how close the viewer is to a Goal, from the cards in front of them.
+  // "You have 1 of 2": how close the viewer is to a Goal, from the cards in front of them
+  // (a card standing in for a needed one counts; the engine decides whether it may).
   function goalProgress(c, v, me) {
     var mine = v.keepers[me].concat(v.creepers[me]), got = 0, need = 0;
+    var named = (c.needs || []).filter(function (n) { return n.card; }).map(function (n) { return n.card; });
+    if ((c.needs || []).some(function (n) { return n.nothing; })) {
+      var left = mine.length + v.my_hand.length;
+      return el("p", { class: "fx-progress muted", text: left ? "You still have " + left + " card(s) to be rid of."
+                                                              : "You have nothing at all." });
+    }
     (c.needs || []).forEach(function (n) {
       if (n.others) return;
-      if (n.card) { need += 1; if (mine.indexOf(n.card) >= 0) got += 1; }
-      else if (n.cards) {
+      if (n.card) {
+        need += 1;
+        if (mine.indexOf(n.card) >= 0 || (n.or || []).some(function (k) { return mine.indexOf(k) >= 0; })) got += 1;
+      } else if (n.cards) {
         need += n.count;
-        got += Math.min(n.count, mine.filter(function (k) { return n.cards.indexOf(k) >= 0; }).length);
+        got += Math.min(n.count, mine.filter(function (k) { return n.cards.indexOf(k) >= 0 && named.indexOf(k) < 0; }).length);
       }
     });
     return el("p", { class: "fx-progress muted", text: "You have " + got + " of " + need + "." });
@@ -341,17 +367,29 @@
     keepers.forEach(function (k) {
       var group = el("div", { class: "fx-power" }, el("b", { text: card(k).name + ": " }));
       powers.filter(function (m) { return m.card === k; }).forEach(function (m) {
-        var owner = ownerOf(v, m.target), target = card(m.target).name;
-        var label = m.to !== undefined ? "hand " + target + " to " + ctx.seatName(m.to)
-          : (card(k).power === "sacrifice" ? "throw it at " : "discard ") + target +
-            (owner !== null ? " (" + ctx.seatName(owner) + ")" : "");
         group.appendChild(el("button", { type: "button", "data-testid": "power", "data-card": k, "data-target": m.target,
                                          "data-to": m.to !== undefined ? String(m.to) : "",
-                                         onclick: function () { send(ctx, m); } }, label));
+                                         "data-discard": m.discard !== undefined ? m.discard : "",
+                                         onclick: function () { send(ctx, m); } }, powerLabel(card(k).power, m, v, ctx)));
       });
       box.appendChild(group);
     });
     return box;
+  }
+
+  // One power move in words: "hand Grim Reaper to robin", "smite Grim Reaper (robin)",
+  // "throw it with Grim Reaper (robin)", "fling Airborne Cow at robin, throwing away Sir Robin".
+  function powerLabel(power, m, v, ctx) {
+    var owner = ownerOf(v, m.target), target = card(m.target).name;
+    var whose = owner !== null ? " (" + ctx.seatName(owner) + ")" : "";
+    if (power === "catapult") {
+      return "fling " + target + " at " + ctx.seatName(m.to) + ", throwing away " +
+        (m.discard === m.target ? "it" : card(m.discard).name);
+    }
+    if (m.to !== undefined) return "hand " + target + " to " + ctx.seatName(m.to);
+    if (power === "sacrifice" || power === "grenade") return "throw it with " + target + whose;
+    if (power === "smite") return "smite " + target + whose;
+    return "discard " + target + whose;
   }
 
   function singForm(v, ctx) {
@@ -470,6 +508,9 @@
       root.querySelector(".fx-opened .fx-close").focus();
     }
   }
+
+  // The faces, for tests/browser/test_fluxx_browser.py to measure every card of the deck.
+  Grail.fluxxFace = face;
 
   Grail.registerRenderer("fluxx", {
     render: function (root, data, ctx) {
