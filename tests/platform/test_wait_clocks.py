@@ -34,9 +34,9 @@ WAITS = [
     # The table's own clocks, longer than the game's, give way to it.
     ("ccg", 2, {"double_the_ante": True, "window": "12h", "offer": "1d"}, "response"),
     ("ccg", 2, {"double_the_ante": True, "window": "12h", "offer": "1d"}, "offer"),
-] + [("fluxx", 3, {}, kind) for kind in (
-    "turn", "discard", "discard_keepers", "judge", "choose_card", "choose_player", "choose_rule", "choose_rules",
-    "choose_direction", "give_card", "use_card", "replace_goal", "keep_goal")]
+] + [("fluxx", 3, {}, kind) for kind in (  # the waits of the printed deck, which new games are dealt
+    "turn", "discard", "discard_keepers", "judge", "choose_card", "choose_player", "choose_rules", "discard_any",
+    "use_card", "replace_goal", "keep_goal")]
 
 
 def _owed_first(pending) -> set[str]:
