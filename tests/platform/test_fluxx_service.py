@@ -345,7 +345,7 @@ def test_the_browser_tests_game_ends_and_replays_from_its_seed(fluxx, client):
 def test_a_game_stored_on_the_legacy_deck_keeps_its_cards_and_replays(make_match, make_user, monkeypatch):
     """A game stored before the printed deck, exactly as the code of then stored it: setup
     options without a deck, a state without "deck" dealt from the reconstructed cards.
-    Migration 0011 writes the legacy deck into its setup options; it then plays on with its
+    Migration 0013 writes the legacy deck into its setup options; it then plays on with its
     own cards and replays from its seed, before and after more moves."""
     import importlib
 
@@ -376,7 +376,7 @@ def test_a_game_stored_on_the_legacy_deck_keeps_its_cards_and_replays(make_match
     with pytest.raises(CommandError):
         call_command("replay_check", match=match.pk, stdout=out)
     assert "a stored move is refused on replay" in out.getvalue()
-    importlib.import_module("games.migrations.0011_fluxx_legacy_deck").mark_legacy_games(apps, None)
+    importlib.import_module("games.migrations.0013_fluxx_legacy_deck").mark_legacy_games(apps, None)
     match.refresh_from_db()
     assert match.setup_options == {**match.options, "deck": LEGACY} and "deck" not in match.state
     assert _replays(match)

@@ -56,7 +56,7 @@ class MontyPythonFluxx(Game):
     def setup(self, players, options, seed):
         # "deck" is not a table option (nobody chooses the legacy deck for a new game): the
         # room writes the current deck into a new game's setup options, and a game stored
-        # before the printed deck has the legacy one there (migration 0011), so each replays
+        # before the printed deck has the legacy one there (migration 0013), so each replays
         # from the deck it was dealt.
         options = dict(options or {})
         deck = options.pop("deck", CURRENT)

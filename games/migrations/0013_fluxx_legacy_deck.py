@@ -26,7 +26,7 @@ def unmark_legacy_games(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0010_camelot_edition'),
+        ('games', '0012_ratings'),
     ]
 
     operations = [
