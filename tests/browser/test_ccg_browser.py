@@ -155,7 +155,7 @@ def test_doubling_the_ante_is_offered_answered_and_shown_to_both(live_url, new_p
     match = play_by_clicking(match, pages, until=lambda m: any(p.kind == "offer" for p in GAME.pending(m.state)))
     answer = pages[other]
     answer.wait_for_selector("[data-testid=prompt]:has-text('doubles the ante')")
-    assert "must answer by" in answer.inner_text("[data-testid=answer-by]")
+    assert "must answer within" in answer.inner_text("[data-testid=answer-by]")
     assert "doubles the ante" in pages[offerer].inner_text("[data-testid=prompt]")
     answer.click("button[data-move=accept]")
     wait_for_version(answer, match, "accept")

@@ -488,7 +488,7 @@
         el("span", { class: "cam-token-mark", title: "Holds a turn token", text: "\u2691 turn token" }),
         el("span", { class: "dot" }), el("b", { text: ctx.seatName(s) }),
         el("span", { class: "muted", text: (turn ? "turn " + turn.number + ", " + stageWords(turn) : "") }));
-      if (seat.deadline && !v.paused) chip.appendChild(el("span", { class: "clock", "data-deadline": seat.deadline, text: left(seat.deadline) }));
+      if (seat.deadline && !v.paused) chip.appendChild(Grail.clock(seat.deadline));
       else if (v.paused) chip.appendChild(el("span", { class: "muted", text: "clock stopped" }));
       box.appendChild(chip);
     });
@@ -496,12 +496,6 @@
   }
 
   // The first reading of a clock; the page (match.js) updates every .clock each second.
-  function left(iso) {
-    var s = Math.ceil((new Date(iso) - new Date()) / 1000);
-    if (s <= 0) return "time is up";
-    return s >= 60 ? Math.floor(s / 60) + "m left" : s + "s left";
-  }
-
   function pausePanel(data, o, ctx) {
     var v = data.view;
     if (!v.paused) return null;

@@ -411,14 +411,20 @@
     return el("label", { class: "ccg-preset" }, box, " Always pass response windows");
   }
 
-  // When an offer or a window waits, say until when (the seats bar shows every clock too).
+  // When an offer or a window waits, say how long the answer may take ("bob must answer
+  // within 14 min"; the moment itself on hover); the seats bar shows every clock too.
   function deadlines(v, ctx, data) {
     var pend = v.pending;
     if (!pend || (pend.kind !== "offer" && pend.kind !== "response")) return null;
-    var due = data.seats.filter(function (s) { return s.to_act && s.deadline; }).map(function (s) {
-      return ctx.seatName(s.seat) + " must answer by " + new Date(s.deadline).toLocaleString();
+    var due = data.seats.filter(function (s) { return s.to_act && s.deadline; });
+    if (!due.length) return null;
+    var line = el("p", { class: "ccg-deadline", "data-testid": "answer-by" });
+    due.forEach(function (s, i) {
+      line.appendChild(document.createTextNode((i ? "; " : "") + ctx.seatName(s.seat) + " must answer "));
+      line.appendChild(Grail.clock(s.deadline, "within"));
     });
-    return due.length ? el("p", { class: "ccg-deadline", "data-testid": "answer-by", text: due.join("; ") + "." }) : null;
+    line.appendChild(document.createTextNode("."));
+    return line;
   }
 
   /* ---- what the last dispute did (7.x): both sides' totals, who won, who died ---------- */

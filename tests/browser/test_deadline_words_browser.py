@@ -1,0 +1,61 @@
+"""Deadlines in words (issue 34, "Clocks that agree with the game"): the page says how long
+is left ("14 min left", "2 days 23 h left"), never a US-format date, and shows the moment on
+hover in the viewer's own time zone and language format."""
+from __future__ import annotations
+
+import re
+from zoneinfo import ZoneInfo
+
+from games import services
+from tests.browser.helpers import log_in, open_game
+
+CHIP = "#seats .seat.to-act .clock"
+
+
+def _duel(make_user, **clock):
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(creator=alice, kind="duel", num_seats=2, invite=["bob"], seed=5, **clock)
+    services.match_join(match_id=match.pk, user=bob)
+    match.refresh_from_db()
+    return match, alice
+
+
+def _open(browser_page, live_url, user, match, errors):
+    log_in(browser_page, live_url, user.username)
+    open_game(browser_page, f"{live_url}/games/{match.pk}/", errors, "[data-testid=board] *")
+
+
+def test_a_minutes_clock_says_minutes_left_and_the_moment_in_my_zone_and_language(live_url, new_page, browser,
+                                                                                   make_user):
+    # new_page brings the database the server reads; the contexts here bring a zone and language.
+    match, alice = _duel(make_user, clock_kind="minutes", clock_amount=15)
+    deadline = match.seats.get(waiting_for="turn").deadline
+    errors: list = []
+    seen = {}
+    for locale, zone in (("de-DE", "Asia/Tokyo"), ("en-US", "America/New_York")):
+        context = browser.new_context(locale=locale, timezone_id=zone)
+        try:
+            page = context.new_page()
+            _open(page, live_url, alice, match, errors)
+            chip = page.locator(CHIP)
+            assert re.fullmatch(r"1[45] min left", chip.inner_text()), chip.inner_text()
+            seen[locale] = chip.get_attribute("title")
+            local = deadline.astimezone(ZoneInfo(zone))
+            assert f"{local.minute:02d}" in seen[locale] and str(local.day) in seen[locale]
+        finally:
+            context.close()
+    assert re.search(r"\b0?%d:%02d\b" % (deadline.astimezone(ZoneInfo("Asia/Tokyo")).hour,
+                                       deadline.astimezone(ZoneInfo("Asia/Tokyo")).minute), seen["de-DE"])
+    assert "AM" not in seen["de-DE"] and "PM" not in seen["de-DE"]  # German, 24-hour
+    hour12 = deadline.astimezone(ZoneInfo("America/New_York")).strftime("%-I:%M %p")
+    assert hour12 in seen["en-US"]
+    assert errors == []
+
+
+def test_a_days_clock_says_days_left(live_url, new_page, make_user):
+    match, alice = _duel(make_user, clock_kind="days", clock_amount=3)
+    page, errors = new_page(), []
+    _open(page, live_url, alice, match, errors)
+    assert page.locator(CHIP).inner_text() == "2 days 23 h left"
+    assert not re.search(r"\d+/\d+/\d{4}", page.inner_text("body"))  # no "11/27/2026"
+    assert errors == []
