@@ -575,3 +575,30 @@ def test_bring_out_your_dead_asks_nobody_without_cards_and_still_reshuffles():
     discard(state, "draw-2")
     state, _ = play(state, 0, "bring-out-your-dead-2008")
     assert "decisions" not in state and state["discard"] == ["bring-out-your-dead-2008"]
+
+
+def test_the_engines_first_look_at_the_goals_says_no_only_when_nobody_meets_one():
+    """goals.may_be_met (the cheap look the engine takes after every step, with its memo and
+    The Cheese Shop asked apart) against the full definition, on every state of seeded
+    games with every Goal of the printed deck in play in turn, two at a time."""
+    from games.rules.rng import Rng
+
+    from .playout import goal_seeking
+
+    every = sorted(GOALS)
+    said_yes = 0
+    for seed in range(len(every)):
+        state = table_for(players=2 + seed % 5, seed=700 + seed)
+        rules(state, "double-agenda")
+        goals(state, every[seed], every[(seed * 7 + 3) % len(every)])
+        rng = Rng({"seed": seed, "n": 0})
+        while GAME.outcome(state) is None and state["turn"]["number"] < 40:
+            full = bool(goal_rules._meeting.__wrapped__(goal_rules._position(state, state["goals"]),
+                                                        tuple(state["goals"]))) if state["goals"] else False
+            look = goal_rules.may_be_met(state, state["goals"])
+            assert look or not full, (state["goals"], state["tables"], state["hands"])
+            said_yes += look
+            pending = GAME.pending(state)
+            seat = pending[rng.below(len(pending))].seat
+            state, _ = GAME.apply(state, seat, goal_seeking(GAME, state, seat, GAME.legal_moves(state, seat), rng))
+    assert said_yes > 0
