@@ -123,6 +123,7 @@ class SeatOut(Schema):
     accepted: bool
     to_act: bool
     waiting_for: str | None
+    waiting: str | None = None  # what the seat owes, in words ("to discard Keepers ...")
     deadline: str | None
     paused_until: str | None
 

@@ -111,6 +111,27 @@ class Match(models.Model):
     def is_live(self) -> bool:
         return self.status == self.Status.ACTIVE
 
+    # --- in words, for the lists of games ------------------------------------------------
+    @property
+    def game_name(self) -> str:
+        """The game's own name ("Cup Quest"), which every list shows before the title."""
+        from games import registry  # the rooms import the models
+
+        try:
+            return registry.get(self.kind).name
+        except LookupError:
+            return self.kind
+
+    @property
+    def seat_labels(self) -> list[str | None]:
+        """Who holds each seat, named as the game's page names them ("Computer 2 (Knight)"
+        when several computers play), None for an open seat. Reads ``seats.all()``, which
+        the lists prefetch."""
+        from games import computers
+
+        seats = list(self.seats.all())
+        return [computers.seat_name(seat, seats) for seat in seats]
+
 
 class Seat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")

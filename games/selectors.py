@@ -66,7 +66,7 @@ def match_payload(match: Match, user, *, seats: list[Seat] | None = None) -> dic
     payload.update({
         "id": match.pk, "kind": match.kind, "name": game.name, "title": match.title,
         "status": match.status, "my_seat": my_seat, "moves": match.move_count,
-        "seats": [seat_public(s, seats) for s in seats],
+        "seats": [seat_public(s, seats, game=game) for s in seats],
         "clock": {"kind": match.clock, "amount": match.clock_amount, "weekend_pause": match.weekend_pause,
                   "vacation_days": match.vacation_days},
         "allow_spectators": match.allow_spectators,
@@ -98,7 +98,8 @@ def change_payload(match: Match, seats: list[Seat], seat: int | None, *, game, p
 def change_shared(match: Match, seats: list[Seat], records) -> dict:
     """The parts of a change that are the same for every viewer: the seats as the page shows
     them, the players' names, and the new log entries (each viewer then keeps those it may see)."""
-    return {"seats": [seat_public(s, seats) for s in seats], "names": seat_names(seats),
+    game = registry.get(match.kind)
+    return {"seats": [seat_public(s, seats, game=game) for s in seats], "names": seat_names(seats),
             "events": [(record.seq, record.by_timeout, Event.from_dict(raw))
                        for record in records for raw in record.events]}
 
@@ -124,11 +125,17 @@ def state_payload(match: Match, my_seat: int | None, *, game=None, view: dict | 
             "legal_moves": legal, "outcome": match.outcome}
 
 
-def seat_public(seat: Seat, seats: list[Seat] | None = None) -> dict:
+def seat_public(seat: Seat, seats: list[Seat] | None = None, *, game=None) -> dict:
     """One seat for the page. A computer player's seat shows its name ("Computer (Knight)")
-    where a person's shows theirs, so every board names it without knowing about computers."""
+    where a person's shows theirs, so every board names it without knowing about computers.
+    ``waiting`` says what the seat owes in words ("to discard Keepers down to the Keeper
+    Limit", ``Game.wait_words``); ``waiting_for`` is the rules' own kind, for programs."""
+    waiting = None
+    if seat.waiting_for:
+        waiting = "to " + (game.wait_text(seat.waiting_for) if game is not None else "act")
     return {"seat": seat.index, "username": computers.seat_name(seat, seats), "computer": seat.computer or None,
             "accepted": seat.accepted, "to_act": bool(seat.waiting_for), "waiting_for": seat.waiting_for or None,
+            "waiting": waiting,
             "deadline": seat.deadline.isoformat() if seat.deadline else None,
             "paused_until": seat.paused_until.isoformat() if seat.paused_until else None}
 

@@ -759,7 +759,9 @@ NOTICE_LENGTH = 300
 
 
 def _your_turn_text(seat: Seat, match: Match, game_name: str) -> str:
-    what = "Your move" if seat.waiting_for == "turn" else f"You are asked to act ({seat.waiting_for})"
+    # In words (Game.wait_words), never the rules' identifier of the wait ("discard_keepers").
+    what = ("Your move" if seat.waiting_for == "turn"
+            else f"You are asked to {registry.get(match.kind).wait_text(seat.waiting_for)}")
     return f"{what} in {game_name} #{match.pk}."[:NOTICE_LENGTH]
 
 

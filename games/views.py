@@ -68,8 +68,7 @@ def match_vs_computer(request):
     try:
         match = services.match_create(
             creator=request.user, kind=kind, num_seats=game.min_players, clock_kind="none", clock_amount=0,
-            computers_at={i: level for i in range(1, game.min_players)}, creator_choice=choice,
-            title=f"{request.user.username} against the computer")
+            computers_at={i: level for i in range(1, game.min_players)}, creator_choice=choice)
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("home")
@@ -141,6 +140,8 @@ def match_detail(request, match_id):
     may_join = access.may_join(match, request.user, seats)
     if my_seat is not None:
         services.chat_notices_read(match_id=match.pk, user_id=request.user.id)  # the chat is in view
+    for seat in seats:  # named as the board names them ("Computer 2 (Knight)")
+        seat.label = computers.seat_name(seat, seats)
     return render(request, "games/match.html", {
         "match": match, "seats": seats, "game": registry.get(match.kind), "my_seat": my_seat,
         "invited": invited, "can_join": (may_join and match.status == "open"

@@ -191,6 +191,11 @@ class Game:
     # changed since that version and the move is legal in the current state; the shell
     # tracks, per seat, the version at which its situation last changed.
     strict_versions: ClassVar[bool] = True
+    # Each kind of wait (``Pending.kind``) in words: what that player is asked to do, as it
+    # follows "to" ("discard Keepers down to the Keeper Limit"). The seats bar says "to ...",
+    # a notification "You are asked to ...": never the kind's own identifier. Data, not code;
+    # tests/platform/test_wait_words.py plays every game and checks each wait it meets has words.
+    wait_words: ClassVar[dict[str, str]] = {"turn": "move"}
     # Top-level keys of the state that never change once ``setup`` made them (the CCG's card
     # definitions). The shell stores them once instead of with every move
     # (games/state_storage.py); successive states should share these parts, not copy them.
@@ -216,6 +221,10 @@ class Game:
 
     def outcome(self, state: State) -> Outcome | None:  # pragma: no cover
         raise NotImplementedError
+
+    def wait_text(self, kind: str) -> str:
+        """A kind of wait in words (``wait_words``); "act" for one without (never the raw kind)."""
+        return self.wait_words.get(kind, "act")
 
     def pending(self, state: State) -> list[Pending]:  # pragma: no cover
         raise NotImplementedError

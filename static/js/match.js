@@ -192,7 +192,7 @@
         el("span", { class: "seat-no", text: String(s.seat + 1) }),
         el("span", { class: "name", text: s.username || "open seat" }),
         s.seat === d.my_seat ? el("span", { class: "you", text: "you" }) : null);
-      if (s.to_act) item.appendChild(el("span", { class: "waiting", text: s.waiting_for === "turn" ? "to move" : (s.waiting_for || "to act") }));
+      if (s.to_act) item.appendChild(el("span", { class: "waiting", text: s.waiting || "to act" }));
       if (s.deadline) item.appendChild(clock(s.deadline));
       if (s.paused_until && new Date(s.paused_until) > new Date()) item.appendChild(el("span", { class: "paused", text: "on vacation" }));
       box.appendChild(item);

@@ -151,7 +151,7 @@ def test_two_players_discard_to_a_new_limit_at_the_same_instant(fluxx, run_threa
     assert waiting[0].deadline and waiting[1].deadline
     for seat in (0, 1):
         note = Notification.objects.get(user=users[seat], kind=Notification.Kind.YOUR_TURN)
-        assert note.text == f"You are asked to act (discard) in Monty Python Fluxx #{match.pk}."
+        assert note.text == f"You are asked to discard down to the Hand Limit in Monty Python Fluxx #{match.pk}."
     seen = match.version
     moves = {seat: move for seat, move in SCRIPT[FIRST_DISCARD:FIRST_DISCARD + 2]}
     assert set(moves) == {0, 1}

@@ -34,6 +34,8 @@ class Camelot(Game):
     min_players = 3
     max_players = 6
     strict_versions = False  # two token holders act at once (see base.Game.strict_versions)
+    wait_words = {"turn": "move", "entry": "choose an Entry hex", "ally": "answer a call to join an attack",
+                  "disengage": "answer a request to disengage", "revive": "decide whether Morgan brings a unit back"}
     option_schema = {
         "accoutrements": {"type": "bool", "default": False, "label": "Accoutrements of Kingship",
                           "help": "Crown, Scepter, Robe and Throne on the red diamonds; two brought home win."},

@@ -47,6 +47,9 @@ class MPHGGame(Game):
     max_players = 4
     option_schema: dict = {}  # the shell passes decks and table facts; see setup.validate_options
     strict_versions = False  # opponents answer a doubled ante at the same time (see pending)
+    wait_words = {"turn": "move", "cut": "cut a deck for the ante", "response": "answer a response window",
+                  "offer": "answer an offer to double the ante", "balance": "discard down to the hand limit",
+                  "choice": "make a choice"}
     fixed_keys = _FIXED
     view_lasting = ("cards",)  # definitions by code (view.py): a page keeps them
 

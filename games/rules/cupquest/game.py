@@ -37,6 +37,8 @@ class CupQuest(Game):
     name = "Cup Quest"
     min_players = 2
     max_players = 4
+    wait_words = {"turn": "move", "battle": "fight a battle with monsters",
+                  "attack": "choose whether to attack a player"}
     option_schema = {
         "board": {"type": "choice", "default": "standard", "choices": list(BOARD_NAMES), "label": "Map"},
         # A safety net, not a tactic: after this many full rounds the game is drawn.

@@ -43,6 +43,14 @@ class MontyPythonFluxx(Game):
     min_players = 2
     max_players = 6
     strict_versions = False  # several players discard at once (see base.Game.strict_versions)
+    wait_words = {
+        "turn": "move", "discard": "discard down to the Hand Limit",
+        "discard_keepers": "discard Keepers down to the Keeper Limit", "discard_any": "choose cards to throw away",
+        "judge": "judge whether a quote counts", "choose_card": "choose a card", "choose_player": "choose a player",
+        "choose_rule": "choose a New Rule", "choose_rules": "choose New Rules to discard",
+        "choose_direction": "choose a direction", "give_card": "choose a card to give away",
+        "use_card": "choose which card to play next", "replace_goal": "choose the Goal to replace",
+        "keep_goal": "choose the Goal to keep"}
     option_schema = {
         # A safety net, not a tactic: a game nobody has won after this many turns is a draw.
         "turn_cap": {"type": "int", "default": 300, "min": 20, "max": 5000, "label": "Turn limit",
