@@ -15,4 +15,6 @@ RUN GRAILSITE_PRODUCTION=0 python manage.py collectstatic --noinput
 RUN useradd --create-home grail && mkdir -p /app/media && chown grail /app/media
 USER grail
 EXPOSE 8000
-CMD ["uvicorn", "grailsite.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", "--forwarded-allow-ips", "*"]
+# Proxy headers are read by the site, from TRUSTED_PROXIES only (grailsite/client_address.py),
+# never by uvicorn: its "*" believed whatever a client wrote in X-Forwarded-For.
+CMD ["uvicorn", "grailsite.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--no-proxy-headers"]

@@ -1,7 +1,8 @@
 """Rate limits per person and per address (django-ratelimit, counting in the shared cache).
 
 Each group has a rate for signed-in users (by user id) and one for addresses (by client IP,
-IPv6 by /64): a bot farm on one address and one account spread over many addresses are both
+IPv6 by /64; the address is grailsite/client_address.py's, which believes X-Forwarded-For only
+from our own proxies): a bot farm on one address and one account spread over many addresses are both
 held back. Rates live in ``settings.RATE_LIMITS`` and are read per request, so an operator
 (or a test) can change them without touching the code that checks them.
 
@@ -18,6 +19,7 @@ from django.http import HttpResponse
 from django_ratelimit.core import is_ratelimited
 
 from games.errors import TooManyRequests
+from grailsite.client_address import client_address
 
 log = logging.getLogger(__name__)
 MESSAGE = "Too many requests: wait a little and try again."
@@ -45,8 +47,9 @@ def limited(request, group: str) -> bool:
         return False
     user = getattr(request, "user", None)
     by_user = user is not None and user.is_authenticated and _over(request, group, "user", "user")
-    # No address (a test harness, a unix socket without proxy headers): nothing to count by.
-    by_address = bool(request.META.get("REMOTE_ADDR")) and _over(request, group, "ip", "ip")
+    # No address (a test harness, a unix socket): nothing to count by. django-ratelimit's
+    # "ip" key asks client_address too (settings.RATELIMIT_IP_META_KEY).
+    by_address = client_address(request) is not None and _over(request, group, "ip", "ip")
     return by_user or by_address
 
 

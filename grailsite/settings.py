@@ -7,6 +7,7 @@ on HTTPS-only cookies, HSTS and the HTTPS redirect, so ``manage.py check --deplo
 Without it (``make run``, ``make test``) nothing needs to be set."""
 from __future__ import annotations
 
+import ipaddress
 import os
 from pathlib import Path
 
@@ -174,9 +175,22 @@ if REDIS_URL:
                           "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2}}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-# django-ratelimit (grailsite/ratelimits.py). Rates per signed-in user and per address.
+# The proxies in front of the site whose X-Forwarded-For is believed (addresses or CIDRs,
+# comma-separated): a client's address is the right-most one in that header not among them
+# (grailsite/client_address.py). Empty, the default: nobody's, and the socket's peer is the
+# client. Compose sets the proxy's fixed address (docker-compose.yml); add a load balancer's
+# address if one stands in front of it.
+TRUSTED_PROXIES = [p.strip() for p in os.environ.get("TRUSTED_PROXIES", "").split(",") if p.strip()]
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_proxy!r} is not an address or a CIDR network.") from None
+# django-ratelimit (grailsite/ratelimits.py). Rates per signed-in user and per address; the
+# address is client_address's, never X-Forwarded-For as the client sent it.
 RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", True)
 RATELIMIT_USE_CACHE = "default"
+RATELIMIT_IP_META_KEY = "grailsite.client_address.client_ip"
 RATE_LIMITS = {
     "signup": {"ip": os.environ.get("RATE_SIGNUP_IP", "30/h")},
     "login": {"ip": os.environ.get("RATE_LOGIN_IP", "60/m")},
