@@ -23,6 +23,9 @@ Scenarios (each on resources of its own: the machine's PostgreSQL and Redis are 
                 in 30 s and how long each waited from its decision falling due
   sweep_cost    issue 28 item 8: the short-horizon sweep's cost, in the process, with 300
                 games whose deadlines are days away
+  forwarded     70 wrong passwords and 35 sign-ups, each with a new made-up X-Forwarded-For,
+                against uvicorn started with docker-compose.yml's command (and with the old
+                `--proxy-headers --forwarded-allow-ips "*"` for comparison): 429s counted
 
 It creates and drops its own database (grailsite_faults) on the PostgreSQL of DATABASE_URL.
 A floor (a fixed pure-Python workload) is printed so figures compare across machines.
@@ -630,9 +633,65 @@ def scenario_sweep_cost(redis, workdir, n=300, rounds=200):
     return figures
 
 
+def compose_web_command(port: int, old_flags: bool = False) -> list[str]:
+    """docker-compose.yml's web command on a local port; ``old_flags``: with uvicorn's proxy
+    headers believed from anyone, as compose had them before TRUSTED_PROXIES."""
+    import yaml
+
+    command = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]["web"]["command"]
+    command = [sys.executable, "-m", *command]
+    command[command.index("--host") + 1] = "127.0.0.1"
+    command[command.index("--port") + 1] = str(port)
+    if old_flags:
+        command = [c for c in command if c != "--no-proxy-headers"] + ["--proxy-headers", "--forwarded-allow-ips", "*"]
+    return command
+
+
+def _forms(base, path, n, source, forwarded, form):
+    """``n`` form posts from the local address ``source``, each with a new X-Forwarded-For."""
+    import httpx
+
+    with httpx.Client(base_url=base, transport=httpx.HTTPTransport(local_address=source), timeout=30) as c:
+        c.get(path)
+        token = c.cookies["csrftoken"]
+        return [c.post(path, data={**form(i), "csrfmiddlewaretoken": token},
+                       headers={"X-Forwarded-For": forwarded(i)}).status_code for i in range(n)]
+
+
+def scenario_forwarded(redis, workdir, logins=70, signups=35):
+    """One machine making up a new X-Forwarded-For for every wrong password and sign-up, at the
+    default limits (60 log-ins a minute, 30 sign-ups an hour per address). 127.0.0.1 plays the
+    proxy (compose's TRUSTED_PROXIES is the proxy's fixed address); the machine is another
+    loopback address, straight at the web process, or behind the proxy."""
+    figures = {}
+    made_up = lambda i: f"10.{i // 250 % 250}.{i % 250}.{7 + i % 200}"  # noqa: E731
+    login = lambda i: {"username": "nobody", "password": f"guess{i}"}  # noqa: E731
+    signup = lambda i: {"username": f"spam{time.time_ns() % 10**9}{i}"}  # noqa: E731
+    for n, (label, old, source, chain) in enumerate([
+            ("old flags, straight", True, "127.0.0.2", made_up),
+            ("compose now, straight", False, "127.0.0.3", made_up),
+            ("compose now, through the proxy", False, "127.0.0.1", lambda i: f"{made_up(i)}, 192.0.2.44")]):
+        port = free_port()
+        # The suite's quick password hasher (tests/live_settings.py): with the real one 70
+        # log-ins take 20 s and may straddle two of the limit's one-minute windows.
+        env = site_env(redis.url, RATELIMIT_ENABLE="true", TRUSTED_PROXIES="127.0.0.1",
+                       GRAILSITE_CHANNEL_PREFIX=f"{PREFIX}-fwd{n}-{time.time_ns()}",
+                       DJANGO_SETTINGS_MODULE="tests.live_settings")
+        proc = start(compose_web_command(port, old_flags=old), env, workdir / f"forwarded{n}.log")
+        RUNNING.append(proc)
+        wait_port(port)
+        base = f"http://127.0.0.1:{port}"
+        logins_429 = _forms(base, "/accounts/login/", logins, source, chain, login).count(429)
+        signups_429 = _forms(base, "/accounts/signup/", signups, source, chain, signup).count(429)
+        stop(proc)
+        figures[label] = f"{logins_429}/{logins} log-ins and {signups_429}/{signups} sign-ups refused (429)"
+    return figures
+
+
 SCENARIOS = {"edge": scenario_edge, "timer_redis": scenario_timer_redis, "timer_worker": scenario_timer_worker, "burst": scenario_burst,
              "db_kill": scenario_db_kill, "soak": scenario_soak, "held_redis": scenario_held_redis,
-             "camelot_computer": scenario_camelot_computer, "sweep_cost": scenario_sweep_cost}
+             "camelot_computer": scenario_camelot_computer, "sweep_cost": scenario_sweep_cost,
+             "forwarded": scenario_forwarded}
 
 
 def main():
