@@ -5,8 +5,12 @@ Every quantity, list and string is bounded here, at the edge: a deck analysis of
 copies must be refused before a loop ever sees it. Pages stay in decks/views.py."""
 from __future__ import annotations
 
+import asyncio
+import functools
+from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any
 
+from asgiref.sync import sync_to_async
 from django.shortcuts import get_object_or_404
 from ninja import Body, Field, Query, Router, Schema
 
@@ -16,6 +20,7 @@ from decks.models import Deck
 from decks.views import card_json
 from games.api import ERRORS, Id, In, JsonObject
 from games.api_auth import MaybeViewer, Viewer
+from grailsite import ratelimits
 from grailsite.formerrors import labelled_errors
 
 router = Router(auth=Viewer(), tags=["decks"])
@@ -99,14 +104,47 @@ def card_search_api(request, query: Query[SearchQuery]):
     return {"total": total, "errors": errors, "cards": [card_json(c, owned.get(c.pk, 0)) for c in cards]}
 
 
+# -- analysis and sample opening: rules work off the shared request thread ---------------------
+#
+# Under ASGI every synchronous view of a process runs on one thread (asgiref's thread-sensitive
+# executor): a slow one there holds up every read and HTTP move queued behind it. These two
+# views are async: their queries (and the rate limit) still run on that thread, briefly, and
+# the rules work on a thread of its own, so the analyses queue behind one another, not in
+# front of everyone else. Neither runs on the event loop that serves socket moves, which
+# only shares the interpreter with them. Each is also limited per person ("deck_analysis").
+RULES_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deck-rules")
+
+
+async def on_rules_thread(function, *args, **kwargs):
+    return await asyncio.get_running_loop().run_in_executor(RULES_THREAD, functools.partial(function, *args, **kwargs))
+
+
+def _analysis_inputs(request, cards: dict[str, int]) -> dict:
+    # request.user is read here, on the request thread: a session's user is loaded lazily.
+    ratelimits.check(request, "deck_analysis")
+    return selectors.analysis_inputs(user=request.user, cards=cards)
+
+
+def _opening_inputs(request, cards: dict[str, int]) -> dict:
+    ratelimits.check(request, "deck_analysis")
+    return selectors.deck_cards(cards)
+
+
 @router.post("analyse/", response={200: AnalysisOut, **ERRORS}, url_name="deck_analyse_api")
-def deck_analyse_api(request, body: CardsIn):
-    return selectors.deck_analysis(user=request.user, cards=body.cards)
+async def deck_analyse_api(request, body: CardsIn):
+    inputs = await sync_to_async(_analysis_inputs)(request, body.cards)
+    return await on_rules_thread(selectors.analyse, inputs)
 
 
 @router.post("opening/", response={200: OpeningOut, **ERRORS}, url_name="deck_opening_api")
-def deck_opening_api(request, body: CardsIn):
-    opening = selectors.sample_opening(cards=body.cards)
+async def deck_opening_api(request, body: CardsIn):
+    known = await sync_to_async(_opening_inputs)(request, body.cards)
+    return await on_rules_thread(_opening_json, body.cards, known)
+
+
+def _opening_json(cards: dict[str, int], known: dict) -> dict:
+    # deck_cards loaded each card's author, so card_json asks the database nothing here.
+    opening = selectors.opening_of(cards, known, selectors.card_formats(known))
     return {key: [card_json(c) for c in value] if key in OPENING_PILES else value
             for key, value in opening.items()}
 

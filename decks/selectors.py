@@ -8,6 +8,8 @@ from django.db.models import Count, Exists, OuterRef, Q, Sum
 
 from decks import cardformat, query as query_syntax
 from decks.models import AnteStake, Card, Deck, Holding, LedgerEntry
+from decks.services import MAX_DECK_SIZE
+from games.rules.ccg import cards_decks
 from games.rules.rng import Rng, new_rng_state
 
 SEARCH_LIMIT = 60
@@ -157,19 +159,38 @@ def decks_for(*, user):
 
 
 def deck_cards(cards: dict[str, int]) -> dict[str, Card]:
-    return {c.code: c for c in Card.objects.filter(code__in=list(cards))}
+    # The author rides along: a written card's format names it (Card.to_format).
+    return {c.code: c for c in Card.objects.filter(code__in=list(cards)).select_related("author")}
 
 
 def deck_analysis(*, user, cards: dict[str, int]) -> dict:
     """Validation reasons and statistics for a deck list {code: quantity}."""
+    return analyse(analysis_inputs(user=user, cards=cards))
+
+
+def analysis_inputs(*, user, cards: dict[str, int]) -> dict:
+    """The database's part of an analysis: the cards named, their formats, what the user owns."""
     known = deck_cards(cards)
-    owned = owned_counts(user=user, card_ids=[c.pk for c in known.values()])
-    problems, missing = _deck_problems(cards, known, owned)
+    return {"cards": cards, "known": known, "formats": card_formats(known),
+            "owned": owned_counts(user=user, card_ids=[c.pk for c in known.values()])}
+
+
+def analyse(inputs: dict) -> dict:
+    """The CPU part of an analysis, on ``analysis_inputs``: no database, so any thread may run
+    it (decks/api.py runs it on a thread of its own)."""
+    cards, known = inputs["cards"], inputs["known"]
+    problems, missing = _deck_problems(cards, known, inputs["owned"], inputs["formats"])
     return {"valid": not problems, "problems": problems, "missing": missing,
             "stats": deck_stats(cards=cards, known=known)}
 
 
-def _deck_problems(cards: dict[str, int], known: dict[str, Card], owned: dict[int, int]) -> tuple[list[str], list[str]]:
+def card_formats(known: dict[str, Card]) -> dict[str, dict]:
+    """Each card's plain format, made once however many copies a list holds."""
+    return {code: card.to_format() for code, card in known.items()}
+
+
+def _deck_problems(cards: dict[str, int], known: dict[str, Card], owned: dict[int, int],
+                   formats: dict[str, dict]) -> tuple[list[str], list[str]]:
     """(every reason the deck cannot be played now, the cards still to get): a deck may list
     cards its owner does not have yet (a wish list); it is refused only when chosen for a game."""
     problems = [f"Unknown card '{code}'." for code in cards if code not in known]
@@ -179,9 +200,22 @@ def _deck_problems(cards: dict[str, int], known: dict[str, Card], owned: dict[in
         if card is not None and n > owned.get(card.pk, 0):
             problems.append(f"You own {owned.get(card.pk, 0)} of {card.title} but the deck has {n}.")
             missing.append(f"{n - owned.get(card.pk, 0)} {card.title}")
-    copies = [known[code].to_format() for code, n in cards.items() if code in known for _ in range(n)]
-    problems += [reason[:1].upper() + reason[1:] for reason in cardformat.deck_errors(copies)]
-    return problems, missing
+    return problems + rules_problems(cards, formats), missing
+
+
+def rules_problems(cards: dict[str, int], formats: dict[str, dict]) -> list[str]:
+    """The CCG rules' reasons against a list {code: copies} (unknown codes left out).
+
+    The rules look at every copy, and a list may name 200 codes at 99 copies each: 19,800
+    copies, most of a second of CPU for one request. A list longer than any deck can be
+    saved as (MAX_DECK_SIZE) is far past the rules' own size limit, so that is its reason,
+    and the other rules are checked once it is back within bounds: one analysis lays out at
+    most MAX_DECK_SIZE copies."""
+    total = sum(n for code, n in cards.items() if code in formats)
+    if total > MAX_DECK_SIZE:
+        return [f"A deck holds at most {cards_decks.DECK_MAX_SIZE} cards; this one has {total}."]
+    copies = [formats[code] for code, n in cards.items() if code in formats for _ in range(n)]
+    return [reason[:1].upper() + reason[1:] for reason in cardformat.deck_errors(copies)]
 
 
 def decks_playability(*, user, decks=None) -> list[dict]:
@@ -190,9 +224,10 @@ def decks_playability(*, user, decks=None) -> list[dict]:
     decks = decks_for(user=user) if decks is None else decks
     known = deck_cards({code: 1 for deck in decks for code in deck.cards})
     owned = owned_counts(user=user, card_ids=[c.pk for c in known.values()])
+    formats = card_formats(known)
     rows = []
     for deck in decks:
-        problems, missing = _deck_problems(deck.cards, known, owned)
+        problems, missing = _deck_problems(deck.cards, known, owned, formats)
         rows.append({"deck": deck, "playable": not problems, "problems": problems, "missing": missing})
     return rows
 
@@ -223,6 +258,12 @@ def sample_opening(*, cards: dict[str, int], seed: int | None = None) -> dict:
     game's set-up uses), lay 14 cards out as England/Avalon, draw 7. ``warnings`` says every
     rule the deck breaks: the opening of a deck that cannot be played is only a sketch."""
     known = deck_cards(cards)
+    return opening_of(cards, known, card_formats(known), seed=seed)
+
+
+def opening_of(cards: dict[str, int], known: dict[str, Card], formats: dict[str, dict], *,
+               seed: int | None = None) -> dict:
+    """sample_opening's CPU part (no database: any thread may run it)."""
     pile = [known[code] for code, n in sorted(cards.items()) if code in known for _ in range(n)]
     aside = []
     for tag in ("arthur", "patsy"):
@@ -232,9 +273,8 @@ def sample_opening(*, cards: dict[str, int], seed: int | None = None) -> dict:
                 pile.remove(card)
                 break
     Rng(new_rng_state(secrets.randbits(62) if seed is None else seed)).shuffle(pile)
-    copies = [known[code].to_format() for code, n in cards.items() if code in known for _ in range(n)]
     warnings = [f"Unknown card '{code}'." for code in cards if code not in known]
-    warnings += [reason[:1].upper() + reason[1:] for reason in cardformat.deck_errors(copies)]
+    warnings += rules_problems(cards, formats)
     return {"aside": aside, "areas": pile[:OPENING_AREAS], "hand": pile[OPENING_AREAS:OPENING_AREAS + OPENING_HAND],
             "short": len(pile) < OPENING_AREAS + OPENING_HAND, "warnings": warnings}
 
