@@ -23,6 +23,10 @@ Scenarios (each on resources of its own: the machine's PostgreSQL and Redis are 
                 in 30 s and how long each waited from its decision falling due
   sweep_cost    issue 28 item 8: the short-horizon sweep's cost, in the process, with 300
                 games whose deadlines are days away
+  analysis      12 clients (each its own account) asking for analyses of the heaviest deck the
+                schema allows, flat out, against one web process: median and p95 of others'
+                match reads, and of a websocket ping (answered on the event loop that serves
+                socket moves), before and during; analyses answered and refused (429)
   forwarded     70 wrong passwords and 35 sign-ups, each with a new made-up X-Forwarded-For,
                 against uvicorn started with docker-compose.yml's command (and with the old
                 `--proxy-headers --forwarded-allow-ips "*"` for comparison): 429s counted
@@ -688,10 +692,79 @@ def scenario_forwarded(redis, workdir, logins=70, signups=35):
     return figures
 
 
+def scenario_analysis(redis, workdir, clients=12, seconds=15):
+    """Heavy deck analyses against everyone else's reads and the socket loop (issue 28, 5)."""
+    import statistics
+
+    import httpx
+    import websockets
+
+    from decks import cardformat, services as deck_services
+    from decks.models import Card
+
+    if not Card.objects.exists():
+        deck_services.cards_upsert(cards=cardformat.starter_set(), source="bench")
+    # The heaviest list the schema takes: every code (at most 200) at the most copies.
+    heavy = {code: deck_services.MAX_DECK_COPIES
+             for code in Card.objects.order_by("code").values_list("code", flat=True)[:deck_services.MAX_DECK_SIZE]}
+    games = make_games(clients // 2 + 1)
+    tokens = [t for g in games for t in g["tokens"]][:clients]
+    probe = games[-1]
+    port = free_port()
+    proc = start(compose_web_command(port), site_env(redis.url, RATELIMIT_ENABLE="true"), workdir / "analysis.log")
+    RUNNING.append(proc)
+    wait_port(port)
+    base = f"http://127.0.0.1:{port}"
+
+    async def probe_for(until, reads, pings):
+        headers = {"Authorization": f"Token {probe['tokens'][0]}"}
+        async with httpx.AsyncClient(timeout=60) as client, websockets.connect(
+                f"ws://127.0.0.1:{port}/ws/matches/{probe['match']}/", origin=base) as ws:
+            while time.monotonic() < until:
+                t = time.perf_counter()
+                await client.get(f"{base}/api/matches/{probe['match']}/", headers=headers)
+                reads.append(time.perf_counter() - t)
+                t = time.perf_counter()
+                await (await ws.ping())
+                pings.append(time.perf_counter() - t)
+                await asyncio.sleep(0.05)
+
+    async def analyst(token, until, codes):
+        async with httpx.AsyncClient(timeout=60) as client:
+            while time.monotonic() < until:
+                r = await client.post(f"{base}/decks/api/analyse/", json={"cards": heavy},
+                                      headers={"Authorization": f"Token {token}"})
+                codes.append(r.status_code)
+                if r.status_code == 429:
+                    await asyncio.sleep(1)  # a client told to wait, waiting a little
+
+    async def run(with_load):
+        reads, pings, codes = [], [], []
+        until = time.monotonic() + seconds
+        tasks = [analyst(t, until, codes) for t in tokens] if with_load else []
+        await asyncio.gather(probe_for(until, reads, pings), *tasks)
+        return reads, pings, codes
+
+    def ms(values, q):
+        return f"{statistics.quantiles(values, n=20)[18] * 1000:.0f}" if q == 95 else \
+            f"{statistics.median(values) * 1000:.0f}"
+
+    quiet_reads, quiet_pings, _ = asyncio.run(run(False))
+    reads, pings, codes = asyncio.run(run(True))
+    stop(proc)
+    return {"match read median/p95 quiet (ms)": f"{ms(quiet_reads, 50)}/{ms(quiet_reads, 95)}",
+            f"during {clients} analysts (ms)": f"{ms(reads, 50)}/{ms(reads, 95)}",
+            "socket ping median/p95 quiet (ms)": f"{ms(quiet_pings, 50)}/{ms(quiet_pings, 95)}",
+            "during (ms) ": f"{ms(pings, 50)}/{ms(pings, 95)}",
+            "analyses answered": codes.count(200), "refused (429)": codes.count(429),
+            "other": len(codes) - codes.count(200) - codes.count(429), "seconds": seconds}
+
+
 SCENARIOS = {"edge": scenario_edge, "timer_redis": scenario_timer_redis, "timer_worker": scenario_timer_worker, "burst": scenario_burst,
              "db_kill": scenario_db_kill, "soak": scenario_soak, "held_redis": scenario_held_redis,
              "camelot_computer": scenario_camelot_computer, "sweep_cost": scenario_sweep_cost,
-             "forwarded": scenario_forwarded}
+             "forwarded": scenario_forwarded,
+             "analysis": scenario_analysis}
 
 
 def main():
