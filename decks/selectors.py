@@ -171,15 +171,15 @@ def deck_analysis(*, user, cards: dict[str, int]) -> dict:
 def analysis_inputs(*, user, cards: dict[str, int]) -> dict:
     """The database's part of an analysis: the cards named, their formats, what the user owns."""
     known = deck_cards(cards)
-    return {"cards": cards, "known": known, "formats": card_formats(known),
-            "owned": owned_counts(user=user, card_ids=[c.pk for c in known.values()])}
+    return {"cards": cards, "known": known, "owned": owned_counts(user=user, card_ids=[c.pk for c in known.values()])}
 
 
 def analyse(inputs: dict) -> dict:
     """The CPU part of an analysis, on ``analysis_inputs``: no database, so any thread may run
     it (decks/api.py runs it on a thread of its own)."""
     cards, known = inputs["cards"], inputs["known"]
-    problems, missing = _deck_problems(cards, known, inputs["owned"], inputs["formats"])
+    # deck_cards loaded each card's author, so the formats ask the database nothing.
+    problems, missing = _deck_problems(cards, known, inputs["owned"], card_formats(known))
     return {"valid": not problems, "problems": problems, "missing": missing,
             "stats": deck_stats(cards=cards, known=known)}
 

@@ -197,9 +197,10 @@ RATE_LIMITS = {
     "move": {"user": os.environ.get("RATE_MOVE_USER", "600/m"), "ip": os.environ.get("RATE_MOVE_IP", "3000/m")},
     "chat": {"user": os.environ.get("RATE_CHAT_USER", "30/m"), "ip": os.environ.get("RATE_CHAT_IP", "300/m")},
     "match_create": {"user": os.environ.get("RATE_MATCH_CREATE_USER", "120/h")},
-    # Deck analyses and sample openings (the builder asks after each pause in editing).
-    "deck_analysis": {"user": os.environ.get("RATE_DECK_ANALYSIS_USER", "120/m"),
-                      "ip": os.environ.get("RATE_DECK_ANALYSIS_IP", "600/m")},
+    # Deck analyses and sample openings: the builder asks after each pause in editing, about
+    # one a second at the most for a person; an address may hold a classroom.
+    "deck_analysis": {"user": os.environ.get("RATE_DECK_ANALYSIS_USER", "60/m"),
+                      "ip": os.environ.get("RATE_DECK_ANALYSIS_IP", "300/m")},
 }
 # Websocket messages a socket may send: a burst, then this many a second.
 WS_MESSAGE_BURST = env_int("WS_MESSAGE_BURST", 10)
