@@ -55,6 +55,9 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
     invitees = _users_by_name(invite)
     if creator in invitees:
         raise ServiceError("You are already in your own game.")
+    refusal = access.invite_refusal(creator, invitees)
+    if refusal is not None:
+        raise refusal
     computer_seats = _computer_seats(kind, num_seats, computers_at or {}, computer_delay, computer_takeover)
     if len(invitees) > num_seats - 1 - len(computer_seats):
         raise ServiceError(f"Only {num_seats - 1 - len(computer_seats)} other seat(s) to invite into.")
@@ -694,8 +697,9 @@ def chat_post(*, match_id: int, user, text: str) -> ChatMessage:
         mine = [s for s in seats if s.user_id == user.id]
         # The game's chat is the players'. Spectators talk only when the table allows it, and
         # then in a channel of their own that the players never see (no advice from the rail).
-        if not access.can_chat(match, user, mine):
-            raise NotAllowed("Only the players can chat in this game.")
+        refusal = access.chat_refusal(match, user, seats)  # all the seats: a block is any player's
+        if refusal is not None:
+            raise refusal
         spectators = not any(s.accepted for s in mine)
         last = (ChatMessage.objects.filter(match=match, spectators=spectators)
                 .order_by("-seq").values_list("seq", flat=True).first())

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import registry, views
+from games import rating_views, registry, views
 
 # The pages; the JSON API is grailsite/api.py (django-ninja), mounted in grailsite/urls.py.
 urlpatterns = [
@@ -8,6 +8,8 @@ urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
     path("rules/<slug:kind>/", views.game_rules, name="game_rules"),
     path("notifications/", views.notifications, name="notifications"),
+    path("ratings/", rating_views.leaderboards, name="leaderboards"),
+    path("ratings/<slug:kind>/", rating_views.leaderboard, name="leaderboard"),
     path("games/new/", views.match_new, name="match_new"),
     path("games/against-the-computer/", views.match_vs_computer, name="match_vs_computer"),
     path("games/<int:match_id>/", views.match_detail, name="match_detail"),

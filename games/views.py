@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 
 from decks import selectors as deck_selectors
 from games import access, computers, registry, selectors, services
+from games import lobby as lobby_games
 from games.errors import NotAllowed, ServiceError
 from games.forms import MatchCreateForm
 from games.kinds.base import raw_values
@@ -84,7 +85,14 @@ def _welcome(user) -> dict:
 
 
 def lobby(request):
-    return render(request, "games/lobby.html", {"open": selectors.open_matches(exclude_user=request.user),
+    """Open games, filtered and sorted as asked (games/lobby.py), friends' first, a page at a time."""
+    filters = lobby_games.LobbyFilter(request.GET or None)
+    query = lobby_games.Query(**{k: v or "" for k, v in filters.values().items()}) if request.GET else None
+    page = Paginator(lobby_games.open_games(request.user, query), lobby_games.PER_PAGE).get_page(request.GET.get("page"))
+    params = request.GET.copy()
+    params.pop("page", None)
+    return render(request, "games/lobby.html", {"open": page.object_list, "page": page, "filters": filters,
+                                                "params": params.urlencode(),
                                                 "live": selectors.live_matches(), "rooms": registry.rooms()})
 
 
@@ -94,7 +102,9 @@ def match_new(request):
     prefixed fieldset; the chosen game's forms are bound and checked, then the service
     validates the same values again (as it does for the JSON API)."""
     posted = request.method == "POST"
-    form = MatchCreateForm(request.POST or None, initial={"kind": request.GET.get("kind")})
+    # A challenge from a profile (?invite=<name>) opens the form with that player invited.
+    form = MatchCreateForm(request.POST or None, initial={"kind": request.GET.get("kind"),
+                                                          "invite": request.GET.get("invite", "")[:150]})
     chosen = request.POST.get("kind") if posted else None
     panels = [_RoomPanel(room, request.user, request.POST if room.kind == chosen else None)
               for room in registry.rooms()]

@@ -9,6 +9,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("grailsite.accounts.urls")),
     path("decks/", include("decks.urls")),
+    path("", include("grailsite.accounts.player_urls")),
     path("", include("games.urls")),
     # The typed JSON API (games under /api/, decks under /decks/api/) and its OpenAPI
     # document at /api/schema/; after the pages, so the home page keeps "/".

@@ -1,11 +1,16 @@
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.http import Http404
 from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
 
+from games.errors import NotFound, ServiceError
+from games.ratings import PROVISIONAL_GAMES
 from games.services import vacation_start
 from grailsite.ratelimits import ratelimit_view
 
+from . import players
 from .forms import PreferencesForm, SignUpForm, VacationForm
 from .models import Profile
 
@@ -45,3 +50,43 @@ def account_settings(request):
                 messages.success(request, "Your clocks are stopped. Enjoy the holiday!")
                 return redirect("account_settings")
     return render(request, "accounts/settings.html", {"prefs": prefs, "vacation": vacation, "profile": profile})
+
+
+# --- players: profiles, follows, blocks, friends ----------------------------------------------
+
+def player_profile(request, name):
+    try:
+        shown = players.profile(name, request.user)
+    except NotFound:
+        raise Http404("No such player.") from None
+    return render(request, "accounts/profile.html", {"p": shown, "person": shown.user,
+                                                     "mine": request.user.pk == shown.user.pk,
+                                                     "provisional_games": PROVISIONAL_GAMES})
+
+
+_TIES = {"follow": (players.follow, "You follow {name}."), "unfollow": (players.unfollow, "You no longer follow {name}."),
+         "block": (players.block, "You blocked {name}: they cannot invite you, join your games or chat in them."),
+         "unblock": (players.unblock, "You unblocked {name}.")}
+
+
+@login_required
+@require_POST
+def player_tie(request, name, action):
+    """Follow, unfollow, block or unblock someone, from their profile."""
+    if action not in _TIES:
+        raise Http404()
+    call, said = _TIES[action]
+    try:
+        call(user=request.user, name=name)
+    except NotFound:
+        raise Http404("No such player.") from None
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, said.format(name=name))
+    return redirect("player_profile", name=name)
+
+
+@login_required
+def friends(request):
+    return render(request, "accounts/friends.html", {"friends": players.friends(request.user)})

@@ -34,6 +34,32 @@
   }
   Grail.withNames = withNames;
 
+  /* A person's name as a link to their profile; a computer player's (or no one's) as text. */
+  function playerLink(name, seat) {
+    if (!name || (seat && seat.computer)) return document.createTextNode(name || "");
+    return el("a", { class: "player", href: "/players/" + encodeURIComponent(name) + "/", text: name });
+  }
+  Grail.playerLink = playerLink;
+
+  /* A log line with the people's names in it as links (the text stays text: textContent only). */
+  function linkedText(text, seats) {
+    var names = (seats || []).filter(function (s) { return s.username && !s.computer; })
+      .map(function (s) { return s.username; }).sort(function (a, b) { return b.length - a.length; });
+    var frag = document.createDocumentFragment(), rest = String(text || "");
+    while (rest) {
+      var at = -1, found = null;
+      names.forEach(function (n) {
+        var i = rest.indexOf(n);
+        if (i !== -1 && (at === -1 || i < at)) { at = i; found = n; }
+      });
+      if (found === null) { frag.appendChild(document.createTextNode(rest)); break; }
+      if (at) frag.appendChild(document.createTextNode(rest.slice(0, at)));
+      frag.appendChild(playerLink(found));
+      rest = rest.slice(at + found.length);
+    }
+    return frag;
+  }
+
   function csrfToken() {
     var m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
     if (m) return decodeURIComponent(m[1]);
@@ -190,7 +216,7 @@
       var item = el("div", { class: cls, "data-seat": s.seat },
         el("span", { class: "dot" }),
         el("span", { class: "seat-no", text: String(s.seat + 1) }),
-        el("span", { class: "name", text: s.username || "open seat" }),
+        el("span", { class: "name" }, s.username ? playerLink(s.username, s) : "open seat"),
         s.seat === d.my_seat ? el("span", { class: "you", text: "you" }) : null);
       if (s.to_act) item.appendChild(el("span", { class: "waiting", text: s.waiting || "to act" }));
       if (s.deadline) item.appendChild(clock(s.deadline));
@@ -300,9 +326,10 @@
     var list = document.getElementById("log");
     if (!list) return;
     list.textContent = "";
+    var seats = this.data.seats;
     (this.data.log || []).forEach(function (line) {
       // Numbered by move, as on the history page (the log shows only the latest moves).
-      list.appendChild(el("li", { class: line.timeout ? "timeout" : "", value: line.seq, text: line.text }));
+      list.appendChild(el("li", { class: line.timeout ? "timeout" : "", value: line.seq }, linkedText(line.text, seats)));
     });
     list.scrollTop = list.scrollHeight;
   };
@@ -482,7 +509,7 @@
     if (!list) return false;
     if (list.querySelector('[data-id="' + m.id + '"]')) return false;
     var li = el("li", { "data-id": m.id, "data-seq": m.seq, "data-channel": m.spectators ? "spectators" : "players",
-                        class: m.spectators ? "from-spectator" : "" }, el("b", { text: m.user }), " " + m.text);
+                        class: m.spectators ? "from-spectator" : "" }, el("b", null, playerLink(m.user)), " " + m.text);
     var next = null, items = list.children;
     for (var i = items.length - 1; i >= 0 && +items[i].dataset.id > m.id; i--) next = items[i];
     list.insertBefore(li, next);

@@ -1,0 +1,273 @@
+"""Players (grailsite/accounts/players.py): profiles, leaderboards, follows, blocks and
+challenges. Private games never show to outsiders; a blocked player is refused at every
+door a test can reach (invite, join by page, API and service, a game under way, chat)."""
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games import ratings, services
+from games.errors import NotAllowed
+from games.models import Match
+from grailsite.accounts import players
+from grailsite.accounts.models import Block, Follow
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def _end(match, creator, winners, draw=False):
+    services.move_submit(match_id=match.pk, user=creator, move={"type": "end", "winners": winners, "draw": draw},
+                         version=None)
+
+
+def _client(client, user):
+    client.login(username=user.username, password=PASSWORD)
+    return client
+
+
+def _ids(html: str) -> set[int]:
+    return {int(n) for n in re.findall(r'data-match="(\d+)"', html)}
+
+
+def test_a_profile_shows_record_rating_chart_current_and_recent_games(client, make_match, make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    won, _ = make_match(kind="podium", users=[alice, bob])
+    _end(won, alice, [0])
+    drawn, _ = make_match(kind="podium", users=[alice, bob])
+    _end(drawn, alice, [], draw=True)
+    going, _ = make_match(kind="duel", users=[alice, bob])
+    page = client.get(reverse("player_profile", args=["alice"])).content.decode()
+    assert "Member since" in page
+    row = re.search(r'<tr data-kind="podium">(.*?)</tr>', page, re.S).group(1)
+    assert re.findall(r"<td>(\d+)</td>", row) == ["2", "1", "1", "0"]  # played, won, drawn, lost
+    shown = round(ratings.display(*_mu_sigma(alice, "podium")))
+    assert f"<b>{shown}</b>" in row and "Provisional" in row
+    assert 'data-testid="chart-podium"' in row and "<polyline" in row
+    assert _ids(page) >= {won.pk, drawn.pk, going.pk}
+    assert reverse("match_replay", args=[won.pk]) in page
+    assert 'href="/players/bob/"' in page  # names link to profiles
+    assert reverse("account_settings") not in page.split("<main>")[1]  # a visitor sees no settings link
+    mine = _client(client, alice).get(reverse("player_profile", args=["alice"])).content.decode()
+    assert 'data-testid="my-settings"' in mine
+    assert client.get(reverse("player_profile", args=["nobody"])).status_code == 404
+
+
+def _mu_sigma(user, kind):
+    r = user.ratings.get(kind=kind)
+    return r.mu, r.sigma
+
+
+def test_private_games_never_show_to_outsiders(client, make_match, make_user, django_user_model):
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    public_done, _ = make_match(kind="podium", users=[alice, bob])
+    _end(public_done, alice, [0])
+    private_done, _ = make_match(kind="podium", users=[alice, bob], allow_spectators=False)
+    _end(private_done, alice, [0])
+    private_going, _ = make_match(kind="duel", users=[alice, bob], allow_spectators=False)
+    private = {private_done.pk, private_going.pk}
+    url = reverse("player_profile", args=["alice"])
+
+    anonymous = client.get(url).content.decode()
+    assert _ids(anonymous) == {public_done.pk}
+    outsider = _client(client, carol).get(url).content.decode()
+    assert _ids(outsider) == {public_done.pk}
+    assert re.findall(r"<td>(\d+)</td>", re.search(r'<tr data-kind="podium">(.*?)</tr>', outsider, re.S).group(1)) \
+        == ["1", "1", "0", "0"]  # the private game is not counted for an outsider either
+    for who in (bob, alice):
+        assert _ids(_client(client, who).get(url).content.decode()) >= private
+    staff = django_user_model.objects.create_user("warden", password=PASSWORD, is_staff=True)
+    assert _ids(_client(client, staff).get(url).content.decode()) >= private
+    # The friends list does not offer a private game to someone not invited.
+    dave = make_user("dave")
+    secret = services.match_create(creator=alice, kind="podium", num_seats=2, invite=["bob"], allow_spectators=False)
+    players.follow(user=dave, name="alice")
+    players.follow(user=bob, name="alice")
+    assert [m.pk for m in players.friends(dave)[0].open_games] == []
+    assert [m.pk for m in players.friends(bob)[0].open_games] == [secret.pk]
+
+
+def test_profile_queries_do_not_grow_with_games(client, make_match, make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    viewer = make_user("viewer")
+    _client(client, viewer)
+    url = reverse("player_profile", args=["alice"])
+
+    def cost():
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(url).status_code == 200
+        return len(ctx.captured_queries)
+
+    match, _ = make_match(kind="podium", users=[alice, bob])
+    _end(match, alice, [0])
+    make_match(kind="duel", users=[alice, bob])
+    few = cost()
+    for n in range(12):
+        match, _ = make_match(kind="podium", users=[alice, make_user()])
+        _end(match, alice, [n % 2])
+        make_match(kind="duel", users=[alice, make_user()])
+    assert cost() == few
+
+
+def test_usernames_link_to_profiles_in_the_lobby_game_page_and_leaderboard(client, make_match, make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    services.match_create(creator=alice, kind="podium", num_seats=2)
+    assert 'href="/players/alice/"' in client.get(reverse("lobby")).content.decode()
+    waiting = services.match_create(creator=alice, kind="podium", num_seats=2, invite=["bob"])
+    assert 'href="/players/bob/"' in client.get(reverse("match_detail", args=[waiting.pk])).content.decode()
+    for n in range(ratings.PROVISIONAL_GAMES):
+        game, _ = make_match(kind="podium", users=[alice, bob])
+        _end(game, alice, [n % 2])
+    board = client.get(reverse("leaderboard", args=["podium"])).content.decode()
+    assert 'href="/players/alice/"' in board and 'href="/players/bob/"' in board
+
+
+def test_the_leaderboard_lists_established_players_paginated_at_constant_cost(client, make_user, make_match):
+    from games.models import Rating
+    people = [make_user() for _ in range(120)]
+    Rating.objects.bulk_create([Rating(user=u, kind="podium", mu=20 + i / 10, sigma=2, display=ratings.display(
+        20 + i / 10, 2), games=ratings.PROVISIONAL_GAMES + (i % 3)) for i, u in enumerate(people[:110])])
+    Rating.objects.bulk_create([Rating(user=u, kind="podium", mu=40, sigma=2, display=ratings.display(40, 2), games=3)
+                                for u in people[110:]])  # provisional: not listed however high
+    url = reverse("leaderboard", args=["podium"])
+    with CaptureQueriesContext(connection) as first:
+        page1 = client.get(url).content.decode()
+    with CaptureQueriesContext(connection) as third:
+        page3 = client.get(url + "?page=3").content.decode()
+    assert len(first.captured_queries) == len(third.captured_queries)
+    names = re.findall(r'<tr data-player="([^"]+)">', page1)
+    assert len(names) == 50 and names[0] == people[109].username
+    assert len(re.findall(r'<tr data-player="([^"]+)">', page3)) == 10
+    assert not any(u.username in page1 + page3 for u in people[110:])
+    assert client.get(reverse("leaderboard", args=["nosuchgame"])).status_code == 404
+
+
+def test_follow_and_the_friends_list(client, make_user):
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    _client(client, alice)
+    client.post(reverse("player_tie", args=["bob", "follow"]))
+    client.post(reverse("player_tie", args=["bob", "follow"]))  # twice is once
+    assert list(Follow.objects.values_list("follower__username", "followed__username")) == [("alice", "bob")]
+    open_game = services.match_create(creator=bob, kind="podium", num_seats=2)
+    page = client.get(reverse("friends")).content.decode()
+    assert 'data-friend="bob"' in page and 'data-friend="carol"' not in page and _ids(page) == {open_game.pk}
+    assert "Unfollow" in client.get(reverse("player_profile", args=["bob"])).content.decode()
+    client.post(reverse("player_tie", args=["bob", "unfollow"]))
+    assert not Follow.objects.exists()
+    assert client.post(reverse("player_tie", args=["alice", "follow"])).status_code == 302  # yourself: refused
+    assert not Follow.objects.exists()
+    assert client.post(reverse("player_tie", args=["bob", "befriend"])).status_code == 404
+    client.logout()
+    assert client.post(reverse("player_tie", args=["bob", "follow"])).status_code == 302 and not Follow.objects.exists()
+
+
+def test_a_challenge_opens_the_new_game_form_with_that_player_invited(client, make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    _client(client, alice)
+    profile = client.get(reverse("player_profile", args=["bob"])).content.decode()
+    href = re.search(r'href="([^"]+)" data-testid="challenge"', profile).group(1)
+    assert href == reverse("match_new") + "?invite=bob"
+    form = client.get(href).content.decode()
+    assert re.search(r'name="invite"[^>]*value="bob"', form)
+
+
+# --- blocks -------------------------------------------------------------------------------
+
+@pytest.fixture
+def blocked(make_user):
+    """alice blocked bob."""
+    alice, bob = make_user("alice"), make_user("bob")
+    players.follow(user=alice, name="bob")
+    players.follow(user=bob, name="alice")
+    players.block(user=alice, name="bob")
+    return alice, bob
+
+
+def test_a_block_ends_follows_both_ways_and_stops_new_ones(blocked):
+    alice, bob = blocked
+    assert not Follow.objects.exists()
+    with pytest.raises(NotAllowed):
+        players.follow(user=bob, name="alice")
+    with pytest.raises(NotAllowed):
+        players.follow(user=alice, name="bob")
+
+
+def test_a_blocked_player_cannot_invite_the_blocker(client, blocked):
+    alice, bob = blocked
+    with pytest.raises(NotAllowed, match="does not take invitations from you"):
+        services.match_create(creator=bob, kind="podium", num_seats=2, invite=["alice"])
+    with pytest.raises(NotAllowed, match="unblock them"):
+        services.match_create(creator=alice, kind="podium", num_seats=2, invite=["bob"])
+    _client(client, bob)
+    page = client.post(reverse("match_new"), {"kind": "podium", "seats": 2, "invite": "alice", "clock_kind": "days",
+                                              "clock_amount": 3, "vacation_days": 0, "allow_spectators": "on",
+                                              "rated": "on"}).content.decode()
+    assert "does not take invitations from you" in page
+    response = client.post("/api/matches/", {"kind": "podium", "seats": 2, "invite": ["alice"]},
+                           content_type="application/json")
+    assert response.status_code == 403 and "invitations" in response.json()["error"]["message"]
+    assert not Match.objects.exists()
+
+
+def test_a_blocked_player_cannot_join_the_blockers_open_game_by_page_api_or_service(client, blocked, make_user):
+    alice, bob = blocked
+    game = services.match_create(creator=alice, kind="podium", num_seats=3)
+    with pytest.raises(NotAllowed, match="blocked you"):
+        services.match_join(match_id=game.pk, user=bob)
+    _client(client, bob)
+    page = client.get(reverse("match_detail", args=[game.pk])).content.decode()
+    assert 'action="/games/%d/join/"' % game.pk not in page
+    client.post(reverse("match_action", args=[game.pk, "join"]))
+    assert client.post(f"/api/matches/{game.pk}/join/", {}, content_type="application/json").status_code == 403
+    # ... nor a game where the blocker sits though another created it
+    carol = make_user("carol")
+    other = services.match_create(creator=carol, kind="podium", num_seats=3)
+    services.match_join(match_id=other.pk, user=alice)
+    with pytest.raises(NotAllowed):
+        services.match_join(match_id=other.pk, user=bob)
+    assert not game.seats.filter(user=bob).exists() and not other.seats.filter(user=bob).exists()
+    # ... and the lobby does not offer them.
+    assert _ids(client.get(reverse("lobby")).content.decode()).isdisjoint({game.pk, other.pk})
+
+
+def test_a_blocked_player_cannot_join_a_game_under_way_where_the_blocker_sits(blocked, make_user):
+    alice, bob = blocked
+    carol = make_user("carol")
+    fluxx = services.match_create(creator=alice, kind="fluxx", num_seats=2, invite=["carol"])
+    services.match_join(match_id=fluxx.pk, user=carol)
+    with pytest.raises(NotAllowed, match="blocked you"):
+        services.match_join(match_id=fluxx.pk, user=bob)
+
+
+def test_a_blocked_player_cannot_chat_in_the_blockers_games_but_games_under_way_go_on(client, make_user, make_match):
+    alice, bob = make_user("alice"), make_user("bob")
+    match, _ = make_match(kind="duel", users=[alice, bob])
+    services.chat_post(match_id=match.pk, user=bob, text="hello")
+    players.block(user=alice, name="bob")
+    with pytest.raises(NotAllowed, match="blocked you"):
+        services.chat_post(match_id=match.pk, user=bob, text="hello again")
+    _client(client, bob)
+    response = client.post(f"/api/matches/{match.pk}/chat/", {"text": "hi"}, content_type="application/json")
+    assert response.status_code == 403
+    assert 'id="chat-form"' not in client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    services.chat_post(match_id=match.pk, user=alice, text="the blocker still talks")
+    # The game itself goes on: bob still moves and resigns.
+    services.match_resign(match_id=match.pk, user=bob)
+    match.refresh_from_db()
+    assert match.status == "finished"
+    # A spectator blocked by a player may not talk in the spectators' channel either.
+    game, _ = make_match(kind="duel", users=[alice, make_user()])
+    services.chat_spectators_set(match_id=game.pk, user=alice, allowed=True)
+    with pytest.raises(NotAllowed):
+        services.chat_post(match_id=game.pk, user=bob, text="from the rail")
+    services.chat_post(match_id=game.pk, user=make_user(), text="another spectator may")
+
+
+def test_unblock_lets_them_back(blocked):
+    alice, bob = blocked
+    players.unblock(user=alice, name="bob")
+    assert not Block.objects.exists()
+    game = services.match_create(creator=bob, kind="podium", num_seats=2, invite=["alice"])
+    services.match_join(match_id=game.pk, user=alice)
