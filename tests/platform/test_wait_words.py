@@ -80,7 +80,9 @@ def test_games_against_the_computer_are_listed_by_game_name_and_computers_named_
     assert f"<strong>Camelot</strong> #{match.pk}" in row and "against the computer" not in row
     in_game = [s["username"] for s in selectors.match_payload(match, tim)["seats"]]
     assert in_game == ["tim_3", "Computer 2 (Knight)", "Computer 3 (Knight)"]
-    assert "tim_3, Computer 2 (Knight), Computer 3 (Knight)" in row
+    # As read: a person's name is a link to their profile, a computer's plain text.
+    assert "tim_3, Computer 2 (Knight), Computer 3 (Knight)" in re.sub(r"<[^>]+>", "", row)
+    assert '<a class="player" href="/players/tim_3/">tim_3</a>' in row and "/players/Computer" not in row
 
 
 @pytest.mark.django_db
