@@ -22,7 +22,10 @@ from tests.celery_worker import wait_for
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 ROOT = Path(__file__).resolve().parents[2]
-SLACK = 3.0  # a busy 2-core machine: beat's tick, the worker's pickup and the move itself
+# What is asserted is "within seconds, not the minute the old sweep took": a run of the whole
+# suite on a busy 2-core machine has seen beat's tick, the worker's pickup and the move take
+# 9 s, so the bound sits halfway to the old minute (a 60 s schedule still fails it).
+BOUND = 30.0
 
 
 @pytest.fixture
@@ -65,9 +68,10 @@ def test_a_deadline_and_a_computer_move_whose_tasks_were_lost_fire_within_second
     interval = settings.TIMERS_SWEEP_SECONDS
     timeout = MoveRecord.objects.filter(match=timed, by_timeout=True)
     computer = MoveRecord.objects.filter(match=versus, seat=1)
-    assert wait_for(lambda: timeout.exists() and computer.exists(), timeout=1 + interval + 2 * SLACK)
+    assert interval < BOUND
+    assert wait_for(lambda: timeout.exists() and computer.exists(), timeout=1 + BOUND)
     late = (timeout.get().created_at - deadline).total_seconds()
-    assert 0 <= late <= interval + SLACK, f"the deadline fired {late:.1f} s late"
+    assert 0 <= late <= BOUND, f"the deadline fired {late:.1f} s late"
     late = (computer.get().created_at - due).total_seconds()
     grace = computers.SWEEP_GRACE.total_seconds()
-    assert grace <= late <= grace + interval + SLACK, f"the computer moved {late:.1f} s late"
+    assert grace <= late <= grace + BOUND, f"the computer moved {late:.1f} s late"
