@@ -85,7 +85,9 @@ def check_goals(state: dict, events: list) -> None:
             winners.append((seat, f"brought {GOLD_TO_WIN} gold home"))
     if winners:
         seat, why = winners[0]  # banking is one move, so one seat at a time
-        finish(state, [seat], False, f"Seat {seat + 1} {why}.", events)
+        # The log has just said what was brought home (``bank``): its last line says who won,
+        # not the same happening again; the outcome keeps the reason.
+        finish(state, [seat], False, f"Seat {seat + 1} {why}.", events, said=f"Seat {seat + 1} wins.")
         return
     if (options["accoutrements"] or options["gold"]) and not outstanding(state):
         active = [s for s in range(n) if state["active"][s]]
@@ -97,10 +99,11 @@ def check_goals(state: dict, events: list) -> None:
             finish(state, [], True, "Every item is home and nobody holds two: a draw.", events)
 
 
-def finish(state: dict, winners: list[int], draw: bool, reason: str, events: list) -> None:
+def finish(state: dict, winners: list[int], draw: bool, reason: str, events: list, said: str | None = None) -> None:
+    """The game ends for ``reason``; the log's line is ``said`` when given (else the reason)."""
     state["result"] = {"winners": winners, "draw": draw, "reason": reason}
     state["phase"] = "over"
-    events.append(Event("game_over", reason, data=dict(state["result"])))
+    events.append(Event("game_over", said or reason, data=dict(state["result"])))
 
 
 def all_items(state: dict) -> list[str]:

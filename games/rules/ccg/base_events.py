@@ -4,5 +4,7 @@ from __future__ import annotations
 from ..base import Event
 
 
-def ev(kind: str, text: str, audience=None, data=None) -> Event:
-    return Event(kind, text, audience, data or {})
+def ev(kind: str, text: str, audience=None, data=None, hidden_from=()) -> Event:
+    """``hidden_from``: seats that get their own line for the same happening (the owner's
+    "You draw Sir Robin." beside everyone else's "Seat 2 draws 1 card.")."""
+    return Event(kind, text, audience, data or {}, tuple(hidden_from))

@@ -130,7 +130,7 @@ def play(state, seat, move, events):
         a = S.area(state, move["to"])
         a["down"].append([iid, S.next_seq(state), seat])
         events.append(ev("play", f"Seat {seat + 1} lays a card face down in {S.area_name(state, move['to'])}.",
-                         data={"seat": seat, "to": move["to"]}))
+                         data={"seat": seat, "to": move["to"]}, hidden_from=(seat,)))  # the owner's line follows
         events.append(ev("play", f"You lay {c['title']} face down in {S.area_name(state, move['to'])}.", (seat,), {"card": iid}))
         return
     quote = c.get("quote") or ""

@@ -23,7 +23,8 @@ def draw_cards(state, seat, count, events) -> bool:
         iid = p["deck"].pop()
         p["hand"].append(iid)
         events.append(ev("draw", f"You draw {S.title(state, iid)}.", (seat,), {"card": iid, "code": state["inst"][iid]}))
-    events.append(ev("draw", f"Seat {seat + 1} draws {count} card(s)."))
+    # Everyone else learns how many; the drawer has just read each card's name above.
+    events.append(ev("draw", f"Seat {seat + 1} draws {count} card{'' if count == 1 else 's'}.", hidden_from=(seat,)))
     return True
 
 
