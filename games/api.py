@@ -151,6 +151,7 @@ class MatchOut(Schema):
     seats: list[SeatOut]
     clock: dict[str, Any]
     allow_spectators: bool
+    practice: bool = False  # against the computer: nothing outside the game is at stake (the CCG's ante)
     creator: str | None
     log: list[LogLineOut]
 

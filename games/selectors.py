@@ -70,6 +70,7 @@ def match_payload(match: Match, user, *, seats: list[Seat] | None = None) -> dic
         "clock": {"kind": match.clock, "amount": match.clock_amount, "weekend_pause": match.weekend_pause,
                   "vacation_days": match.vacation_days},
         "allow_spectators": match.allow_spectators,
+        "practice": match.practice,  # a game against the computer: nothing outside it is at stake
         "creator": match.creator_id and next((s.user.username for s in seats if s.user_id == match.creator_id), None),
         "log": log_for(match, my_seat, seats=seats),
     })

@@ -146,6 +146,12 @@ def test_doubling_the_ante_is_offered_answered_and_shown_to_both(live_url, new_p
     alice, bob = new_page(), new_page(width=390, height=844)
     match, users, _ = set_up_game(live_url, alice, bob, double=True)
     pages = [alice, bob]
+    cutter = pages[GAME.pending(match.state)[0].seat]
+    cutter.wait_for_selector("[data-testid=cut-at]")
+    controls = cutter.inner_text("[data-testid=controls]")
+    assert re.search(r"Always pass response windows\s*\n\s*Lift this many cards off the top", controls), controls
+    assert cutter.inner_text("[data-testid=doubling]") == "Not doubled yet."
+    assert not cutter.locator("[data-testid=practice-ante]").count()  # a game for real cards says nothing of practice
     match = play_by_clicking(match, pages, until=lambda m: m.state["phase"] != "cut")
     offerer = match.state["turn"]
     other = 1 - offerer
@@ -157,10 +163,13 @@ def test_doubling_the_ante_is_offered_answered_and_shown_to_both(live_url, new_p
     answer.wait_for_selector("[data-testid=prompt]:has-text('doubles the ante')")
     assert "must answer within" in answer.inner_text("[data-testid=answer-by]")
     assert "doubles the ante" in pages[offerer].inner_text("[data-testid=prompt]")
+    offered = f"Not doubled yet. {users[offerer].username} offers to double it: waiting for an answer."
+    for page in pages:  # an offer still waiting is not a doubling ("Doubled 0 time(s).")
+        assert page.inner_text("[data-testid=doubling]") == offered
     answer.click("button[data-move=accept]")
     wait_for_version(answer, match, "accept")
     for page in pages:
-        page.wait_for_selector("[data-testid=doubling]:has-text('Doubled 1 time')")
+        page.wait_for_selector("[data-testid=doubling]:text-matches('^Doubled once\\.')")
         assert page.locator("[data-testid=ante] .ccg-card").count() == 4
     assert AnteStake.objects.filter(match_id=str(match.pk), status="held").count() == 4
 

@@ -144,6 +144,7 @@ def test_two_clicks_from_home_and_try_this_deck(live_url, new_page, worker):
     assert match.kind == "ccg" and match.status == "active" and match.practice
     assert match.seats.get(index=0).choice["deck_version"] == deck.version
     assert "Computer (Knight)" in page.inner_text("#seats")
+    assert "nothing is staked" in page.inner_text("[data-testid=practice-ante]")  # the ante is talked of: say so
 
     mine = 0
     deadline = time.monotonic() + 60

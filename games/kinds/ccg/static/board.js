@@ -271,17 +271,29 @@
     return sec;
   }
 
-  function drawAnte(v, ctx) {
+  // How often the ante was doubled, in words; an offer still waiting is not a doubling yet.
+  function doublingWords(v, ctx) {
+    var d = v.doubling, n = d.count, offer = v.pending && v.pending.kind === "offer" ? v.pending : null;
+    var text = n === 0 ? "Not doubled yet." : n === 1 ? "Doubled once." : "Doubled " + n + " times.";
+    if (offer) text += " " + ctx.seatName(offer.from) + " offers to double it: waiting for an answer.";
+    if (d.since.length) text += " Doubled since the last round: " + d.since.map(ctx.seatName).join(", ") + ".";
+    return text;
+  }
+
+  function drawAnte(v, ctx, data) {
     var sec = el("section", { class: "ccg-ante", "data-testid": "ante" }, el("h3", { text: "The ante" }));
+    if (data && data.practice) {
+      // "Try this deck" and games against the computer: the ante is played, nothing is at stake.
+      sec.appendChild(el("p", { class: "muted", "data-testid": "practice-ante",
+        text: "A practice game: the ante is played as the rules say, but nothing is staked; no card leaves or joins anyone's collection." }));
+    }
     v.ante.forEach(function (c) {
       sec.appendChild(el("span", { class: "ccg-owner", text: ctx.seatName(c.owner) + ": " }));
       sec.appendChild(chip(v, c));
     });
     if (!v.ante.length) sec.appendChild(el("span", { class: "muted", text: "nothing yet" }));
     if (v.options.double_the_ante) {
-      sec.appendChild(el("p", { class: "ccg-doubling", "data-testid": "doubling",
-        text: "Doubled " + v.doubling.count + " time(s)." + (v.doubling.since.length ? " Doubled since the last round: " +
-          v.doubling.since.map(ctx.seatName).join(", ") + "." : "") }));
+      sec.appendChild(el("p", { class: "ccg-doubling", "data-testid": "doubling", text: doublingWords(v, ctx) }));
     }
     return sec;
   }
@@ -408,7 +420,8 @@
       Grail.api("POST", url, { preset: want }).then(function (r) { ui.preset = r.preset; redraw(); },
         function (err) { ctx.showError(err.message); redraw(); });
     });
-    return el("label", { class: "ccg-preset" }, box, " Always pass response windows");
+    // A line of its own: beside the cut's label it read "Always pass response windowsLift this many ...".
+    return el("p", { class: "ccg-preset-line" }, el("label", { class: "ccg-preset" }, box, " Always pass response windows"));
   }
 
   // When an offer or a window waits, say how long the answer may take ("bob must answer
@@ -473,6 +486,7 @@
 
   function endingDetails(data, ctx) {
     var words = data.view && anteWords(data.view, ctx);
+    if (words && data.practice) words += " A practice game: nothing was staked, and no card changes hands.";
     return words ? [words] : [];
   }
 
@@ -498,12 +512,12 @@
     if (cuts.length) {
       var input = el("input", { type: "number", min: cuts[0].at, max: cuts[cuts.length - 1].at,
                                 value: Math.floor((cuts[0].at + cuts[cuts.length - 1].at) / 2), "data-testid": "cut-at" });
-      box.appendChild(el("label", { class: "ccg-cut" }, "Lift this many cards off the top: ", input,
+      box.appendChild(el("p", { class: "ccg-cut-line" }, el("label", { class: "ccg-cut" }, "Lift this many cards off the top: ", input,
         el("button", { type: "button", class: "ccg-move primary", "data-move": "cut", onclick: function () {
           var at = parseInt(input.value, 10);
           var m = cuts.filter(function (c) { return c.at === at; })[0];
           if (m) send(ctx, m); else ctx.showError("Cut between " + input.min + " and " + input.max + " cards.");
-        }, text: "Cut" })));
+        }, text: "Cut" }))));
     }
     var answering = pend.kind === "offer" && (pend.waiting || []).indexOf(data.my_seat) >= 0;
     if (answering && !moves.some(function (m) { return m.type === "accept"; })) {
@@ -582,7 +596,7 @@
     var detail = drawDetail(v);
     if (detail) wrap.appendChild(detail);
     if (moves.rt) wrap.appendChild(button(v, ctx, moves.rt));
-    wrap.appendChild(drawAnte(v, ctx));
+    wrap.appendChild(drawAnte(v, ctx, data));
     wrap.appendChild(drawAvalon(v, ctx, moves));
     var me = data.my_seat;
     var order = v.players.slice().sort(function (a, b) { return (b.seat === me) - (a.seat === me); });
