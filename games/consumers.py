@@ -7,7 +7,9 @@ change costs the receivers no database read.
 Moves may come over the same socket (``{"type": "move", "move": {...}, "version": N,
 "key": "..."}``, answered with ``{"type": "ack", "key", "version", "seq", "repeated"}`` or
 ``{"type": "refused", "key", "status", "error": {"code", "message"}}``), through the same
-service, idempotency keys and checks as the HTTP endpoint, which stays for API clients.
+service, idempotency keys and checks as the HTTP endpoint, which stays for API clients. A
+move that meets the database out of reach is refused at once with status 503, code
+"unavailable" and ``"retry_after"`` (seconds): sent again with the same key, it is made once.
 
 What a client may send is small and bounded: text frames holding JSON, a move of at most
 ``MAX_MOVE_FRAME`` characters, anything else at most ``MAX_FRAME``:
@@ -19,6 +21,7 @@ else closes the socket with a code from ``CLOSE`` and a reason, never a tracebac
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import logging
@@ -39,6 +42,8 @@ from games.errors import ServiceError
 from games.frames import group_for
 from games.models import Match
 from games.notify import match_group, user_group
+from grailsite.dbpool import DATABASE_DOWN, RETRY_AFTER, UNAVAILABLE
+from grailsite.ratelimits import scope_client_address
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +56,12 @@ CLOSE = {
 }
 # What a dead Redis looks like from here: the channel layer cannot subscribe.
 LAYER_DOWN = (redis.RedisError, OSError, asyncio.TimeoutError)
+
+
+class ClientGone(Exception):
+    """The server could not send to the socket: its client went away (a closed tab, a lost
+    network). Raised in place of the server's own error (uvicorn's is an ``OSError``, which
+    would otherwise read as the channel layer being down)."""
 
 
 class TokenBucket:
@@ -211,43 +222,86 @@ async def dispatch_in_order(sources, dispatch, *, backlog: int = 64) -> None:
 
 
 class LiveConsumer(AsyncJsonWebsocketConsumer):
-    """A consumer that, when Redis is down, refuses the socket with 1013 (try again later)
-    instead of failing with a 500: the layer is needed to open the consumer's own channel
-    (before ``connect``) and to join its group (in it)."""
+    """A consumer whose socket ends in words, never in a traceback:
+
+    * Redis down (the layer is needed to open the consumer's own channel, before
+      ``connect``, and to join its groups, in it): closed with 1013, try again later;
+    * the database out of reach (``grailsite.dbpool.DATABASE_DOWN``, at connect or in a
+      catch-up): closed with 1013 at once, not left to the handshake's timeout;
+    * the client gone while something was being sent to it: nothing to answer, a debug line;
+    * the consumer closing the socket (a flood, a bad frame): said once, at info level, and
+      whatever the client or the groups send after that is dropped: a second close, or a
+      frame after the close, made the server raise "Exception in ASGI application".
+
+    The groups it joined are left however the socket ends."""
 
     async def __call__(self, scope, receive, send):
-        self._accepted = False
+        self._accepted = self._connect_seen = self._closed = False
         try:
             return await self._serve(scope, receive, send)
+        except ClientGone as exc:
+            log.debug("websocket %s: the client went away: %r", scope.get("path"), exc.__cause__)
         except LAYER_DOWN as exc:
             log.warning("websocket refused, the channel layer is down: %r", exc)
-            if not self._accepted:
+            await self._try_later(receive, "Live updates are down for a moment.")
+        except DATABASE_DOWN as exc:
+            log.warning("websocket %s closed, the database is unavailable: %s", scope.get("path"), _first_line(exc))
+            await self._try_later(receive, UNAVAILABLE)
+        finally:
+            await self._leave_groups()
+        return None
+
+    async def _try_later(self, receive, reason: str) -> None:
+        """Close with 1013 (try again later: the page retries with backoff), after answering
+        the handshake if that has not been done."""
+        with contextlib.suppress(ClientGone):
+            if not self._connect_seen:
                 message = await receive()
                 if message["type"] != "websocket.connect":
-                    return None
-                await send({"type": "websocket.accept"})
-            await send({"type": "websocket.close", "code": CLOSE["try_later"],
-                        "reason": "Live updates are down for a moment."})
-            return None
+                    return
+            if not self._accepted:
+                await self.base_send({"type": "websocket.accept"})
+            await self.base_send({"type": "websocket.close", "code": CLOSE["try_later"], "reason": reason})
 
     async def _serve(self, scope, receive, send):
         """Channels' ``AsyncConsumer.__call__``, with ``dispatch_in_order`` for its loop."""
         self.scope = scope
+        self.base_send = functools.partial(self._send_to_client, send)
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
         sources = [receive]
         if self.channel_layer is not None:
             self.channel_name = await self.channel_layer.new_channel()
             self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
             sources.append(self.channel_receive)
-        self.base_send = send
         try:
             await dispatch_in_order(sources, self.dispatch)
         except StopConsumer:
             pass
 
+    async def _send_to_client(self, send, message: dict) -> None:
+        """The server's ``send``; nothing goes after a close (the server would raise), and a
+        client that went away is ``ClientGone``, not an ``OSError``."""
+        if self._closed:
+            return
+        if message["type"] == "websocket.close":
+            self._closed = True
+        try:
+            await send(message)
+        except OSError as exc:
+            raise ClientGone() from exc
+
     async def accept(self, *args, **kwargs):
         await super().accept(*args, **kwargs)
         self._accepted = True
+
+    async def close(self, code=None, reason=None):
+        """Close the socket, saying why in the log (info: a client's misbehaviour or a
+        refusal is not the site's error); only the first close counts."""
+        if not self._closed and code not in (None, 1000):
+            log.info("websocket %s closed with %s (%s): user %s, address %s", self.scope.get("path"), code,
+                     reason or _CLOSE_NAMES.get(code, "no reason given"), _user_id(self.scope),
+                     scope_client_address(self.scope))
+        await super().close(code=code, reason=reason)
 
     async def dispatch(self, message):
         """Channels' own dispatch first hops to the one shared sync thread to close stale
@@ -255,11 +309,67 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         a thread round trip (a tenth of the server's CPU under load, docs/performance.md).
         These consumers touch the database only through ``database_sync_to_async``, which
         closes stale connections in the worker thread around each call, so the hop guards
-        nothing here."""
+        nothing here.
+
+        Once the socket is closed, only the client's disconnect is still handled."""
+        kind = message["type"]
+        if kind == "websocket.connect":
+            self._connect_seen = True
+        elif self._closed and kind != "websocket.disconnect":
+            return
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
+            raise ValueError(f"No handler for message type {kind}")
         await handler(message)
+
+    async def disconnect(self, code):
+        await self._leave_groups()
+
+    async def _leave_groups(self) -> None:
+        groups, self.groups_joined = getattr(self, "groups_joined", ()), []
+        for group in groups:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except LAYER_DOWN:
+                pass  # the subscription went with Redis
+
+
+class DatabaseDownGuard:
+    """ASGI middleware around the session and user middleware of the websocket route: they
+    read the session and the user from the database before any consumer runs, and a
+    database out of reach there failed the handshake with "Exception in ASGI application"
+    (after the pool's timeout). Here it is answered as ``LiveConsumer`` answers it: 1013,
+    try again later, at once. A consumer handles the database failing later itself, so
+    what reaches this came before anything was received or sent."""
+
+    def __init__(self, application):
+        self.application = application
+
+    async def __call__(self, scope, receive, send):
+        try:
+            return await self.application(scope, receive, send)
+        except DATABASE_DOWN as exc:
+            if scope["type"] != "websocket":
+                raise
+            log.warning("websocket %s refused, the database is unavailable: %s", scope.get("path"), _first_line(exc))
+            with contextlib.suppress(OSError):
+                if (await receive())["type"] == "websocket.connect":
+                    await send({"type": "websocket.accept"})
+                    await send({"type": "websocket.close", "code": CLOSE["try_later"], "reason": UNAVAILABLE})
+            return None
+
+
+_CLOSE_NAMES = {code: name.replace("_", " ") for name, code in CLOSE.items()}
+
+
+def _user_id(scope) -> int | None:
+    user = scope.get("user")
+    return user.id if user is not None and getattr(user, "is_authenticated", False) else None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 class MatchConsumer(LiveConsumer):
@@ -282,13 +392,6 @@ class MatchConsumer(LiveConsumer):
             return
         await self.accept()
         await self._send_frame(version, text)
-
-    async def disconnect(self, code):
-        for group in getattr(self, "groups_joined", ()):
-            try:
-                await self.channel_layer.group_discard(group, self.channel_name)
-            except LAYER_DOWN:
-                pass  # the subscription went with Redis
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         content = parse_frame(text_data, bytes_data)
@@ -316,6 +419,14 @@ class MatchConsumer(LiveConsumer):
                                                       version=content.get("version"), key=key)
             except ServiceError as exc:
                 refusal = (exc.status, exc.code, exc.message)
+            except DATABASE_DOWN as exc:
+                # Not made, or made by a COMMIT whose answer was lost: sent again with the
+                # same key once the database is back, it is made once either way.
+                log.warning("a socket move in match %s was refused, the database is unavailable: %s",
+                            self.match_id, _first_line(exc))
+                await self.send_json({"type": "refused", "key": key, "status": 503, "retry_after": RETRY_AFTER,
+                                      "error": {"code": "unavailable", "message": UNAVAILABLE}})
+                return
             else:
                 await self.send_json({"type": "ack", "key": key, **result})
                 return
@@ -424,13 +535,6 @@ class UserConsumer(LiveConsumer):
             return
         if await _joined(self, user_group(user.id)):
             await self.accept()
-
-    async def disconnect(self, code):
-        for group in getattr(self, "groups_joined", ()):
-            try:
-                await self.channel_layer.group_discard(group, self.channel_name)
-            except LAYER_DOWN:
-                pass
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         await self.close(code=CLOSE["bad_frame"], reason="This socket takes no messages.")

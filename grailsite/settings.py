@@ -83,6 +83,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A view that finds the database out of reach answers 503, not 500 (grailsite/middleware.py).
+    "grailsite.middleware.DatabaseDownMiddleware",
 ]
 
 ROOT_URLCONF = "grailsite.urls"
@@ -134,6 +136,9 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None if threshold < 0 else threshold
     # Django's backend, which logs prepared statements with their SQL (grailsite/postgresql).
     DATABASES["default"]["ENGINE"] = "grailsite.postgresql"
+    # A server that does not answer at all (a failover's address not up yet) fails a connect
+    # in this many seconds, not the system's two minutes: the request gets its 503 to retry.
+    DATABASES["default"]["OPTIONS"]["connect_timeout"] = env_int("DB_CONNECT_TIMEOUT", 5)
 if os.environ.get("GRAILSITE_TEST_DB"):
     DATABASES["default"]["TEST"] = {"NAME": os.environ["GRAILSITE_TEST_DB"]}
 # Under ASGI every request's synchronous code runs in a thread of its own, so connections

@@ -2,7 +2,9 @@
 
 * its connection pool checks a connection on checkout with
   ``grailsite.dbpool.check_pooled_connection`` (a system call) instead of psycopg_pool's
-  own check (a round trip to the server on every request and every move);
+  own check (a round trip to the server on every request and every move), and is
+  ``grailsite.dbpool.ConnectionPool``, which gets over dead connections without sleeping
+  and fails a request at once when it cannot connect;
 * a statement psycopg ran as a prepared statement (the move path's, games/persistence.py)
   is logged with its SQL (placeholders and all) rather than as None, so query logs and the
   tests' query counts see it.
@@ -14,9 +16,8 @@ ours. Everything else is Django's backend unchanged (``vendor`` stays "postgresq
 from __future__ import annotations
 
 from django.db.backends.postgresql import base, operations
-from psycopg_pool import ConnectionPool
 
-from grailsite.dbpool import check_pooled_connection
+from grailsite.dbpool import ConnectionPool, check_pooled_connection
 
 
 class DatabaseOperations(operations.DatabaseOperations):

@@ -57,3 +57,32 @@ def private_game(make_match, make_user):
     """(match, players, stranger) of a started duel without spectators."""
     match, players = make_match(allow_spectators=False)
     return match, players, make_user()
+
+
+@pytest.fixture
+def live_asgi():
+    """The site's ASGI application served by a real uvicorn on a free port, in a thread of
+    this process (so its log records reach caplog): what a browser's socket meets, down to
+    the server's own "Exception in ASGI application". Yields the base URL (http://...)."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    from grailsite.asgi import application
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(application, host="127.0.0.1", port=port, log_config=None,
+                                           lifespan="off", ws_per_message_deflate=False))
+    thread = threading.Thread(target=server.run, name="live-asgi", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
