@@ -207,6 +207,13 @@ RATE_LIMITS = {
     "deck_analysis": {"user": os.environ.get("RATE_DECK_ANALYSIS_USER", "60/m"),
                       "ip": os.environ.get("RATE_DECK_ANALYSIS_IP", "300/m")},
 }
+# Websocket connects, counted in each web process before any other work (games/connect_gate.py):
+# (at once, then a second) per address (IPv6 by /64) and per game. A page opens one socket,
+# and again with backoff after a drop; a game's spectators arrive over seconds.
+WS_CONNECT_LIMITS = {
+    "address": (env_int("WS_CONNECT_BURST_ADDRESS", 30), float(os.environ.get("WS_CONNECTS_PER_SECOND_ADDRESS", "3"))),
+    "game": (env_int("WS_CONNECT_BURST_GAME", 100), float(os.environ.get("WS_CONNECTS_PER_SECOND_GAME", "20"))),
+}
 # Websocket messages a socket may send: a burst, then this many a second.
 WS_MESSAGE_BURST = env_int("WS_MESSAGE_BURST", 10)
 WS_MESSAGES_PER_SECOND = float(os.environ.get("WS_MESSAGES_PER_SECOND", "2"))

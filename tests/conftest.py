@@ -8,7 +8,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from games import aiodb, frames, persistence, registry
+from games import aiodb, connect_gate, frames, persistence, registry
 from tests.council_game import Council
 from tests.podium_game import Podium
 from tests.secret_game import SecretHand
@@ -49,6 +49,8 @@ def process_state_reset():
     only this catches it there)."""
     yield
     aiodb.close_all()
+    connect_gate.by_address.clear()  # connect allowances by address and by game id, which a reset
+    connect_gate.by_game.clear()     # database hands out again
     frames._unheard.clear()
     frames.shown.clear()  # keyed by match id, which a reset database hands out again
     changed, persistence.recent.changed[:] = list(persistence.recent.changed), []
