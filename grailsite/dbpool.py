@@ -68,17 +68,25 @@ class ConnectionPool(psycopg_pool.ConnectionPool):
       the next one without sleeping; if the connection it gets next is dead too, the server
       is dropping connections right now, and the request fails at once;
     * a failed connect fails the requests waiting for a connection at once, instead of
-      leaving them to the pool's timeout; the error reaches them as ``OperationalError``,
-      which the site answers with a 503 to retry (``grailsite.middleware``);
+      leaving them to the pool's timeout, and for a second after it a request that finds no
+      idle connection fails at once too; the error reaches them as ``OperationalError``,
+      which the site answers with a 503 to retry (``grailsite.middleware``). Not when the
+      server said it is full (``max_connections``): a connection in use may come back;
     * a failed connect is tried again after at most ``RETRY_MAX`` seconds, not on a back-off
       that has grown to many seconds by the time the server answers again.
     """
 
     RETRY_MAX = 0.5
+    _refused_at: float | None = None  # when the last connect failed, until one succeeds
 
     def _getconn_with_check_loop(self, deadline: float):
         failed = False
         while True:
+            refused_at = self._refused_at
+            if refused_at is not None and monotonic() - refused_at < 2 * self.RETRY_MAX and not self._pool:
+                # The next connect is at most RETRY_MAX away and would most likely fail as
+                # the last did: say so now rather than hold the request until then.
+                raise psycopg.OperationalError("the database refused a connection a moment ago")
             conn = self._getconn_unchecked(deadline - monotonic())
             try:
                 self._check_connection(conn)
@@ -110,10 +118,14 @@ class ConnectionPool(psycopg_pool.ConnectionPool):
 
     def _connect(self, timeout: float | None = None):
         try:
-            return super()._connect(timeout)
+            conn = super()._connect(timeout)
         except Exception as exc:
-            self._fail_waiting(exc)
+            if not _server_full(exc):
+                self._refused_at = monotonic()
+                self._fail_waiting(exc)
             raise
+        self._refused_at = None
+        return conn
 
     def _fail_waiting(self, exc: Exception) -> None:
         with self._lock:
@@ -122,6 +134,13 @@ class ConnectionPool(psycopg_pool.ConnectionPool):
 
     def _add_connection(self, attempt, growing: bool = False) -> None:
         super()._add_connection(attempt or _QuickRetry(timeout=self.reconnect_timeout), growing)
+
+
+def _server_full(exc: Exception) -> bool:
+    """Whether a failed connect was refused for want of a free slot (``max_connections``);
+    psycopg gives a connect's error no SQLSTATE, so the server's words tell."""
+    text = str(exc)
+    return "too many clients" in text or "remaining connection slots" in text
 
 
 class _QuickRetry(AttemptWithBackoff):

@@ -182,3 +182,29 @@ def test_a_socket_move_while_the_database_is_down_is_refused_at_once_and_can_be_
     with caplog.at_level(logging.WARNING):
         asyncio.run(scenario())
     assert not [r for r in caplog.records if r.exc_info and "Exception in ASGI" in r.getMessage()]
+
+
+def test_a_full_server_leaves_waiting_requests_to_connections_in_use(pooled, monkeypatch):
+    """A connect refused because the server has no free slot (max_connections) does not fail
+    the waiting requests as a refusing database does: a connection in use comes back to them."""
+    import threading
+
+    from grailsite.dbpool import ConnectionPool
+
+    pool = ConnectionPool(kwargs=connection.get_connection_params() | {"autocommit": True}, min_size=1,
+                          max_size=2, timeout=5, open=True)
+    try:
+        pool.wait(timeout=10)
+        held = pool.getconn()
+
+        def full(*args, **kwargs):
+            raise psycopg.OperationalError("connection failed: FATAL:  sorry, too many clients already")
+
+        monkeypatch.setattr(pool.connection_class, "connect", full)
+        threading.Timer(0.5, pool.putconn, [held]).start()
+        started = time.monotonic()
+        got = pool.getconn()  # waits, the pool tries to grow and is refused, then gets ``held``
+        assert got is held and 0.4 < time.monotonic() - started < 3
+        pool.putconn(got)
+    finally:
+        pool.close()
