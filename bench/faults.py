@@ -30,14 +30,25 @@ Scenarios (each on resources of its own: the machine's PostgreSQL and Redis are 
   forwarded     70 wrong passwords and 35 sign-ups, each with a new made-up X-Forwarded-For,
                 against uvicorn started with docker-compose.yml's command (and with the old
                 `--proxy-headers --forwarded-allow-ips "*"` for comparison): 429s counted
+  db_recover    (issue 28, item 6) every backend terminated every 0.2 s for 3 s, then left
+                alone: one client's GETs and websocket handshakes in the 10 s after (failed,
+                p99), alone and beside 40 players, and when service was normal again
+  connect_flood (issue 28, item 4) 106 anonymous websocket connects a second to one game from
+                one address: web CPU per connect, and 4 players' request times without and
+                with the flood
+  db_down_moves (issue 28, item 7) a move over a player's socket while the bench database
+                refuses connections: how soon and how it is answered, and how soon the same
+                move is acknowledged once the database lets connections in again
 
-It creates and drops its own database (grailsite_faults) on the PostgreSQL of DATABASE_URL.
+It creates and drops its own database (grailsite_faults, or FAULTS_DB) on the PostgreSQL of
+DATABASE_URL.
 A floor (a fixed pure-Python workload) is printed so figures compare across machines.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import shutil
 import signal
@@ -397,6 +408,360 @@ def scenario_db_kill(redis, workdir):
     return {"backends terminated": "+".join(map(str, killed)), "requests": stats["requests"],
             "failed": stats["failed"], "moves acknowledged": stats["acknowledged"], "moves stored": stored,
             "first errors": "; ".join(stats.get("errors", [])[:2]) or "none"}
+
+
+# -- Hardening round 2 (issue 28, items 4, 6, 7) ----------------------------------------------
+
+KILL_FOR, KILL_EVERY, AFTER = 3.0, 0.2, 10.0
+
+
+def _p99(values: list[float]) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
+async def _timed_requests(urls, game, until, log, *, websocket=True):
+    """One client, one thing at a time, until ``until``: a GET of the game (token), then a
+    websocket handshake to its first frame (anonymous spectator), in turn. Each is logged as
+    (kind, started, seconds, ok, what)."""
+    import httpx
+    import websockets
+
+    headers = {"Authorization": f"Token {game['tokens'][0]}"}
+    i = 0
+    async with httpx.AsyncClient(timeout=30) as client:
+        while time.monotonic() < until:
+            base = urls[i % len(urls)]
+            i += 1
+            t = time.monotonic()
+            try:
+                r = await client.get(f"{base}/api/matches/{game['match']}/", headers=headers)
+                json_answer = r.headers.get("content-type", "").startswith("application/json")
+                log.append(("get", t, time.monotonic() - t, r.status_code == 200,
+                            f"{r.status_code}{'' if json_answer else ' not JSON'}"))
+            except httpx.HTTPError as exc:
+                log.append(("get", t, time.monotonic() - t, False, type(exc).__name__))
+            if not websocket:
+                continue
+            t = time.monotonic()
+            ws_url = base.replace("http", "ws") + f"/ws/matches/{game['match']}/"
+            try:
+                async with websockets.connect(ws_url, origin=base, open_timeout=30, close_timeout=1) as ws:
+                    first = await asyncio.wait_for(ws.recv(), 30)
+                    ok = '"type": "state"' in first or '"type":"state"' in first
+                    log.append(("ws", t, time.monotonic() - t, ok, "state" if ok else first[:40]))
+            except (OSError, asyncio.TimeoutError, websockets.WebSocketException) as exc:
+                log.append(("ws", t, time.monotonic() - t, False, f"{type(exc).__name__} {exc}"[:80]))
+
+
+def _after_kills(log, stopped: float) -> dict:
+    """Figures of the requests under way in the AFTER seconds once the kills stopped (begun
+    in them, or begun before and still waiting then), and when the last failed or slow
+    (> 1 s) one of the whole run ended, counted from the stop."""
+    window = [e for e in log if e[1] < stopped + AFTER and e[1] + e[2] >= stopped]
+    bad = [e for e in log if not e[3] or e[2] > 1.0]
+    normal_after = max((e[1] + e[2] - stopped for e in bad), default=0.0)
+    figures = {}
+    for kind in ("get", "ws"):
+        done = [e for e in window if e[0] == kind]
+        if not done:
+            continue
+        failed = [e for e in done if not e[3]]
+        figures[kind] = (f"{len(done)} done, {len(failed)} failed, p99 {_p99([e[2] for e in done]) * 1000:.0f} ms, "
+                         f"max {max(e[2] for e in done) * 1000:.0f} ms"
+                         + (f" ({'; '.join(sorted({e[4] for e in failed}))[:120]})" if failed else ""))
+    figures["normal again after the kills stopped (s)"] = f"{max(0.0, normal_after):.1f}"
+    return figures
+
+
+def scenario_db_recover(redis, workdir):
+    """Issue 28, item 6: every backend of the bench database terminated every KILL_EVERY s for
+    KILL_FOR s (what a restart or a failover looks like to the pools), then left alone. One
+    client alone, then the same client beside 40 players: its requests in the AFTER s once
+    the kills stopped (failed, p99), and when service was normal again."""
+    from django.db import connections
+
+    procs, urls = start_web(redis, workdir)
+    games = make_games(121)
+    probe = games.pop()
+    connections.close_all()
+    out = {}
+    for label, players in (("one client", 0), ("one client beside 40 players", 40)):
+        log: list = []
+        marks = {}
+
+        async def run():
+            start = time.monotonic()
+            until = start + 3 + KILL_FOR + AFTER
+            tasks = [asyncio.create_task(_timed_requests(urls, probe, until, log))]
+            if players:
+                tasks.append(asyncio.create_task(load(urls, games, until - start, players=players)))
+            await asyncio.sleep(3)
+            kills, end = 0, time.monotonic() + KILL_FOR
+            while time.monotonic() < end:
+                kills += await asyncio.to_thread(kill_backends)
+                await asyncio.sleep(KILL_EVERY)
+            marks["stopped"], marks["kills"] = time.monotonic(), kills
+            results = await asyncio.gather(*tasks)
+            marks["load"] = results[1] if players else None
+
+        asyncio.run(run())
+        connections.close_all()  # this process's own connection was terminated with the rest
+        figures = _after_kills(log, marks["stopped"])
+        out[label] = f"backends terminated {marks['kills']}; " + "; ".join(f"{k}: {v}" for k, v in figures.items())
+        if marks["load"]:
+            out[label] += f"; players' requests {marks['load']['requests']}, failed {marks['load']['failed']}"
+    for p in procs:
+        stop(p)
+    return out
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def _anonymous_connects(base: str, match_id: int, rate: float, seconds: float) -> dict:
+    """``rate`` anonymous websocket connects a second to one game for ``seconds``, each
+    waiting for its first frame and closing: how many were served, refused, failed."""
+    import websockets
+
+    counts = {"served": 0, "refused": 0, "failed": 0}
+    url = base.replace("http", "ws") + f"/ws/matches/{match_id}/"
+
+    async def one():
+        try:
+            async with websockets.connect(url, origin=base, open_timeout=20, close_timeout=1) as ws:
+                await asyncio.wait_for(ws.recv(), 20)
+                counts["served"] += 1
+        except websockets.InvalidStatus:
+            counts["refused"] += 1
+        except (OSError, asyncio.TimeoutError, websockets.WebSocketException):
+            counts["failed"] += 1
+
+    tasks, start = [], time.monotonic()
+    for i in range(int(rate * seconds)):
+        await asyncio.sleep(max(0.0, start + i / rate - time.monotonic()))
+        tasks.append(asyncio.create_task(one()))
+    await asyncio.gather(*tasks)
+    return counts
+
+
+async def _player_latencies(base: str, games: list, until: float, latencies: list) -> None:
+    """One player's requests (a GET, then a move, in turn) until ``until``: their times."""
+    import httpx
+
+    async with httpx.AsyncClient(timeout=30) as client:
+        while games and time.monotonic() < until:
+            game = games[-1]
+            t = time.monotonic()
+            headers = {"Authorization": f"Token {game['tokens'][0]}"}
+            data = (await client.get(f"{base}/api/matches/{game['match']}/", headers=headers)).json()
+            latencies.append(time.monotonic() - t)
+            if data.get("status") != "active":
+                games.pop()
+                continue
+            seat = next(s["seat"] for s in data["seats"] if s["to_act"])
+            headers = {"Authorization": f"Token {game['tokens'][seat]}"}
+            mine = (await client.get(f"{base}/api/matches/{game['match']}/", headers=headers)).json()
+            t = time.monotonic()
+            await client.post(f"{base}/api/matches/{game['match']}/moves/", headers=headers,
+                              json={"move": mine["legal_moves"][0], "version": mine["version"]})
+            latencies.append(time.monotonic() - t)
+
+
+def _flood_process(base: str, match_id: int, rate: float, seconds: float) -> subprocess.Popen:
+    """The flood from a process of its own, so its client work does not slow the players'
+    client (this process's event loop) and distort their times."""
+    return subprocess.Popen([sys.executable, __file__, "--flood", base, str(match_id), str(rate), str(seconds)],
+                            stdout=subprocess.PIPE, text=True)
+
+
+def _gate_refusal_cpu(n: int = 20000) -> float:
+    """CPU seconds the site's ASGI application spends on one connect refused by its address
+    limit (games/connect_gate.py), with the server's part (the handshake) left out."""
+    from django.conf import settings
+
+    from games import connect_gate
+    from grailsite.asgi import application
+
+    saved = settings.RATELIMIT_ENABLE, settings.WS_CONNECT_LIMITS
+    settings.RATELIMIT_ENABLE = True
+    settings.WS_CONNECT_LIMITS = {"address": (0, 0.0), "game": (10**9, 10**9)}  # every connect refused
+    scope = {"type": "websocket", "path": "/ws/matches/1/", "client": ("192.0.2.1", 5000), "headers": [],
+             "extensions": {"websocket.http.response": {}}}
+    connect = {"type": "websocket.connect"}
+
+    async def receive():
+        return connect
+
+    async def send(message):
+        pass
+
+    async def loop():
+        for _ in range(n):
+            await application(dict(scope), receive, send)
+
+    try:
+        asyncio.run(loop())  # warm
+        t = time.process_time()
+        asyncio.run(loop())
+        return (time.process_time() - t) / n
+    finally:
+        settings.RATELIMIT_ENABLE, settings.WS_CONNECT_LIMITS = saved
+        connect_gate.by_address.clear()
+
+
+def scenario_connect_flood(redis, workdir, rate=106.0, seconds=8.0):
+    """Issue 28, item 4: anonymous websocket connects to one game from one address, ``rate``
+    a second, against one web process with the production settings (connect limits on):
+    the web process's CPU per connect, first with every connect refused (a limit of 0),
+    then with the production limits (the flood alone), and the median and p90 request
+    times of 4 players making moves in other games, without and with the flood."""
+    import statistics
+
+    def serve(**extra):
+        port = free_port()
+        # Limits on (the other scenarios turn them off, so their load is not counted as a flood).
+        proc = web(port, site_env(redis.url, RATELIMIT_ENABLE="true", **extra), workdir / f"web{port}.log")
+        RUNNING.append(proc)
+        wait_port(port)
+        return proc, f"http://127.0.0.1:{port}"
+
+    def flood_cpu(proc, base, match_id, flood_seconds) -> str:
+        before = cpu_seconds(proc.pid)
+        counts = asyncio.run(_anonymous_connects(base, match_id, rate, flood_seconds))
+        used = cpu_seconds(proc.pid) - before
+        return (f"{used / sum(counts.values()) * 1000:.2f} ms a connect ("
+                + ", ".join(f"{k} {v}" for k, v in counts.items()) + ")")
+
+    target = make_games(1)[0]
+    try:
+        out = {"gate CPU per refused connect, in process (us)": f"{_gate_refusal_cpu() * 1e6:.1f}"}
+    except ImportError:  # a checkout from before the gate (games/connect_gate.py)
+        out = {"gate": "none"}
+    proc, base = serve(WS_CONNECT_BURST_ADDRESS="0", WS_CONNECTS_PER_SECOND_ADDRESS="0")
+    out["web CPU, every connect refused"] = flood_cpu(proc, base, target["match"], seconds / 2)
+    stop(proc)
+    proc, base = serve()
+    out["web CPU, production limits, flood alone"] = flood_cpu(proc, base, target["match"], seconds)
+
+    def players(flood: bool) -> list[float]:
+        latencies: list[float] = []
+        games = make_games(80)
+
+        async def run():
+            until = time.monotonic() + seconds
+            tasks = [asyncio.create_task(_player_latencies(base, games[i::4], until, latencies)) for i in range(4)]
+            flooder = _flood_process(base, target["match"], rate, seconds) if flood else None
+            await asyncio.gather(*tasks)
+            if flooder:
+                out["connects beside the players"] = flooder.communicate()[0].strip()
+
+        asyncio.run(run())
+        return latencies
+
+    time.sleep(2)  # the connects above may still be refilling their allowance
+    for label, flood in (("players alone", False), ("players beside the flood", True)):
+        lat = sorted(players(flood))
+        out[label] = (f"median {statistics.median(lat) * 1000:.0f} ms, p90 {lat[int(len(lat) * 0.9)] * 1000:.0f} ms "
+                      f"({len(lat)} requests)")
+    stop(proc)
+    return out
+
+
+def database_allows_connections(allowed: bool) -> None:
+    """The bench database accepts new connections, or refuses them all (superusers' too)."""
+    psql(f"ALTER DATABASE {DB_NAME} ALLOW_CONNECTIONS {'true' if allowed else 'false'}")
+
+
+def scenario_db_down_moves(redis, workdir, down_for=5.0):
+    """Issue 28, item 7: a player's socket is open when the bench database starts refusing
+    connections (every backend terminated, none let in) for ``down_for`` s. A move sent
+    over the socket then: how soon it is answered, and with what; whether the socket stays
+    open; a GET meanwhile; and, once the database lets connections in again, how soon the
+    same move (same key) is acknowledged."""
+    import httpx
+    import websockets
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    port = free_port()
+    proc = web(port, site_env(redis.url), workdir / f"web{port}.log")
+    RUNNING.append(proc)
+    wait_port(port)
+    base = f"http://127.0.0.1:{port}"
+    game = make_games(1)[0]
+    from games.models import Match, Seat
+
+    match = Match.objects.get(pk=game["match"])
+    seat = Seat.objects.get(match=match, index=0)
+    client = Client()
+    client.force_login(get_user_model().objects.get(pk=seat.user_id))
+    cookie = client.cookies["sessionid"].value
+    from django.db import connections
+
+    connections.close_all()
+    out = {}
+
+    async def run():
+        url = base.replace("http", "ws") + f"/ws/matches/{game['match']}/"
+        async with websockets.connect(url, origin=base, additional_headers={"Cookie": f"sessionid={cookie}"}) as ws:
+            state = json.loads(await ws.recv())["data"]
+            move = {"type": "move", "move": state["legal_moves"][0], "version": state["version"], "key": "down-1"}
+            database_allows_connections(False)
+            try:
+                kill_backends()
+                t = time.monotonic()
+                await ws.send(json.dumps(move))
+                try:
+                    answer = await _answer(ws, "down-1")
+                    out["move while the database is down"] = (
+                        f"answered in {(time.monotonic() - t) * 1000:.0f} ms: {answer['type']} "
+                        f"{answer.get('status', '')} {answer.get('error', {}).get('code', '')}".strip())
+                except websockets.ConnectionClosed as exc:
+                    out["move while the database is down"] = (
+                        f"no answer: the socket was closed after {(time.monotonic() - t) * 1000:.0f} ms "
+                        f"({exc.rcvd.code if exc.rcvd else 'no close frame'})")
+                    return
+                async with httpx.AsyncClient(timeout=30) as http:
+                    t = time.monotonic()
+                    r = await http.get(f"{base}/api/matches/{game['match']}/",
+                                       headers={"Authorization": f"Token {game['tokens'][0]}"})
+                    out["GET while the database is down"] = (
+                        f"{r.status_code} {r.headers.get('content-type', '').split(';')[0]} in "
+                        f"{(time.monotonic() - t) * 1000:.0f} ms")
+                await asyncio.sleep(max(0.0, down_for - (time.monotonic() - t)))
+            finally:
+                database_allows_connections(True)
+            up = time.monotonic()
+            while time.monotonic() - up < 30:
+                await ws.send(json.dumps(move))
+                answer = await _answer(ws, "down-1")
+                if answer["type"] == "ack":
+                    out["same move once the database is back"] = (
+                        f"acknowledged {(time.monotonic() - up) * 1000:.0f} ms after it let connections in")
+                    break
+                await asyncio.sleep(0.1)
+            out["socket stayed open"] = "yes" if ws.state is websockets.State.OPEN else "no"
+
+    async def _answer(ws, key):
+        while True:
+            message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+            if message.get("type") in ("ack", "refused") and message.get("key") == key:
+                return message
+
+    try:
+        asyncio.run(run())
+    except (OSError, asyncio.TimeoutError, websockets.WebSocketException) as exc:
+        out["socket"] = f"failed: {type(exc).__name__} {exc}"[:120]
+    finally:
+        database_allows_connections(True)
+    stop(proc)
+    return out
 
 
 def scenario_soak(redis, workdir):
@@ -773,13 +1138,22 @@ SCENARIOS = {"edge": scenario_edge, "timer_redis": scenario_timer_redis, "timer_
              "db_kill": scenario_db_kill, "soak": scenario_soak, "held_redis": scenario_held_redis,
              "camelot_computer": scenario_camelot_computer, "sweep_cost": scenario_sweep_cost,
              "forwarded": scenario_forwarded,
-             "analysis": scenario_analysis}
+             "analysis": scenario_analysis,
+             "db_recover": scenario_db_recover, "connect_flood": scenario_connect_flood,
+             "db_down_moves": scenario_db_down_moves}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", default=",".join(SCENARIOS))
+    parser.add_argument("--flood", nargs=4, metavar=("BASE", "MATCH", "RATE", "SECONDS"),
+                        help="(used by connect_flood) make the flood and print its counts")
     args = parser.parse_args()
+    if args.flood:
+        base, match_id, rate, seconds = args.flood
+        counts = asyncio.run(_anonymous_connects(base, int(match_id), float(rate), float(seconds)))
+        print(", ".join(f"{k} {v}" for k, v in counts.items()))
+        return
     if not shutil.which("redis-server"):
         sys.exit("redis-server is needed (apt-get install redis-server)")
     print(f"floor (1M-step pure-Python loop): {floor_ms():.0f} ms")
