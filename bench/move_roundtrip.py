@@ -58,6 +58,9 @@ def server_env() -> dict:
                 # still count every move; they just never refuse one.
                 WS_MOVE_BURST="100000", WS_MOVES_PER_SECOND="100000",
                 RATE_MOVE_USER="100000/s", RATE_MOVE_IP="100000/s",
+                # Hundreds of sockets from one address to one game (games/connect_gate.py).
+                WS_CONNECT_BURST_ADDRESS="100000", WS_CONNECTS_PER_SECOND_ADDRESS="100000",
+                WS_CONNECT_BURST_GAME="100000", WS_CONNECTS_PER_SECOND_GAME="100000",
                 SECRET_KEY="bench-only")
 
 
