@@ -7,9 +7,11 @@ session and the user, the game's state loaded and serialized, two Redis subscrip
 178 ms. So before any of that, each connect takes a token from its address's bucket and,
 for a game's socket, from that game's bucket (``WS_CONNECT_LIMITS``: so many at once, then
 so many a second). Without one it is refused at once: no session, user, database or Redis
-work, only the handshake's answer (a 429 with Retry-After where the server lets the
-application answer the handshake, else the handshake is refused as a denied one is). The
-page retries with backoff as after any failed connect.
+work, only the handshake's answer, a denied handshake (uvicorn answers 403), as for a bad
+origin. The page retries with backoff as after any failed connect (a browser sees neither
+status nor reason of a failed handshake). Not a 429 through ASGI's handshake-response
+extension: uvicorn 0.54 then logs "ASGI callable returned without completing handshake" at
+error level for every refusal, a log line per connect of a flood.
 
 The counting is in this process's memory: a refusal costs no round trip to Redis and still
 works when Redis is down, and the limits are per web process (a site of N processes lets
@@ -32,7 +34,6 @@ from grailsite.ratelimits import scope_client_address
 log = logging.getLogger(__name__)
 
 MAX_KEYS = 10_000
-RETRY_AFTER = 2  # seconds
 _GAME_PATH = re.compile(r"^/ws/matches/(\d{1,18})/$")
 
 
@@ -100,16 +101,9 @@ def refusal(scope, now: float | None = None) -> str | None:
 
 
 async def refuse(scope, receive, send) -> None:
-    """Answer the handshake with a refusal, doing nothing else."""
+    """Deny the handshake, doing nothing else."""
     message = await receive()
-    if message["type"] != "websocket.connect":
-        return
-    if "websocket.http.response" in (scope.get("extensions") or {}):
-        await send({"type": "websocket.http.response.start", "status": 429,
-                    "headers": [(b"content-type", b"text/plain; charset=utf-8"),
-                                (b"retry-after", str(RETRY_AFTER).encode())]})
-        await send({"type": "websocket.http.response.body", "body": b"Too many connections: try again shortly."})
-    else:
+    if message["type"] == "websocket.connect":
         await send({"type": "websocket.close"})
 
 
