@@ -53,6 +53,7 @@ from django.core.exceptions import SynchronousOnlyOperation
 
 from games import aiodb, frames, move_trace, persistence, publisher, services, unit_of_work
 from games.errors import NotFound, ServiceError
+from grailsite.dbpool import DATABASE_DOWN
 
 log = logging.getLogger(__name__)
 
@@ -143,8 +144,13 @@ class _Committer:
             settled = asyncio.get_running_loop().create_future()
             try:
                 await _make(batch, while_writing=lambda units: self._frames_out(units, settled))
-            except Exception:  # noqa: BLE001 - nothing of the batch was written
-                log.warning("a batch of %d moves failed; making them one by one", len(batch), exc_info=True)
+            except Exception as exc:  # noqa: BLE001 - nothing of the batch was written
+                if isinstance(exc, DATABASE_DOWN):  # an outage, not a bug: one line, no traceback
+                    log.warning("a batch of %d moves failed, the database is unavailable (%s); making them one by "
+                                "one", len(batch), str(exc).strip().splitlines()[0] if str(exc).strip() else
+                                type(exc).__name__)
+                else:
+                    log.warning("a batch of %d moves failed; making them one by one", len(batch), exc_info=True)
                 _elsewhere([s for s in batch if not s.answer.done()])
             else:
                 settled.set_result(True)
