@@ -15,9 +15,9 @@ error level for every refusal, a log line per connect of a flood.
 
 The counting is in this process's memory: a refusal costs no round trip to Redis and still
 works when Redis is down, and the limits are per web process (a site of N processes lets
-N times through). Addresses are counted as ``grailsite.ratelimits`` counts them (IPv6 by
-/64); the address itself comes from ``client_address`` (the socket's peer for now: the
-trusted-proxy rules of issue 28, item 3 will decide it there). Memory is bounded: at most
+N times through). The address is ``grailsite.client_address``'s (the socket's peer, or
+what a trusted proxy says it was), as for the HTTP limits, counted IPv6 by /64 as
+``grailsite.ratelimits`` counts it. Memory is bounded: at most
 ``MAX_KEYS`` buckets of each kind are kept, the least recently used forgotten first."""
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from collections import OrderedDict
 
 from django.conf import settings
 
-from grailsite.ratelimits import scope_client_address
+from grailsite.client_address import client_address
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ def refusal(scope, now: float | None = None) -> str | None:
         return None
     limits = settings.WS_CONNECT_LIMITS
     now = time.monotonic() if now is None else now
-    address = scope_client_address(scope)
+    address = client_address(scope)
     if address and not by_address.take(address_key(address), *limits["address"], now):
         return "address"
     game = game_of(scope.get("path", ""))
@@ -132,5 +132,5 @@ class ConnectGate:
         if now - self._noted >= 10:
             log.warning("websocket connects refused over the %s limit: %d since the last such line "
                         "(the last from %s to %s)", reason, self._refused,
-                        scope_client_address(scope) or "an unknown address", scope.get("path"))
+                        client_address(scope) or "an unknown address", scope.get("path"))
             self._refused, self._noted = 0, now

@@ -43,7 +43,7 @@ from games.frames import group_for
 from games.models import Match
 from games.notify import match_group, user_group
 from grailsite.dbpool import DATABASE_DOWN, RETRY_AFTER, UNAVAILABLE
-from grailsite.ratelimits import scope_client_address
+from grailsite.client_address import client_address
 
 log = logging.getLogger(__name__)
 
@@ -300,7 +300,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if not self._closed and code not in (None, 1000):
             log.info("websocket %s closed with %s (%s): user %s, address %s", self.scope.get("path"), code,
                      reason or _CLOSE_NAMES.get(code, "no reason given"), _user_id(self.scope),
-                     scope_client_address(self.scope))
+                     client_address(self.scope))
         await super().close(code=code, reason=reason)
 
     async def dispatch(self, message):

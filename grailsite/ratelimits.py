@@ -72,11 +72,3 @@ def ratelimit_view(group: str, *, methods: tuple[str, ...] = ("POST",)):
 
     return decorate
 
-
-def scope_client_address(scope) -> str | None:
-    """The client address of a websocket's (or any ASGI) scope: the peer of the socket, for
-    now. Issue 28, item 3 (trusted proxies) decides how a request's client address is found;
-    when it does, this should return the same address for a socket as it does for a request.
-    ``games/connect_gate.py`` counts connects by it."""
-    client = scope.get("client")
-    return client[0] if client else None
