@@ -122,16 +122,6 @@ class Match(models.Model):
         except LookupError:
             return self.kind
 
-    @property
-    def seat_labels(self) -> list[str | None]:
-        """Who holds each seat, named as the game's page names them ("Computer 2 (Knight)"
-        when several computers play), None for an open seat. Reads ``seats.all()``, which
-        the lists prefetch."""
-        from games import computers
-
-        seats = list(self.seats.all())
-        return [computers.seat_name(seat, seats) for seat in seats]
-
 
 class Seat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")

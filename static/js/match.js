@@ -248,17 +248,37 @@
   // The rules speak of "Seat 2" in prompts and labels too.
   Page.prototype.named = function (text) { return withNames(text, this.data && this.data.seats); };
 
+  /* My own prompts speak of my pieces as mine: "Seat 3's Galahad 2" is "your Galahad 2" to
+     the player in seat 3 (the rules' words are kept in the state as the rules wrote them). */
+  Page.prototype.mine = function (text) {
+    var me = this.data && this.data.my_seat;
+    if (me === null || me === undefined) return this.named(text);
+    var own = String(text || "").replace(/(^|[^\w])seat (\d+)'s\b/gi, function (all, before, n) {
+      if (parseInt(n, 10) !== me + 1) return all;
+      return before + (before === "" || /[.!?:]\s*$/.test(before) ? "Your" : "your");
+    });
+    return this.named(own);
+  };
+
+  // An option of my decision in words: the kind's renderer may name it better (Camelot names
+  // a unit as its board does, "your Galahad 2"), else the rules' label.
+  Page.prototype.optionLabel = function (dec, option) {
+    var say = this.renderer().optionLabel;
+    var label = say ? say(dec, option, this.data, this.ctx()) : null;
+    return label || this.mine(option.label);
+  };
+
   Page.prototype.decisionControl = function (dec) {
     var page = this, single = dec.pick[0] === 1 && dec.pick[1] === 1;
     var form = el("form", { class: "decision mine", "data-decision": dec.id, "data-testid": "decision" },
-      el("p", { class: "prompt", text: page.named(dec.prompt) }));
+      el("p", { class: "prompt", text: page.mine(dec.prompt) }));
     function send(choice) {
       return page.submit({ type: "decide", id: dec.id, choice: choice }).catch(function () {});
     }
     if (single) {
       dec.options.forEach(function (o) {
         form.appendChild(el("button", { type: "button", class: "option", onclick: function () { send(o.value); } },
-          page.named(o.label)));
+          page.optionLabel(dec, o)));
       });
       return form;
     }
@@ -279,7 +299,7 @@
     dec.options.forEach(function (o, i) {
       var input = el("input", { type: "checkbox", "data-index": String(i), onchange: recount });
       input.checked = (ticked[dec.id] || []).indexOf(i) >= 0;
-      picks.appendChild(el("label", { class: "check" }, input, " " + page.named(o.label)));
+      picks.appendChild(el("label", { class: "check" }, input, " " + page.optionLabel(dec, o)));
     });
     form.appendChild(picks);
     var actions = el("div", { class: "decision-actions" }, count, button);

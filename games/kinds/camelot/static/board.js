@@ -882,6 +882,13 @@
       var name = data.view.board || "standard";
       if (boards[name]) draw(root, data, ctx, boards[name]);
       else { redraw(); withBoard(name, redraw); }
+    },
+    // The decision bar's options: a unit lent to an ally's attack is named as the board names
+    // it ("Your Galahad 2"), not by the rules' stored words and coordinates ("tim's Galahad at -3,3").
+    optionLabel: function (dec, option, data, ctx) {
+      var v = data.view;
+      if (!v || !v.units || typeof option.value !== "string" || !v.units[option.value]) return null;
+      return cap(unitLabel(v, option.value, ctx, data.my_seat));
     }
   });
 })();
