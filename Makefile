@@ -44,6 +44,7 @@ faults: $(STAMP) services
 # The production settings pass Django's deployment checks with no warning.
 deploy-check: $(STAMP)
 	GRAILSITE_PRODUCTION=1 SECRET_KEY=$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))') \
+		ALLOWED_HOSTS=grail.example.org CSRF_TRUSTED_ORIGINS=https://grail.example.org \
 		$(PY) manage.py check --deploy --fail-level WARNING
 
 # Re-pin after changing pyproject.toml: installs the newest allowed versions, then freezes.

@@ -121,7 +121,8 @@ def site_env(redis_url: str, **extra) -> dict:
     """The production settings (pooled connections), on the bench's database and Redis."""
     env = dict(os.environ, DATABASE_URL=DB_URL, REDIS_URL=redis_url, GRAILSITE_CHANNEL_PREFIX=PREFIX,
                GRAILSITE_PRODUCTION="1", SECRET_KEY="faults-bench-" + "k" * 50, GRAILSITE_HTTPS="false",
-               ALLOWED_HOSTS="127.0.0.1,localhost,testserver", LOG_LEVEL="ERROR", RATELIMIT_ENABLE="false",
+               ALLOWED_HOSTS="127.0.0.1,localhost,testserver",
+               CSRF_TRUSTED_ORIGINS="http://127.0.0.1,http://localhost", LOG_LEVEL="ERROR", RATELIMIT_ENABLE="false",
                DJANGO_SETTINGS_MODULE="grailsite.settings", PYTHONPATH=str(ROOT))
     env.pop("GRAILSITE_TEST_DB", None)
     return {**env, **extra}

@@ -44,6 +44,7 @@ from games.models import Match
 from games.notify import match_group, user_group
 from grailsite.dbpool import DATABASE_DOWN, RETRY_AFTER, UNAVAILABLE
 from grailsite.client_address import client_address
+from grailsite import logs, metrics
 
 log = logging.getLogger(__name__)
 
@@ -237,6 +238,9 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def __call__(self, scope, receive, send):
         self._accepted = self._connect_seen = self._closed = False
+        # Log lines of this socket carry the proxy's request id (grailsite/logs.py).
+        headers = dict(scope.get("headers", ()))
+        logs.request_id.set(logs.new_request_id(headers.get(b"x-request-id", b"").decode("latin-1")))
         try:
             return await self._serve(scope, receive, send)
         except ClientGone as exc:
@@ -248,6 +252,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             log.warning("websocket %s closed, the database is unavailable: %s", scope.get("path"), _first_line(exc))
             await self._try_later(receive, UNAVAILABLE)
         finally:
+            if self._accepted:
+                metrics.SOCKETS.labels(type(self).__name__).dec()
             await self._leave_groups()
         return None
 
@@ -292,6 +298,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def accept(self, *args, **kwargs):
         await super().accept(*args, **kwargs)
+        if not self._accepted:
+            metrics.SOCKETS.labels(type(self).__name__).inc()
         self._accepted = True
 
     async def close(self, code=None, reason=None):
@@ -376,6 +384,8 @@ class MatchConsumer(LiveConsumer):
     async def connect(self):
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.user = self.scope.get("user")
+        logs.match_id.set(self.match_id)
+        logs.user_id.set(getattr(self.user, "pk", None))
         self.sent_version, self.sent_text = -1, None
         self.bucket = TokenBucket(settings.WS_MESSAGE_BURST, settings.WS_MESSAGES_PER_SECOND)
         self.move_bucket = TokenBucket(settings.WS_MOVE_BURST, settings.WS_MOVES_PER_SECOND)
@@ -472,6 +482,7 @@ class MatchConsumer(LiveConsumer):
                     await self.close(code=CLOSE["forbidden"])
                     return None
             await self.send(text_data=self.sent_text)
+            metrics.FRAMES.inc()
         return current
 
     async def match_frame(self, event):
@@ -486,6 +497,7 @@ class MatchConsumer(LiveConsumer):
                 move_trace.stamp("forward", self.match_id, version, self.seat, move_trace.now())
             self.sent_version, self.sent_text = version, None
             await self.send(text_data=event["text"])
+            metrics.FRAMES.inc()
             return
         try:
             version, text = await _frames.get(self.match_id, version, self.seat, self.user)
@@ -508,6 +520,7 @@ class MatchConsumer(LiveConsumer):
             return
         self.sent_version, self.sent_text = version, text
         await self.send(text_data=text)
+        metrics.FRAMES.inc()
 
 
 async def _joined(consumer, group: str) -> bool:

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Notification
+from grailsite import metrics
 
 BATCH_INTERVAL = timedelta(hours=1)
 
@@ -42,5 +43,6 @@ def notification_emails_send(*, now=None) -> int:
             pending.filter(pk__in=[n.pk for n in items]).update(emailed_at=now)
             profile.last_email_at = now
             profile.save(update_fields=["last_email_at"])
+            metrics.REMINDERS.labels("email").inc()
             sent += 1
     return sent

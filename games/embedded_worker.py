@@ -38,6 +38,10 @@ def sweep_once() -> int:
             log.exception("embedded worker: %s failed", name)
             _drop_connection()
     _drop_connection()
+    if not failed:  # /readyz (grailsite/health.py): the timers are being kept
+        from grailsite.health import sweep_done
+
+        sweep_done()
     return failed
 
 

@@ -19,6 +19,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from games import unit_of_work
+from grailsite import metrics
 
 PUBSUB_BACKEND = "channels_redis.pubsub.RedisPubSubChannelLayer"
 
@@ -50,6 +51,7 @@ def group_send(group: str, message: dict) -> None:
         _redis().publish(group_channel(group), layer.serialize(message))
     else:
         async_to_sync(layer.group_send)(group, message)
+    metrics.pushed([(group, message)])
 
 
 def group_send_many(messages: list[tuple[str, dict]]) -> list[int] | None:
@@ -65,9 +67,12 @@ def group_send_many(messages: list[tuple[str, dict]]) -> list[int] | None:
         pipe = _redis().pipeline(transaction=False)
         for group, message in messages:
             pipe.publish(group_channel(group), layer.serialize(message))
-        return pipe.execute()
+        listened = pipe.execute()
+        metrics.pushed(messages)
+        return listened
     for group, message in messages:
         async_to_sync(layer.group_send)(group, message)
+    metrics.pushed(messages)
     return None
 
 
@@ -105,7 +110,9 @@ async def send_collected(messages: list[tuple[str, dict]]) -> list[int]:
     pipe = _redis_async().pipeline(transaction=False)
     for group, message in messages:
         pipe.publish(group_channel(group), layer.serialize(message))
-    return await pipe.execute()
+    listened = await pipe.execute()
+    metrics.pushed(messages)
+    return listened
 
 
 def pubsub() -> bool:

@@ -6,16 +6,18 @@ import logging
 import secrets
 import uuid
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import access, clock, computers, frames, notify, persistence, ratings, registry, selectors
+from games import access, clock, computers, frames, notify, persistence, ratings, registry, selectors, unit_of_work
 from games.errors import MoveRejected, NotAllowed, NotFound, ServiceError, StaleVersion
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
 from games.replay import JOIN_MOVE
 from games.rules.base import Event, IllegalMove
+from grailsite import metrics
 
 log = logging.getLogger(__name__)
 User = get_user_model()
@@ -304,6 +306,9 @@ def _apply(match: Match, seats: list[Seat], seat_index: int, move: dict, *, user
     if hooks.after_move:
         hooks.after_move(match, seats, previous_state)
     _after_change(match, seats, game, mover=seat_index, record=record)  # stores the record too
+    # Counted once committed: a batch retried on the synchronous path counts its moves once.
+    by = "timeout" if by_timeout else ("player" if user is not None else "computer")
+    unit_of_work.on_commit(partial(metrics.moved, match.kind, by))
     return record
 
 
@@ -467,11 +472,13 @@ def deadline_expire(*, match_id: int, seat_index: int, version: int | None = Non
             return False
         game = registry.get(match.kind)
         former = seat.user if seat.user_id else None
+        late = (now - seat.deadline).total_seconds()  # before the move sets the next deadline
         if _takes_over(match, seats, seat):
             # The computer player makes this move in the late player's place, and the next ones.
             _computer_takeover(match, seats, seat, why="ran out of time")
             _computer_apply(match, seats, seat, key=f"timeout-{seat_index}-{match.version}", by_timeout=True)
             _apply_auto_moves(match, seats)
+            transaction.on_commit(partial(metrics.deadline_fired, late))
             return True
         move = game.timeout_move(match.state, seat_index)
         described = game.describe_move(move, match.state)
@@ -483,6 +490,7 @@ def deadline_expire(*, match_id: int, seat_index: int, version: int | None = Non
             _apply(match, seats, seat_index, {"type": "resign"}, user=None,
                    key=f"timeout-resign-{seat_index}-{match.version}", by_timeout=True)
         _apply_auto_moves(match, seats)
+        transaction.on_commit(partial(metrics.deadline_fired, late))
         if former is not None:
             _notify(former, match, Notification.Kind.TIMEOUT,
                     f"Your time ran out in {game.name} #{match.pk}: {selectors.with_names(described, seats)}.")
@@ -520,6 +528,7 @@ def deadline_warnings_send(*, now=None) -> int:
         if Seat.objects.filter(pk=seat.pk, deadline_warned=False).update(deadline_warned=True):
             _notify(seat.user, seat.match, Notification.Kind.DEADLINE_NEAR,
                     f"Less than a day left for your move in game #{seat.match_id}.")
+            metrics.REMINDERS.labels("deadline_warning").inc()
             sent += 1
     return sent
 

@@ -14,7 +14,7 @@ from games.consumers import DatabaseDownGuard  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from grailsite.origins import SameOriginValidator  # noqa: E402
 
-from grailsite import gctuning, gil  # noqa: E402
+from grailsite import gctuning, gil, metrics  # noqa: E402
 
 application = ProtocolTypeRouter({
     "http": django_asgi,
@@ -28,3 +28,5 @@ application = ProtocolTypeRouter({
 gctuning.tune()
 # The event loop gets the interpreter back quickly from threads doing ORM work (gil.py).
 gil.tune()
+# A restarted process's sockets are no longer open (grailsite/metrics.py).
+metrics.forget_dead_processes()

@@ -38,6 +38,14 @@ else:
     DEBUG = env_bool("DJANGO_DEBUG", True)
     SECRET_KEY = os.environ.get("SECRET_KEY", DEV_SECRET_KEY)
 ALLOWED_HOSTS = os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
+if PRODUCTION:
+    # As compose and `make prod` say them: a production site names its hosts and the origins
+    # its forms are posted from, never the development defaults above.
+    for _name in ("ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS"):
+        if not [v for v in os.environ.get(_name, "").split(",") if v.strip()]:
+            raise ImproperlyConfigured(
+                f"GRAILSITE_PRODUCTION is set: {_name} must be set (comma-separated; e.g. "
+                + ("'grail.example.org'" if _name == "ALLOWED_HOSTS" else "'https://grail.example.org'") + ").")
 # Behind the compose proxy (nginx), trust its X-Forwarded-Proto for https detection.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
@@ -68,12 +76,17 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",
+    # /readyz's checks (grailsite/health.py) and /metrics (grailsite/metrics.py).
+    "health_check",
+    "django_prometheus",
     "grailsite.accounts",
     "games",
     "decks",
 ]
 
 MIDDLEWARE = [
+    # First and last: request counts and latencies for /metrics (django-prometheus).
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "grailsite.middleware.BoundedRequestMiddleware",
@@ -81,10 +94,13 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The request id, user and match of every log line (grailsite/logs.py).
+    "grailsite.logs.RequestContextMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A view that finds the database out of reach answers 503, not 500 (grailsite/middleware.py).
     "grailsite.middleware.DatabaseDownMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 ROOT_URLCONF = "grailsite.urls"
@@ -158,6 +174,12 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_bool("DB_POOL",
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# The channel layer's Redis, sharded over several servers when REDIS_URLS lists more than one
+# (channels_redis's own consistent hashing of each group and channel; games/publisher.py
+# publishes to the same shard); the cache, the rate limits and Celery's broker stay on
+# REDIS_URL. Unset: the layer is on REDIS_URL too.
+REDIS_URLS = [u.strip() for u in os.environ.get("REDIS_URLS", "").split(",") if u.strip()] or (
+    [REDIS_URL] if REDIS_URL else [])
 # The channel prefix keeps parallel test runs sharing one Redis apart.
 CHANNEL_PREFIX = os.environ.get("GRAILSITE_CHANNEL_PREFIX", os.environ.get("GRAILSITE_TEST_DB", "grailsite"))
 if REDIS_URL:
@@ -166,7 +188,7 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_PREFIX},
+            "CONFIG": {"hosts": REDIS_URLS, "prefix": CHANNEL_PREFIX},
         }
     }
 else:
@@ -301,9 +323,26 @@ MEDIA_URL = "/media/"
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-}
+# JSON lines with the request id, user id and match id where they apply (grailsite/logs.py);
+# production's default. LOG_REQUESTS: one line a request.
+from grailsite.logs import logging_config  # noqa: E402
+
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "json" if PRODUCTION else "text")
+LOGGING = logging_config(LOG_FORMAT, os.environ.get("LOG_LEVEL", "WARNING"),
+                         requests=env_bool("LOG_REQUESTS", PRODUCTION))
+# Celery logs through the handler above rather than replacing it with its own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# Health and metrics (grailsite/health.py, grailsite/metrics.py). The probes answer over
+# plain HTTP from inside (a container's healthcheck, the proxy), as does /metrics, so they are
+# not redirected to HTTPS.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
+# /readyz fails when beat's timer sweep (every TIMERS_SWEEP_SECONDS) last ran longer ago.
+READY_SWEEP_MAX_AGE = float(os.environ.get("READY_SWEEP_MAX_AGE", "120"))
+# Who may read /metrics: addresses or CIDRs, the client's address as client_address reads it.
+METRICS_ALLOWED = [a.strip() for a in os.environ.get("METRICS_ALLOWED", "127.0.0.1,::1").split(",") if a.strip()]
+for _net in METRICS_ALLOWED:
+    try:
+        ipaddress.ip_network(_net, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(f"METRICS_ALLOWED: {_net!r} is not an address or a CIDR network.") from None

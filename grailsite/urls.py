@@ -3,9 +3,13 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.static import serve
 
-from grailsite import api, pwa
+from grailsite import api, health, metrics, pwa
 
 urlpatterns = [
+    # Probes and metrics (grailsite/health.py, grailsite/metrics.py): no session, no page.
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
+    path("metrics", metrics.metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     path("accounts/", include("grailsite.accounts.urls")),
     path("decks/", include("decks.urls")),

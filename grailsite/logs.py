@@ -1,0 +1,170 @@
+"""Logs as JSON lines, each with the request id, user id and match id it concerns.
+
+What a line concerns is kept in context variables, set where it becomes known: the request
+middleware below (request id, then the user once authentication has run, the match from the
+URL), a game socket's connect (games/consumers.py), a Celery task's arguments
+(grailsite/celery.py). Context variables follow each asyncio task and each thread of
+``sync_to_async``, so two requests served at once never mix their ids.
+
+``LOG_FORMAT=json`` (the production default) formats every line with ``JsonFormatter``;
+``text`` keeps the plain lines of development, ids appended when there are any.
+"""
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import logging
+import re
+import time
+import uuid
+
+from pythonjsonlogger.json import JsonFormatter as _JsonFormatter
+
+request_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
+user_id: contextvars.ContextVar[int | None] = contextvars.ContextVar("user_id", default=None)
+match_id: contextvars.ContextVar[int | None] = contextvars.ContextVar("match_id", default=None)
+CONTEXT = {"request_id": request_id, "user_id": user_id, "match_id": match_id}
+
+# An id the proxy (nginx's $request_id) or a client sent is kept only when it looks like one:
+# it is written into every line, so it must not carry quotes, newlines or a novel.
+_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+
+
+def new_request_id(offered: str | None = None) -> str:
+    return offered if offered and _ID.match(offered) else uuid.uuid4().hex
+
+
+class ContextFilter(logging.Filter):
+    """Adds request_id, user_id and match_id (None when not known) to every record."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        for name, var in CONTEXT.items():
+            if not hasattr(record, name):
+                setattr(record, name, var.get())
+        return True
+
+
+class JsonFormatter(_JsonFormatter):
+    """One JSON object a line: time, level, logger, message, the ids that apply, and the
+    ``extra`` a call passed; ids that do not apply are left out rather than written null."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("rename_fields", {"levelname": "level", "name": "logger", "asctime": "time"})
+        kwargs.setdefault("timestamp", False)
+        super().__init__("%(asctime)s %(levelname)s %(name)s %(message)s", *args, **kwargs)
+
+    def add_fields(self, log_record, record, message_dict):
+        super().add_fields(log_record, record, message_dict)
+        for name in CONTEXT:
+            if log_record.get(name) is None:
+                log_record.pop(name, None)
+        log_record.pop("color_message", None)  # uvicorn's terminal copy of the message
+
+    def formatTime(self, record, datefmt=None):  # noqa: N802 - logging's name
+        return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z"
+
+
+class TextFormatter(logging.Formatter):
+    """Development's plain lines, with whichever ids apply at the end."""
+
+    def format(self, record):
+        line = super().format(record)
+        ids = " ".join(f"{n}={getattr(record, n)}" for n in CONTEXT if getattr(record, n, None) is not None)
+        return f"{line} [{ids}]" if ids else line
+
+
+def logging_config(fmt: str, level: str, requests: bool) -> dict:
+    """Django's LOGGING (settings.py) and uvicorn's --log-config (grailsite/deploy/).
+    Python's warnings become log lines too (py.warnings), so nothing is written unformatted."""
+    logging.captureWarnings(True)
+    formatter = ({"()": "grailsite.logs.JsonFormatter"} if fmt == "json"
+                 else {"()": "grailsite.logs.TextFormatter", "format": "%(asctime)s %(levelname)s %(name)s %(message)s"})
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {"context": {"()": "grailsite.logs.ContextFilter"}},
+        "formatters": {"default": formatter},
+        "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "default", "filters": ["context"]}},
+        "root": {"handlers": ["console"], "level": level},
+        "loggers": {
+            # One line a request (RequestContextMiddleware), when asked for: production.
+            "grailsite.request": {"level": "INFO" if requests else "WARNING"},
+            # uvicorn's own lines through the same handler (its access log is off: the
+            # request lines above carry the ids).
+            "uvicorn": {"handlers": ["console"], "level": level, "propagate": False},
+            "uvicorn.error": {"level": level},
+        },
+    }
+
+
+@contextlib.contextmanager
+def bound(**ids):
+    """Set some of the ids for the code inside (a Celery task, a test)."""
+    tokens = [(CONTEXT[name], CONTEXT[name].set(value)) for name, value in ids.items()]
+    try:
+        yield
+    finally:
+        for var, token in reversed(tokens):
+            var.reset(token)
+
+
+request_log = logging.getLogger("grailsite.request")
+
+# URL keyword arguments that name a match: the pages' match_id, and the API's {id} under
+# /api/matches/ (the decks' API has ids of its own).
+def _match_from(request, view_kwargs) -> int | None:
+    value = view_kwargs.get("match_id")
+    if value is None and request.path.startswith("/api/matches/"):
+        value = view_kwargs.get("id")
+    if isinstance(value, int) or (isinstance(value, str) and value.isdigit()):
+        return int(value)
+    return None
+
+
+class RequestContextMiddleware:
+    """Sets the request id (the proxy's X-Request-ID when it sent a sane one, else a new
+    one) and, once known, the user and the match; answers with the id in X-Request-ID and
+    logs one line a request to ``grailsite.request``.
+
+    Placed after authentication, so ``request.user`` is there to be read; the user is read
+    only when something already loaded it (no session query of its own)."""
+
+    sync_capable = True
+    async_capable = False
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        started = time.perf_counter()
+        rid = new_request_id(request.headers.get("X-Request-ID"))
+        request.request_id = rid
+        with bound(request_id=rid, user_id=None, match_id=None):
+            response = self.get_response(request)
+            user = _loaded_user(request)
+            if user is not None:
+                user_id.set(user)
+            response["X-Request-ID"] = rid
+            if request_log.isEnabledFor(logging.INFO):
+                request_log.info("%s %s %s", request.method, request.path, response.status_code,
+                                 extra={"method": request.method, "path": request.path,
+                                        "status": response.status_code,
+                                        "duration_ms": round((time.perf_counter() - started) * 1000, 1)})
+        return response
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        match = _match_from(request, view_kwargs)
+        if match is not None:
+            match_id.set(match)
+        user = _loaded_user(request)
+        if user is not None:
+            user_id.set(user)
+        return None
+
+
+def _loaded_user(request) -> int | None:
+    """The signed-in user's id if authentication already looked (never a query of its own)."""
+    user = request.__dict__.get("user")
+    if user is None or type(user).__name__ == "SimpleLazyObject":
+        user = getattr(request, "_cached_user", None)
+    return user.pk if user is not None and getattr(user, "is_authenticated", False) else None
