@@ -18,16 +18,28 @@ from decks import cardformat, selectors, services
 from decks.forms import WriteYerOwnForm
 from decks.models import Deck
 from decks.views import card_json
-from games.api import ERRORS, Id, In, JsonObject
+from games.api import ERRORS, NO_NUL, Id, In, JsonObject
 from games.api_auth import MaybeViewer, Viewer
 from grailsite import ratelimits
 from grailsite.formerrors import labelled_errors
 
 router = Router(auth=Viewer(), tags=["decks"])
 
-CardCode = Annotated[str, Field(min_length=1, max_length=100, pattern=r"^[-a-zA-Z0-9_]+$")]
+CARD_CODE = r"^[-a-zA-Z0-9_]+$"
+CardCode = Annotated[str, Field(min_length=1, max_length=100, pattern=CARD_CODE)]
 Quantity = Annotated[int, Field(ge=0, le=services.MAX_DECK_COPIES)]
-DeckCards = Annotated[dict[CardCode, Quantity], Field(max_length=services.MAX_DECK_SIZE)]
+
+
+def _codes_as_keys(schema: dict) -> None:
+    # pydantic states a key pattern as patternProperties, which leaves other keys allowed;
+    # the server refuses them, so the document says every key must be a card code.
+    (_, quantity), = schema.pop("patternProperties").items()
+    schema["propertyNames"] = {"minLength": 1, "maxLength": 100, "pattern": CARD_CODE}
+    schema["additionalProperties"] = quantity
+
+
+DeckCards = Annotated[dict[CardCode, Quantity], Field(max_length=services.MAX_DECK_SIZE,
+                                                      json_schema_extra=_codes_as_keys)]
 
 
 class CardsIn(In):
@@ -35,12 +47,12 @@ class CardsIn(In):
 
 
 class DeckSaveIn(CardsIn):
-    name: str | None = Field(None, min_length=1, max_length=Deck.NAME_MAX)
+    name: str | None = Field(None, min_length=1, max_length=Deck.NAME_MAX, pattern=NO_NUL)
 
 
 class SearchQuery(Schema):
     # The search syntax reports an over-long query itself, in words, as one of its errors.
-    q: str = Field("", max_length=10_000)
+    q: str = Field("", max_length=10_000, pattern=NO_NUL)
     offset: int = Field(0, ge=0, le=100_000)
     owned: bool = False  # only cards I own (filtered by the server, so the counts are true)
 

@@ -5,10 +5,11 @@ OpenAPI document at /api/schema/ is generated from the same declarations (docs/a
 Views only translate: services and selectors do the work and raise ``ServiceError``."""
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Union
 
-from ninja import Field, Path, Query, Router, Schema, Status
-from pydantic import ConfigDict
+from ninja import Body, Field, Path, Query, Router, Schema, Status
+from pydantic import ConfigDict, field_validator
+from typing_extensions import TypeAliasType
 
 from games import computers, registry, selectors, services
 from games.api_auth import MaybeViewer, Viewer
@@ -22,15 +23,69 @@ PUBLIC = MaybeViewer()
 # versions inside a 32-bit integer, far beyond any real game.
 Id = Annotated[int, Field(ge=1, le=2**63 - 1)]
 Count = Annotated[int, Field(ge=0, le=2**31 - 1)]
-Username = Annotated[str, Field(min_length=1, max_length=150)]
-JsonObject = Annotated[dict[str, Any], Field(max_length=64)]
+# The body parser refuses a NUL anywhere (PostgreSQL cannot store one, games/api_auth.py):
+# every string of the document says so, so a client built from it never sends one.
+NO_NUL = r"^[^\x00]*$"
+Text = Annotated[str, Field(pattern=NO_NUL)]
+Username = Annotated[str, Field(min_length=1, max_length=150, pattern=NO_NUL)]
+# Free-form JSON (moves, options, choices) as the parser takes it: any depth (the parser
+# stops at 16 levels and 5,000 values), every string and key without a NUL.
+NO_NUL_KEYS = {"propertyNames": {"pattern": NO_NUL}}
+JsonValue = TypeAliasType("JsonValue", Union[
+    Text, int, float, bool, None, list["JsonValue"],
+    Annotated[dict[str, "JsonValue"], Field(json_schema_extra=NO_NUL_KEYS)]])
+JsonObject = Annotated[dict[str, JsonValue], Field(max_length=64, json_schema_extra=NO_NUL_KEYS)]
 # The documented path names the match {id}; the views call it match_id.
 MatchId = Annotated[int, Path(alias="id", ge=1, le=2**63 - 1)]
 
 
+def _other_keys(schema: dict) -> None:
+    # Keys a body does not name are taken and ignored (see In), but pass the parser first.
+    schema["propertyNames"] = {"pattern": NO_NUL}
+
+
 class In(Schema):
-    """Request bodies are strict: a quantity sent as "3" or 3.0 is refused, not guessed at."""
-    model_config = ConfigDict(strict=True)
+    """Request bodies are strict: a quantity sent as "3" or 3.5 is refused, not guessed at.
+    3.0 is taken as 3: in the document's own terms (JSON Schema) it is the integer 3, and a
+    client built from the document may well send it so."""
+    model_config = ConfigDict(strict=True, extra="allow", json_schema_extra=_other_keys)
+    # Keys a body does not name are ignored, as before, but the document says what they may
+    # hold (what the parser lets through), so a client built from it and the server agree.
+    __pydantic_extra__: dict[str, JsonValue]
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _whole_numbers(cls, value):
+        return _whole(value)
+
+
+def _whole(value):
+    """``value`` with every float that is a whole number an int (bounds are checked after)."""
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else value
+    if isinstance(value, dict):
+        return {k: _whole(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_whole(v) for v in value]
+    return value
+
+
+def _kinds_enum(schema: dict) -> None:
+    # Read when the document is made: the registered kinds (tests register their own).
+    schema["enum"] = sorted(room.kind for room in registry.rooms())
+
+
+def _seats_per_kind(schema: dict) -> None:
+    """Each kind's number of players, as the service checks it (games/services.py)."""
+    _other_keys(schema)
+    schema["allOf"] = [_seats_of(g) for g in sorted(registry.kinds(), key=lambda g: g.kind)]
+
+
+def _seats_of(game) -> dict:
+    then = {"properties": {"seats": {"minimum": game.min_players, "maximum": game.max_players}}}
+    if not game.min_players <= MatchCreateIn.model_fields["seats"].default <= game.max_players:
+        then["required"] = ["seats"]  # the default number does not fit this kind
+    return {"if": {"properties": {"kind": {"const": game.kind}}, "required": ["kind"]}, "then": then}
 
 
 class ErrorDetail(Schema):
@@ -79,17 +134,20 @@ class ClockIn(In):
 
 class ComputerSeatIn(In):
     seat: int = Field(..., ge=1, le=15, description="Seat index (0 is the creator's).")
-    level: str = Field(..., min_length=1, max_length=24, description="One of the game's computer levels.")
+    level: str = Field(..., min_length=1, max_length=24, pattern=NO_NUL, description="One of the game's computer levels.")
 
 
 class MatchCreateIn(In):
-    kind: str = Field(..., min_length=1, max_length=32)
+    model_config = ConfigDict(strict=True, extra="allow", json_schema_extra=_seats_per_kind)
+
+    kind: str = Field(..., min_length=1, max_length=32, json_schema_extra=_kinds_enum,
+                      description="One of /api/games/'s kinds.")
     seats: int = Field(2, ge=1, le=16)
     invite: list[Username] = Field(default_factory=list, max_length=16)
     options: JsonObject = Field(default_factory=dict)
     clock: ClockIn = Field(default_factory=ClockIn)
     spectators: bool = True
-    title: str = Field("", max_length=80)
+    title: str = Field("", max_length=80, pattern=NO_NUL)
     choice: JsonObject | None = None
     computers: list[ComputerSeatIn] = Field(default_factory=list, max_length=15,
                                             description="Seats given to computer players.")
@@ -198,7 +256,7 @@ def match_detail(request, match_id: MatchId):
 class MoveIn(In):
     move: JsonObject = Field(..., description="One of the match's legal_moves, exactly as listed.")
     version: Count | None = Field(None, description="The version the move was chosen on (stale guard).")
-    key: str | None = Field(None, min_length=1, max_length=64, description="Idempotency key.")
+    key: str | None = Field(None, min_length=1, max_length=64, pattern=NO_NUL, description="Idempotency key.")
 
 
 class MoveOut(Schema):
@@ -233,7 +291,7 @@ class StatusOut(Schema):
 
 
 @router.post("matches/{int:id}/join/", response={200: MatchOut, **ERRORS}, url_name="api_match_join")
-def match_join(request, match_id: MatchId, body: JoinIn | None = None):
+def match_join(request, match_id: MatchId, body: JoinIn = Body(default_factory=JoinIn)):
     match = services.match_join(match_id=selectors.match_get(match_id).pk, user=request.user,
                                 choice=body.choice if body else None)
     return selectors.match_payload(match, request.user)
@@ -260,7 +318,7 @@ def match_abandon(request, match_id: MatchId):
 # -- chat, replay, log ----------------------------------------------------------------------
 
 class ChatIn(In):
-    text: str = Field(..., min_length=1, max_length=services.CHAT_MAX)
+    text: str = Field(..., min_length=1, max_length=services.CHAT_MAX, pattern=NO_NUL)
 
 
 class ChatOut(Schema):
@@ -368,5 +426,5 @@ def notifications(request):
 
 
 @router.post("notifications/read/", response={200: MarkedOut, **ERRORS}, url_name="api_notifications_read")
-def notifications_read(request, body: MarkReadIn | None = None):
+def notifications_read(request, body: MarkReadIn = Body(default_factory=MarkReadIn)):
     return {"marked": services.notifications_mark_read(user=request.user, ids=body.ids if body else None)}

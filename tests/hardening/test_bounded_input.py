@@ -122,7 +122,7 @@ def test_huge_or_malformed_numbers_in_addresses_are_a_400(logged_in, deck_owner,
         assert_json_error(response, response.status_code)
 
 
-@pytest.mark.parametrize("field,value", [("seats", "2"), ("seats", 2.0), ("seats", 10**20),
+@pytest.mark.parametrize("field,value", [("seats", "2"), ("seats", 2.5), ("seats", 10**20),
                                          ("clock", {"kind": "days", "amount": "3"}), ("invite", "bob"),
                                          ("invite", ["x"] * 17), ("title", "t" * 81), ("options", [1])])
 def test_strings_or_decimals_where_numbers_go_are_refused(logged_in, make_user, field, value):
@@ -130,6 +130,15 @@ def test_strings_or_decimals_where_numbers_go_are_refused(logged_in, make_user, 
     error = assert_json_error(post_json(logged_in(make_user()), "/api/matches/", {"kind": "duel", field: value}), 400)
     assert field in error["message"]
     assert Match.objects.count() == before
+
+
+def test_a_whole_number_written_with_a_decimal_point_is_that_number(logged_in, make_user):
+    """2.0 is the integer 2 in JSON Schema's terms, the document's (issue 28, item 12): a
+    client built from the document may send it so, and the server takes it."""
+    response = post_json(logged_in(make_user()), "/api/matches/", {"kind": "duel", "seats": 2.0,
+                                                                    "clock": {"kind": "days", "amount": 3.0}})
+    assert response.status_code == 201, response.content[:300]
+    assert len(response.json()["seats"]) == 2
 
 
 def test_wrong_methods_answer_405_with_allow_in_json(logged_in, make_match):
