@@ -17,4 +17,6 @@ USER grail
 EXPOSE 8000
 # Proxy headers are read by the site, from TRUSTED_PROXIES only (grailsite/client_address.py),
 # never by uvicorn: its "*" believed whatever a client wrote in X-Forwarded-For.
-CMD ["uvicorn", "grailsite.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--no-proxy-headers"]
+# grailsite/deploy/web.sh: uvicorn with --no-proxy-headers on 0.0.0.0:8000 (compose and
+# `make prod` run the same script).
+CMD ["grailsite/deploy/web.sh"]

@@ -10,7 +10,7 @@ LOCK := requirements.lock
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/grailsite
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test venv services browser bench faults lock deploy-check clean
+.PHONY: run test venv services browser prod-packages prod prod-stop backup restore bench faults lock deploy-check clean
 
 $(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +31,19 @@ services:
 browser:
 	bash tests/ensure_browser.sh
 
-test: $(STAMP) services browser
+prod-packages:
+	bash grailsite/deploy/ensure_packages.sh
+
+# The production shape of docker-compose.yml as processes of this machine (grailsite/deploy/prod.py):
+# nginx in front of two web processes, two Celery workers and beat, under supervisord.
+#   SECRET_KEY=$$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))') make prod
+prod: $(STAMP) services prod-packages
+	$(PY) grailsite/deploy/prod.py start
+
+prod-stop:
+	$(PY) grailsite/deploy/prod.py stop
+
+test: $(STAMP) services browser prod-packages
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m pytest
 
 bench: $(STAMP) services

@@ -1035,16 +1035,16 @@ def scenario_sweep_cost(redis, workdir, n=300, rounds=200):
 
 
 def compose_web_command(port: int, old_flags: bool = False) -> list[str]:
-    """docker-compose.yml's web command on a local port; ``old_flags``: with uvicorn's proxy
-    headers believed from anyone, as compose had them before TRUSTED_PROXIES."""
+    """docker-compose.yml's web command (grailsite/deploy/web.sh, as `make prod` runs it too)
+    on a local port, with this venv's uvicorn; ``old_flags``: with uvicorn's proxy headers
+    believed from anyone, as compose had them before TRUSTED_PROXIES."""
     import yaml
 
     command = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]["web"]["command"]
-    command = [sys.executable, "-m", *command]
-    command[command.index("--host") + 1] = "127.0.0.1"
-    command[command.index("--port") + 1] = str(port)
-    if old_flags:
-        command = [c for c in command if c != "--no-proxy-headers"] + ["--proxy-headers", "--forwarded-allow-ips", "*"]
+    command = ["env", "HOST=127.0.0.1", f"PORT={port}", f"PATH={Path(sys.executable).parent}:{os.environ['PATH']}",
+               str(ROOT / command[0])]
+    if old_flags:  # web.sh passes its arguments on to uvicorn, after its own (the last one counts)
+        command += ["--proxy-headers", "--forwarded-allow-ips", "*"]
     return command
 
 

@@ -108,14 +108,14 @@ def test_sign_ups_from_one_machine_are_limited_whatever_it_forwards(client, sett
 
 # -- a real uvicorn, started as compose starts it --------------------------------------------
 
-def compose_web_command(port: int) -> list[str]:
-    """The web service's command from docker-compose.yml, on a local port."""
+def compose_web_command(port: int) -> tuple[list[str], dict]:
+    """The web service's command from docker-compose.yml (grailsite/deploy/web.sh, which
+    `make prod` runs too) and the environment that puts it on a local port, with this venv's
+    uvicorn."""
     command = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]["web"]["command"]
-    assert command[0] == "uvicorn"
-    command = [sys.executable, "-m", *command]
-    command[command.index("--host") + 1] = "127.0.0.1"
-    command[command.index("--port") + 1] = str(port)
-    return command
+    assert command == ["grailsite/deploy/web.sh"]
+    return [str(ROOT / command[0])], {"HOST": "127.0.0.1", "PORT": str(port),
+                                      "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}"}
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +131,8 @@ def compose_web(django_db_setup, tmp_path_factory):
                TRUSTED_PROXIES="127.0.0.1", RATE_LOGIN_IP="5/m", RATE_SIGNUP_IP="3/h")
     env.pop("GRAILSITE_TEST_DB", None)
     log = tmp_path_factory.mktemp("uvicorn") / "uvicorn.log"
-    proc = subprocess.Popen(compose_web_command(port), cwd=ROOT, env=env, stdout=log.open("w"),
+    command, where = compose_web_command(port)
+    proc = subprocess.Popen(command, cwd=ROOT, env={**env, **where}, stdout=log.open("w"),
                             stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while True:
@@ -194,12 +195,14 @@ def test_compose_trusts_the_proxy_s_fixed_address_and_nothing_else_reads_the_hea
     proxy_address = compose["services"]["proxy"]["networks"]["default"]["ipv4_address"]
     trusted = compose["x-app"]["environment"]["TRUSTED_PROXIES"]
     assert trusted == f"${{TRUSTED_PROXIES:-{proxy_address}}}"
-    # uvicorn's handling is off where the image or compose starts it (with "*" it believed
-    # the client's left-most entry).
-    assert "--no-proxy-headers" in compose["services"]["web"]["command"]
+    # uvicorn's handling is off where the image, compose or `make prod` starts it (with "*"
+    # it believed the client's left-most entry): all three run grailsite/deploy/web.sh.
+    web_sh = (ROOT / "grailsite/deploy/web.sh").read_text()
+    assert "--no-proxy-headers" in web_sh and "forwarded-allow-ips" not in web_sh
+    assert compose["services"]["web"]["command"] == ["grailsite/deploy/web.sh"]
     cmd = next(line for line in (ROOT / "Dockerfile").read_text().splitlines() if line.startswith("CMD"))
-    assert "--no-proxy-headers" in cmd and "forwarded-allow-ips" not in cmd
-    assert "$proxy_add_x_forwarded_for" in (ROOT / "grailsite/deploy/nginx.conf").read_text()
+    assert cmd == 'CMD ["grailsite/deploy/web.sh"]'
+    assert "$proxy_add_x_forwarded_for" in (ROOT / "grailsite/deploy/nginx.conf.template").read_text()
 
 
 def test_a_trusted_proxy_that_is_not_an_address_stops_the_start():

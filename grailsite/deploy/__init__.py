@@ -1,0 +1,1 @@
+"""The deployment: compose and `make prod` share these files (prod.py says how)."""

@@ -1,0 +1,7 @@
+#!/bin/sh
+# Celery beat, exactly one per site: sends the timer sweep every 5 s (its last run is what
+# /readyz asks about) and the minute's and five minutes' sweeps.
+set -e
+cd "$(dirname "$0")/../.."
+export DB_POOL_MAX=1
+exec celery -A grailsite --quiet beat --loglevel "${CELERY_LOG_LEVEL:-info}" --schedule "${BEAT_SCHEDULE:-/tmp/celerybeat-schedule}"

@@ -1,0 +1,152 @@
+"""`make prod` (issue 30): nginx in front of two web processes, two Celery workers and beat,
+as compose describes them and with its files; a game served through nginx, over both web
+processes, HTTP and websockets alike; static files, probes, metrics and JSON logs."""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+import move_roundtrip  # noqa: E402  (bench/move_roundtrip.py: its player)
+import prod_shape  # noqa: E402  (bench/prod_shape.py)
+
+from grailsite.deploy import prod  # noqa: E402
+
+DEPLOY = ROOT / "grailsite" / "deploy"
+needs_nginx = pytest.mark.skipif(not Path("/usr/sbin/nginx").exists(),
+                                 reason="Debian's nginx: make test installs it (grailsite/deploy/ensure_packages.sh)")
+
+
+def _server() -> str:
+    return os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/grailsite").rsplit("/", 1)[0]
+
+
+# -- compose and make prod share their files ---------------------------------------------------
+
+def test_compose_runs_the_scripts_environment_and_nginx_site_make_prod_runs():
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    services = compose["services"]
+    for name in ("web", "worker", "beat"):
+        assert services[name]["command"] == [f"grailsite/deploy/{name}.sh"]
+        assert services[name]["env_file"] == ["grailsite/deploy/app.env"]
+    conf = prod.supervisord_conf(prod.Config({"PROD_DIR": "/tmp/x"}))
+    for name in ("web1", "web2", "worker1", "worker2", "beat"):
+        script = re.sub(r"\d", "", name)
+        assert re.search(rf"\[program:{name}\]\ncommand={DEPLOY}/{script}\.sh\n", conf)
+    assert "grailsite/deploy/nginx.conf.template:/etc/nginx/templates/default.conf.template:ro" in \
+        services["proxy"]["volumes"][0]
+    # Every variable of the template is one compose gives the nginx image, and make prod renders.
+    names = set(re.findall(r"\$\{(GRAIL_[A-Z_]+)\}", (DEPLOY / "nginx.conf.template").read_text()))
+    assert names == {k for k in services["proxy"]["environment"] if k.startswith("GRAIL_")}
+    rendered = prod.nginx_site(prod.Config({"PROD_DIR": "/tmp/x"}), {"MEDIA_ROOT": "/tmp/m"})
+    assert "${GRAIL_" not in rendered and "$proxy_add_x_forwarded_for" in rendered
+    # The healthchecks ask the probes.
+    assert "/readyz" in " ".join(services["web"]["healthcheck"]["test"])
+    assert services["beat"]["healthcheck"]["test"][-2:] == ["grailsite.health", "sweep"]
+    # What app.env says is what a process of make prod gets.
+    env = prod.Config({"PROD_DIR": "/tmp/x", "SECRET_KEY": "k"}).app_env()
+    for key, value in prod.read_env_file(DEPLOY / "app.env").items():
+        assert env[key] == value
+
+
+def test_make_prod_refuses_to_start_without_a_secret(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
+    result = subprocess.run([sys.executable, str(DEPLOY / "prod.py"), "start"], cwd=ROOT, timeout=60,
+                            env={**env, "PROD_DIR": str(tmp_path)}, capture_output=True, text=True)
+    assert result.returncode != 0 and "set SECRET_KEY" in result.stderr
+
+
+# -- make prod serves a game ---------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    name = f"{os.environ.get('GRAILSITE_TEST_DB', 'test')}_shape"
+    server = _server()
+    subprocess.run(["psql", f"{server}/postgres", "-qc", f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'], check=True)
+    run = tmp_path_factory.mktemp("prod")
+    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    cfg, env = prod_shape.start(run, f"{server}/{name}", redis_url)
+    try:
+        yield cfg, env
+    finally:
+        prod_shape.stop(cfg)
+        subprocess.run(["psql", f"{server}/postgres", "-qc", f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'])
+
+
+def get(url: str, **headers) -> tuple[int, bytes, "email.message.Message"]:
+    request = urllib.request.Request(url, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as r:
+            return r.status, r.read(), r.headers
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read(), exc.headers
+
+
+@needs_nginx
+def test_make_prod_serves_a_game_through_nginx_over_two_web_processes(site):
+    cfg, env = site
+    status = prod.supervisorctl(cfg, "status", check=False).stdout
+    for name in ("nginx", "web1", "web2", "worker1", "worker2", "beat"):
+        assert re.search(rf"^{name}\s+RUNNING", status, re.M), status
+    # Two workers answer, by their own names.
+    ping = subprocess.run([sys.executable, "-m", "celery", "-A", "grailsite", "inspect", "ping", "--timeout", "10"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120).stdout
+    assert "worker1@" in ping and "worker2@" in ping, ping
+    code, body, _ = get(f"{cfg.url}/readyz?format=json")
+    assert code == 200 and set(json.loads(body).values()) == {"OK"}, body
+
+    games = prod_shape.make_games(env, 4)
+    counts = {"moves": 0, "errors": 0, "stalled": 0, "refusals": {}, "measured_from": 0.0, "types": [], "stamps": []}
+
+    async def play():
+        import httpx
+
+        async with httpx.AsyncClient(timeout=30) as client:
+            deadline = time.monotonic() + 8
+            await asyncio.gather(*(move_roundtrip.play_game(g, cfg.url, client, deadline, move_roundtrip.Pace(0, 0),
+                                                            [], counts, path="ws") for g in games))
+    asyncio.run(play())
+    assert counts["moves"] >= 8 and counts["errors"] == 0 and counts["stalled"] == 0, counts
+
+    # HTTP through nginx too: the API as the first player, a static file, the probes.
+    game = games[0]
+    code, body, headers = get(f"{cfg.url}/api/matches/{game['match']}/",
+                              Authorization=f"Token {game['players'][0]['token']}")
+    assert code == 200 and json.loads(body)["version"] > 1
+    request_id = headers["X-Request-ID"]
+    code, body, headers = get(f"{cfg.url}/static/css/site.css")
+    assert code == 200 and b"{" in body
+    assert get(f"{cfg.url}/healthz")[0] == 200
+
+    # Both web processes served sockets (101) and requests: nginx's JSON access log says which.
+    access = [json.loads(line) for line in (cfg.run / "logs" / "nginx-access.log").read_text().splitlines()]
+    upgraded = {a["upstream"] for a in access if a["status"] == 101}
+    assert upgraded == {f"127.0.0.1:{p}" for p in cfg.web_ports}, upgraded
+
+    # /metrics: the host's processes added up, for this host only; a client writing
+    # X-Forwarded-For itself is still the client nginx saw.
+    code, body, _ = get(f"{cfg.url}/metrics")
+    assert code == 200
+    moved = sum(float(m) for m in re.findall(rb'^grailsite_moves_applied_total\{by="player",kind="duel"\} (\S+)$',
+                                              body, re.M))
+    assert moved >= counts["moves"]
+    assert re.search(rb"^grailsite_frames_sent_total (\S+)$", body, re.M)
+    assert get(f"{cfg.url}/metrics", **{"X-Forwarded-For": "203.0.113.9"})[0] == 404
+
+    # Every line the web processes wrote is JSON; the API call's carries its ids.
+    lines = [json.loads(line) for i in (1, 2) for line in (cfg.run / "logs" / f"web{i}.log").read_text().splitlines()
+             if line.strip()]
+    call = next(line for line in lines if line.get("request_id") == request_id)
+    assert call["match_id"] == game["match"] and call["user_id"] and call["status"] == 200
