@@ -14,7 +14,7 @@ import threading
 from django.conf import settings
 from django.db import close_old_connections, connection
 
-from games import emails, services
+from games import emails, push, services
 
 log = logging.getLogger(__name__)
 
@@ -23,7 +23,8 @@ def _steps():
     """What one round does, in order; each step is tried even when the one before failed."""
     return (("deadline sweep", services.deadlines_sweep),
             ("computer moves", services.computer_moves_sweep),
-            ("notification e-mails", emails.notification_emails_send))
+            ("notification e-mails", emails.notification_emails_send),
+            ("pushes", push.sweep))
 
 
 def sweep_once() -> int:

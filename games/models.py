@@ -228,6 +228,7 @@ class Notification(models.Model):
         GAME_OVER = "game_over", "Game over"
         TIMEOUT = "timeout", "Timed out"
         CHAT = "chat", "Chat"
+        JOINED = "joined", "A player joined"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE)
@@ -236,11 +237,18 @@ class Notification(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     read_at = models.DateTimeField(null=True, blank=True)
     emailed_at = models.DateTimeField(null=True, blank=True)
+    # When this (version of the) notice went to the person's push outbox, or was passed over
+    # (no subscription, an event they did not choose); NULL while it waits (games/push.py).
+    # Refreshing an unread notice sets it back to NULL, like ``emailed_at``.
+    pushed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["user", "read_at"], name="notif_user_unread"),
-                   models.Index(fields=["emailed_at", "user"], name="notif_email_queue")]
+                   models.Index(fields=["emailed_at", "user"], name="notif_email_queue"),
+                   # The push sweep's queue: only notices waiting for a push are in it.
+                   models.Index(fields=["created_at"], condition=Q(pushed_at__isnull=True, read_at__isnull=True),
+                                name="notif_push_queue")]
 
 
 class Rating(models.Model):

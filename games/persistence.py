@@ -39,7 +39,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
-from games import state_storage, unit_of_work
+from games import push, state_storage, unit_of_work
 from games.errors import NotFound
 from games.fields import json_text
 from games.models import Match, MoveRecord, Notification, Seat
@@ -300,6 +300,8 @@ def write(match: Match, seats: list[Seat], record: MoveRecord | None, notices=()
         for user_id, kind, text in notices:
             notify(user_id, match.pk, kind, text)
         return
+    if notices:  # each notice may be a push, once the change commits (games/push.py)
+        push.flush_on_commit([user_id for user_id, _kind, _text in notices])
     params: list = []
     parts = [_match_update(match, params)]
     if record is not None:
@@ -385,13 +387,15 @@ def notify(user_id: int, match_id: int, kind: str, text: str) -> None:
     its ``write`` instead."""
     if not fast():
         refreshed = (Notification.objects.filter(user_id=user_id, match_id=match_id, kind=kind, read_at__isnull=True)
-                     .update(text=text, created_at=timezone.now(), emailed_at=None))
+                     .update(text=text, created_at=timezone.now(), emailed_at=None, pushed_at=None))
         if not refreshed:
             Notification.objects.create(user_id=user_id, match_id=match_id, kind=kind, text=text)
+        push.flush_on_commit([user_id])
         return
     params: list = []
     (refresh_name, refresh), (_, add) = _notice_upsert("n", user_id, match_id, kind, text, params)
     execute(f"WITH {refresh_name} AS ({refresh}) {add}", params)
+    push.flush_on_commit([user_id])
 
 
 def _notice_upsert(name: str, user_id: int, match_id: int, kind: str, text: str, params: list):
@@ -399,7 +403,7 @@ def _notice_upsert(name: str, user_id: int, match_id: int, kind: str, text: str,
     statement's one snapshot, so the insert asks the update's result, not the table."""
     now = timezone.now()
     params += [text, now, user_id, match_id, kind, user_id, match_id, kind, text, now]
-    return [(f"{name}r", "UPDATE games_notification SET text = %s, created_at = %s, emailed_at = NULL "
+    return [(f"{name}r", "UPDATE games_notification SET text = %s, created_at = %s, emailed_at = NULL, pushed_at = NULL "
                          "WHERE user_id = %s AND match_id = %s AND kind = %s AND read_at IS NULL RETURNING 1"),
             # Typed: a PREPAREd statement cannot infer the type of a bare SELECT-list parameter.
             (f"{name}i", "INSERT INTO games_notification (user_id, match_id, kind, text, created_at) "

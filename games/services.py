@@ -156,6 +156,7 @@ def match_join(*, match_id: int, user, choice: dict | None = None) -> Match:
         if match.status != Match.Status.OPEN:
             raise ServiceError("This game is not waiting for players.")
         mine = access.seat_of(user, seats)  # an invitation, if any (access refused a taken seat)
+        took_open_seat = mine is None
         if mine is None:
             mine = next((s for s in seats if s.is_open), None)
             if mine is None:
@@ -163,6 +164,9 @@ def match_join(*, match_id: int, user, choice: dict | None = None) -> Match:
         mine.user, mine.accepted = user, True
         mine.choice = _seat_choice(match.kind, user, choice or {})
         mine.save(update_fields=["user", "accepted", "choice"])
+        if took_open_seat and match.creator_id != user.id:  # "someone joined your open game" (a notice, a push)
+            persistence.notify(match.creator_id, match.pk, Notification.Kind.JOINED,
+                               f"{user.username} joined your game of {registry.get(match.kind).name} #{match.pk}.")
         if all(s.accepted for s in seats):
             _start(match, seats)
         else:

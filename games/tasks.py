@@ -4,7 +4,7 @@ from datetime import datetime
 from celery import shared_task
 
 from games import services
-from games import emails
+from games import emails, push
 
 
 @shared_task(ignore_result=True)
@@ -46,3 +46,15 @@ def computer_move(match_id: int, seat_index: int, version: int, due: str | None 
 @shared_task(ignore_result=True)
 def notification_emails_send() -> int:
     return emails.notification_emails_send()
+
+
+@shared_task(ignore_result=True)
+def push_flush(user_id: int) -> int:
+    """A batch window after a change notified this person: one push of everything waiting."""
+    return push.flush_and_deliver(user_id)
+
+
+@shared_task(ignore_result=True)
+def push_sweep() -> int:
+    """Beat, every few seconds: pushes whose task was lost, quiet hours over, retries due."""
+    return push.sweep()

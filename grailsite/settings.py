@@ -346,3 +346,21 @@ for _net in METRICS_ALLOWED:
         ipaddress.ip_network(_net, strict=False)
     except ValueError:
         raise ImproperlyConfigured(f"METRICS_ALLOWED: {_net!r} is not an address or a CIDR network.") from None
+
+# Web Push (games/push.py). The VAPID key pair identifies this site to the browsers' push
+# services: `manage.py vapid_keys` makes one. Production sets VAPID_PRIVATE_KEY (without it
+# push is simply off); the embedded default reads the file `make run` writes.
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_KEY_FILE = Path(os.environ.get("VAPID_KEY_FILE", BASE_DIR / ".vapid_private_key"))
+if not VAPID_PRIVATE_KEY and not PRODUCTION and VAPID_KEY_FILE.is_file():
+    VAPID_PRIVATE_KEY = VAPID_KEY_FILE.read_text().strip()
+# Who runs the site, for the push services (a mailto: or https: URL).
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@grailsite.local")
+# A person's notices within this many seconds make one push.
+PUSH_BATCH_SECONDS = float(os.environ.get("PUSH_BATCH_SECONDS", "2"))
+PUSH_TTL_SECONDS = env_int("PUSH_TTL_SECONDS", 12 * 3600)   # how long a push service keeps one for an offline device
+PUSH_TIMEOUT_SECONDS = float(os.environ.get("PUSH_TIMEOUT_SECONDS", "10"))
+# Only public https push endpoints are accepted; the tests' loopback push service needs this.
+PUSH_ALLOW_HTTP_ENDPOINTS = env_bool("PUSH_ALLOW_HTTP_ENDPOINTS", False)
+CELERY_BEAT_SCHEDULE["push-sweep"] = {"task": "games.tasks.push_sweep", "schedule": TIMERS_SWEEP_SECONDS,
+                                      "options": {"expires": TIMERS_SWEEP_SECONDS}}

@@ -1,8 +1,11 @@
+import functools
+import zoneinfo
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
-from .models import Profile
+from .models import Profile, PushEvent, PushPreferences
 
 
 class SignUpForm(UserCreationForm):
@@ -21,3 +24,34 @@ class PreferencesForm(forms.ModelForm):
 
 class VacationForm(forms.Form):
     days = forms.IntegerField(min_value=1, max_value=60, help_text="Your clocks stop for this many days.")
+
+
+class PushPreferencesForm(forms.ModelForm):
+    """Which events reach this person by push, and their quiet hours (in their time zone)."""
+
+    events = forms.MultipleChoiceField(choices=PushEvent.choices, required=False, widget=forms.CheckboxSelectMultiple,
+                                       label="Push me when")
+    time_zone = forms.ChoiceField(choices=(), label="Time zone",
+                                  help_text="Quiet hours and reminders are read in this zone.")
+    quiet_start = forms.TimeField(required=False, label="Quiet from", widget=forms.TimeInput(attrs={"type": "time"}),
+                                  help_text="Pushes due in quiet hours wait, and come as one when they end.")
+    quiet_end = forms.TimeField(required=False, label="Quiet until", widget=forms.TimeInput(attrs={"type": "time"}))
+
+    class Meta:
+        model = PushPreferences
+        fields = ("events", "time_zone", "quiet_start", "quiet_end")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].choices = [(z, z) for z in time_zones()]
+
+    def clean(self):
+        data = super().clean()
+        if bool(data.get("quiet_start")) != bool(data.get("quiet_end")):
+            raise forms.ValidationError("Give both ends of the quiet hours, or neither.")
+        return data
+
+
+@functools.lru_cache(maxsize=1)
+def time_zones() -> list[str]:
+    return sorted(zoneinfo.available_timezones() | {"UTC"})

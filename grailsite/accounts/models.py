@@ -50,3 +50,71 @@ class Block(models.Model):
             models.CheckConstraint(condition=~models.Q(blocker=models.F("blocked")), name="block_not_self"),
         ]
         indexes = [models.Index(fields=["blocked", "blocker"], name="block_blocked")]
+
+
+class PushEvent(models.TextChoices):
+    """What a person may be told of by push (games/push.py maps notifications to these)."""
+    YOUR_TURN = "your_turn", "Your turn"
+    DEADLINE = "deadline", "A deadline near, or passed"
+    GAME_OVER = "game_over", "Game over"
+    INVITATION = "invitation", "An invitation"
+    CHAT = "chat", "A chat line in your game"
+    JOINED = "joined", "Someone joined your open game"
+
+
+def push_events_default() -> list[str]:
+    # Everything but chat, which can be busy.
+    return [e.value for e in PushEvent if e != PushEvent.CHAT]
+
+
+class PushPreferences(models.Model):
+    """How a person wants to be reached by push: which events, and when not (quiet hours in
+    their own time zone). Kept apart from Profile, whose row the e-mail digest locks."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_preferences")
+    events = models.JSONField(default=push_events_default, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC")
+    quiet_start = models.TimeField(null=True, blank=True)
+    quiet_end = models.TimeField(null=True, blank=True)
+    # Set while quiet hours hold back this person's pushes: the sweep leaves them until then.
+    held_until = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"push preferences of {self.user_id}"
+
+
+class PushSubscription(models.Model):
+    """One browser's (one device's) Web Push subscription: where its push service takes
+    messages for it, and the keys they are encrypted with (RFC 8291). Made when the person
+    turns push on in that browser; deleted when they remove it on the settings page or the
+    push service says it is gone (404/410)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=100)
+    auth = models.CharField(max_length=32)
+    label = models.CharField(max_length=120, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self):
+        return f"push subscription {self.pk} of {self.user_id}"
+
+
+class PushDelivery(models.Model):
+    """One push to one subscription, until the push service took it: the outbox a worker
+    sends from (games/push.py). A worker claims it by moving ``next_try_at`` a lease ahead
+    with a conditional update, so two never send it at once and one that dies is relieved
+    when the lease lapses; a failure puts it back with a longer wait."""
+
+    subscription = models.ForeignKey(PushSubscription, on_delete=models.CASCADE, related_name="deliveries")
+    payload = models.TextField()
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_try_at = models.DateTimeField(db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"push delivery {self.pk}"

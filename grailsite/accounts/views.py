@@ -11,8 +11,10 @@ from games.services import vacation_start
 from grailsite.ratelimits import ratelimit_view
 
 from . import players
-from .forms import PreferencesForm, SignUpForm, VacationForm
-from .models import Profile
+from games import push
+
+from .forms import PreferencesForm, PushPreferencesForm, SignUpForm, VacationForm
+from .models import Profile, PushPreferences
 
 
 @ratelimit_view("signup")
@@ -33,7 +35,14 @@ def account_settings(request):
     profile, _ = Profile.objects.get_or_create(user=request.user)
     prefs = PreferencesForm(instance=profile)
     vacation = VacationForm()
-    if request.method == "POST" and "save_preferences" in request.POST:
+    push_prefs = PushPreferencesForm(instance=push.preferences_of(request.user.pk))
+    if request.method == "POST" and ("save_push" in request.POST or "remove_push" in request.POST):
+        done = _push_settings(request)
+        if done is not None:
+            return done
+        push_prefs = PushPreferencesForm(request.POST, instance=push.preferences_of(request.user.pk))
+        push_prefs.is_valid()  # shows its errors
+    elif request.method == "POST" and "save_preferences" in request.POST:
         prefs = PreferencesForm(request.POST, instance=profile)
         if prefs.is_valid():
             prefs.save()
@@ -49,7 +58,29 @@ def account_settings(request):
             else:
                 messages.success(request, "Your clocks are stopped. Enjoy the holiday!")
                 return redirect("account_settings")
-    return render(request, "accounts/settings.html", {"prefs": prefs, "vacation": vacation, "profile": profile})
+    return render(request, "accounts/settings.html", {
+        "prefs": prefs, "vacation": vacation, "profile": profile, "push_prefs": push_prefs,
+        "push_key": push.public_key(), "push_devices": request.user.push_subscriptions.all()})
+
+
+def _push_settings(request):
+    """The settings page's push forms: remove a device, or save the events and quiet hours.
+    Returns the redirect when done, None when the form has errors to show."""
+    if "remove_push" in request.POST:
+        try:
+            push.subscription_remove(user=request.user, subscription_id=int(request.POST["remove_push"]))
+        except (NotFound, ValueError):
+            messages.error(request, "That device was already removed.")
+        else:
+            messages.success(request, "That device will get no more pushes.")
+        return redirect("account_settings")
+    instance = PushPreferences.objects.filter(user=request.user).first() or PushPreferences(user=request.user)
+    form = PushPreferencesForm(request.POST, instance=instance)
+    if not form.is_valid():
+        return None
+    form.save()
+    messages.success(request, "Push preferences saved.")
+    return redirect("account_settings")
 
 
 # --- players: profiles, follows, blocks, friends ----------------------------------------------

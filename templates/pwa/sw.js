@@ -48,3 +48,34 @@ self.addEventListener("fetch", (event) => {
       return response;
     }))));
 });
+
+// Push (games/push.py): the payload is {title, body, url, tag, count}, encrypted for this
+// browser; the push service cannot read it.
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch (err) {
+    data = { body: event.data ? event.data.text() : "" };
+  }
+  event.waitUntil(self.registration.showNotification(data.title || "grailsite", {
+    body: data.body || "",
+    tag: data.tag || "grailsite",   // a newer push about the same game replaces the older one
+    renotify: true,
+    icon: ICON_PREFIX + "grail-192.png",
+    data: { url: data.url || "/" },
+  }));
+});
+
+// A click opens the game at the right place (its board, or its chat), in a window already
+// showing it if there is one.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const target = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  if (target.origin !== self.location.origin) return;
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+    const open = windows.find((w) => w.url === target.href) || windows.find((w) => new URL(w.url).pathname === target.pathname);
+    if (open) return open.focus().then((w) => (w.url === target.href ? w : w.navigate(target.href)));
+    return self.clients.openWindow(target.href);
+  }));
+});

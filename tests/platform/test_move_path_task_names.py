@@ -9,3 +9,10 @@ def test_the_named_tasks_are_the_registered_ones():
     app.loader.import_default_modules()
     assert notify.DEADLINE_TASK in app.tasks and tasks.deadline_fire.name == notify.DEADLINE_TASK
     assert computers.COMPUTER_MOVE_TASK in app.tasks and tasks.computer_move.name == computers.COMPUTER_MOVE_TASK
+
+
+def test_the_push_flush_is_the_registered_task():
+    from games import push
+
+    app.loader.import_default_modules()
+    assert push.FLUSH_TASK in app.tasks and tasks.push_flush.name == push.FLUSH_TASK

@@ -1,0 +1,67 @@
+"""The JSON API of push notifications: a browser subscribes (the settings page's "Turn on
+push on this device" calls it with what ``PushManager.subscribe`` gave), lists and removes
+its subscriptions; anyone may read the site's VAPID public key."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from ninja import Field, Router, Schema, Status
+
+from games import push
+from games.api import ERRORS, PUBLIC, In
+from games.api_auth import Viewer
+from grailsite.accounts.models import PushSubscription
+
+router = Router(auth=Viewer(), tags=["push"])
+Id = Annotated[int, Field(ge=1, le=2**63 - 1)]
+
+
+class KeyOut(Schema):
+    enabled: bool
+    public_key: str = Field(description="The VAPID public key (base64url): PushManager.subscribe's applicationServerKey.")
+
+
+@router.get("push/key/", response={200: KeyOut, **ERRORS}, auth=PUBLIC, url_name="api_push_key")
+def push_key(request):
+    key = push.public_key()
+    return {"enabled": bool(key), "public_key": key}
+
+
+class KeysIn(In):
+    p256dh: str = Field(min_length=80, max_length=100, description="The browser's P-256 public key, base64url.")
+    auth: str = Field(min_length=16, max_length=32, description="The browser's 16-byte auth secret, base64url.")
+
+
+class SubscriptionIn(In):
+    endpoint: str = Field(min_length=12, max_length=1000, description="The push service's URL for this browser.")
+    keys: KeysIn
+
+
+class SubscriptionOut(Schema):
+    id: int
+    label: str
+    created_at: datetime
+
+
+class SubscriptionsOut(Schema):
+    subscriptions: list[SubscriptionOut]
+
+
+@router.post("push/subscriptions/", response={201: SubscriptionOut, **ERRORS}, url_name="api_push_subscribe")
+def push_subscribe(request, body: SubscriptionIn):
+    subscription = push.subscription_save(user=request.user, endpoint=body.endpoint, p256dh=body.keys.p256dh,
+                                          auth=body.keys.auth,
+                                          label=push.device_label(request.headers.get("User-Agent", "")))
+    return Status(201, subscription)
+
+
+@router.get("push/subscriptions/", response={200: SubscriptionsOut, **ERRORS}, url_name="api_push_subscriptions")
+def push_subscriptions(request):
+    return {"subscriptions": list(PushSubscription.objects.filter(user=request.user))}
+
+
+@router.delete("push/subscriptions/{id}/", response={204: None, **ERRORS}, url_name="api_push_unsubscribe")
+def push_unsubscribe(request, id: Id):
+    push.subscription_remove(user=request.user, subscription_id=id)
+    return Status(204, None)
