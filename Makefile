@@ -44,6 +44,14 @@ prod: $(STAMP) services prod-packages
 prod-stop:
 	$(PY) grailsite/deploy/prod.py stop
 
+# make prod's database (pg_dump custom format) and media into backups/<time>/ (grailsite/deploy/backup.py);
+# make restore BACKUP=backups/<time> [TARGET=postgres://.../fresh_db]: into a database that does not exist yet.
+backup: $(STAMP)
+	$(PY) grailsite/deploy/backup.py backup
+
+restore: $(STAMP)
+	$(PY) grailsite/deploy/backup.py restore $(BACKUP) $(if $(TARGET),--database-url $(TARGET))
+
 test: $(STAMP) services browser prod-packages
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m pytest
 
