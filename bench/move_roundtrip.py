@@ -45,7 +45,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 from client_gc import collector_off  # noqa: E402  (bench/client_gc.py)
 
 PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
-DB_URL = f"{PG}/grailsite_bench"
+# BENCH_DB: another name, so two benches on one machine do not drop each other's database.
+BENCH_DB = os.environ.get("BENCH_DB", "grailsite_bench")
+DB_URL = f"{PG}/{BENCH_DB}"
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
@@ -66,8 +68,8 @@ def server_env() -> dict:
 
 def prepare_database(games: int, rounds: int, kind: str = "duel") -> list[dict]:
     """Fresh bench database with 2 × games users and `games` started two-player games."""
-    subprocess.run(["psql", PG + "/postgres", "-qc", "DROP DATABASE IF EXISTS grailsite_bench"], check=True)
-    subprocess.run(["psql", PG + "/postgres", "-qc", "CREATE DATABASE grailsite_bench"], check=True)
+    subprocess.run(["psql", PG + "/postgres", "-qc", f"DROP DATABASE IF EXISTS {BENCH_DB}"], check=True)
+    subprocess.run(["psql", PG + "/postgres", "-qc", f"CREATE DATABASE {BENCH_DB}"], check=True)
     env = server_env()
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     os.environ.update(env)
@@ -123,7 +125,7 @@ def _table(kind: str, rounds: int, users) -> tuple[dict, list]:
 def pgbench_tps(seconds: float) -> float:
     """The floor: PostgreSQL's own simple-update transactions per second on this machine,
     two clients, measured for as long as the moves were."""
-    db = PG + "/grailsite_bench"
+    db = f"{PG}/{BENCH_DB}"
     subprocess.run(["pgbench", "-i", "-q", "-s", "1", db], check=True, capture_output=True)
     out = subprocess.run(["pgbench", "-n", "-b", "simple-update", "-c", "2", "-j", "2", "-T", str(max(1, int(seconds))),
                           db], check=True, capture_output=True, text=True).stdout

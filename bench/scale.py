@@ -5,6 +5,15 @@ database, then again after adding 10,000 finished and 1,000 active games with lo
 histories (default sizes; `--finished`, `--active`, `--history` change them).
 
     .venv/bin/python bench/scale.py [--finished 10000 --active 1000 --history 60]
+                                    [--players 10000 --rated 100000 --open 1000]
+
+The players' pages (issue 32) are measured the same way: a profile (the measured player's,
+with a few rated games, and in the full database a filler player's of about as many), the
+leaderboard (first and last page), the lobby (first page, and a filtered second page) and
+the Friends page, first with ten games, then after adding ``--players`` players who played
+``--rated`` finished rated games of two to four (Grail Duel, Cup Quest, Fluxx; ratings
+computed by openskill as the site does, in order) and ``--open`` open games in the lobby.
+The time of ``ratings_recompute`` over all of them is printed too.
 
 It uses the bench database of bench/move_roundtrip.py (`grailsite_bench`), re-created. The
 filler games are Cup Quest games copied from a real one (its state, seats and move records),
@@ -13,6 +22,7 @@ spread over 500 filler players, so the measured player's own lists stay the same
 from __future__ import annotations
 
 import argparse
+import datetime
 import statistics
 import sys
 import time
@@ -128,7 +138,114 @@ def _fill(template_id: int, finished: int, active: int, history: int) -> None:
         print(f"  filled {min(total, start + batch)} of {total} games", file=sys.stderr)
 
 
-def _round(label: str, game: dict, users: dict) -> dict:
+PLAYER_PAGES = ("profile", "profile (filler)", "leaderboard", "leaderboard (last page)", "lobby",
+                "lobby (filtered, page 2)", "friends")
+
+
+def _player_games(me, other, n: int) -> None:
+    """``n`` rated Grail Duel games between two people through the service (the real end:
+    ratings move there), a few open games, and ``me`` following ``other``."""
+    from games import services
+    from grailsite.accounts import players
+
+    for k in range(n):
+        a, b = (me, other) if k % 2 else (other, me)
+        match = services.match_create(creator=a, kind="duel", num_seats=2, invite=[b.username])
+        services.match_join(match_id=match.pk, user=b)
+        services.match_resign(match_id=match.pk, user=b)
+    # More than a lobby page of open games, so both rounds render full pages (the rows' own
+    # cost is not what is measured).
+    for k in range(30):
+        services.match_create(creator=other, kind=["duel", "cupquest", "fluxx"][k % 3], num_seats=2 + (k % 3 == 2),
+                              clock_kind=["days", "hours", "minutes"][k % 3], clock_amount=3)
+    players.follow(user=me, name=other.username)
+
+
+def _fill_players(n_players: int, n_games: int, n_open: int) -> str:
+    """``n_players`` players, ``n_games`` finished rated games among them with their rating
+    changes and ratings (computed in order by games/ratings.py, as the site does), and
+    ``n_open`` open games. Returns a filler player's name whose profile is measured."""
+    import random
+
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+    from django.utils import timezone
+
+    from games import ratings
+    from games.models import Match, Rating, RatingChange, Seat
+
+    User = get_user_model()
+    rng = random.Random(32)
+    start = time.perf_counter()
+    people = []
+    for first in range(0, n_players, 5000):
+        people += User.objects.bulk_create([User(username=f"player{i}", password="!")
+                                            for i in range(first, min(n_players, first + 5000))])
+    kinds = [("duel", 2, 2), ("cupquest", 2, 4), ("fluxx", 2, 4)]
+    now = timezone.now()
+    current: dict[tuple[int, str], tuple[float, float, int]] = {}
+    chunk = 5000
+    for first in range(0, n_games, chunk):
+        plans = []
+        for n in range(first, min(n_games, first + chunk)):
+            kind, low, high = kinds[n % 3]
+            seated = rng.sample(people, rng.randint(low, high))
+            draw = rng.random() < 0.05
+            winners = [] if draw else [rng.randrange(len(seated))]
+            plans.append((kind, seated, winners, draw, now - datetime.timedelta(seconds=n_games - n)))
+        with transaction.atomic():
+            made = Match.objects.bulk_create([Match(
+                kind=kind, creator=seated[0], status="finished", num_seats=len(seated), seed=0, rated=True,
+                outcome={"winners": winners, "draw": draw, "reason": "filler"}, started_at=at, finished_at=at)
+                for kind, seated, winners, draw, at in plans])
+            Seat.objects.bulk_create([Seat(match=m, index=i, user=u, accepted=True)
+                                      for m, (_, seated, _, _, _) in zip(made, plans) for i, u in enumerate(seated)],
+                                     batch_size=5000)
+            changes = []
+            for match, (kind, seated, winners, draw, _) in zip(made, plans):
+                ranks = [1 if draw or i in winners else 2 for i in range(len(seated))]
+                before = [current.get((u.pk, kind), (ratings.MU, ratings.SIGMA, 0)) for u in seated]
+                after = ratings.rate([(mu, sigma) for mu, sigma, _ in before], ranks)
+                for i, (u, (mu0, s0, games), (mu1, s1)) in enumerate(zip(seated, before, after)):
+                    current[(u.pk, kind)] = (mu1, s1, games + 1)
+                    changes.append(RatingChange(match=match, user=u, kind=kind, seat=i, rank=ranks[i], mu_before=mu0,
+                                                sigma_before=s0, mu_after=mu1, sigma_after=s1,
+                                                display_before=ratings.display(mu0, s0),
+                                                display_after=ratings.display(mu1, s1)))
+            RatingChange.objects.bulk_create(changes, batch_size=5000)
+        print(f"  rated {min(n_games, first + chunk)} of {n_games} games", file=sys.stderr)
+    Rating.objects.bulk_create([Rating(user_id=u, kind=k, mu=mu, sigma=sigma, games=g, display=ratings.display(mu, sigma))
+                                for (u, k), (mu, sigma, g) in current.items()], batch_size=5000)
+    opened = Match.objects.bulk_create([Match(
+        kind=kinds[n % 3][0], creator=people[n], status="open", num_seats=2 + n % 2, seed=0, rated=n % 4 != 0,
+        clock=["days", "hours", "minutes", "none"][n % 4], clock_amount=3) for n in range(n_open)])
+    Seat.objects.bulk_create([Seat(match=m, index=i, user=m.creator if i == 0 else None, accepted=i == 0)
+                              for m in opened for i in range(m.num_seats)], batch_size=5000)
+    # As autovacuum would have by then: the planner's statistics know the tables' sizes
+    # (without them it hashes 110,000 finished games for a profile of twenty).
+    from django.db import connection
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    print(f"  filled players in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    return people[1].username
+
+
+def _players_round(client, me: str, filler: str | None, out: dict) -> None:
+    from games.models import Rating
+    from games.rating_views import PER_PAGE
+
+    established = Rating.objects.filter(kind="duel", games__gte=10).count()
+    last = max(1, -(-established // PER_PAGE))
+    for name, url in (("profile", f"/players/{me}/"), ("profile (filler)", f"/players/{filler or me}/"),
+                      ("leaderboard", "/ratings/duel/"), ("leaderboard (last page)", f"/ratings/duel/?page={last}"),
+                      ("lobby", "/lobby/"), ("lobby (filtered, page 2)", "/lobby/?kind=duel&sort=fastest&rated=yes&page=2"),
+                      ("friends", "/friends/")):
+        ms, queries = _measure(client, url)
+        out[name] = (round(ms, 2), queries)
+
+
+def _round(label: str, game: dict, users: dict, *, me: str = "", me_cookie: str = "",
+           filler: str | None = None) -> dict:
     from django.test import Client
 
     from games.models import Match
@@ -141,6 +258,10 @@ def _round(label: str, game: dict, users: dict) -> dict:
                       ("game JSON", f"/api/matches/{match_id}/")):
         ms, queries = _measure(client, url)
         out[name] = (round(ms, 2), queries)
+    if me:
+        player = Client()  # the measured player's own session (bench0_0, of the first game)
+        player.cookies[game["session_cookie_name"]] = me_cookie
+        _players_round(player, me, filler, out)
     out["move"] = (round(_move_ms(match_id, users), 2), None)
     out["move in a batch"] = (round(_batched_move_ms(match_id, users), 2), None)
     print(label, out)
@@ -152,17 +273,33 @@ def main() -> None:
     parser.add_argument("--finished", type=int, default=10_000)
     parser.add_argument("--active", type=int, default=1_000)
     parser.add_argument("--history", type=int, default=60)
+    parser.add_argument("--players", type=int, default=10_000)
+    parser.add_argument("--rated", type=int, default=100_000)
+    parser.add_argument("--open", type=int, default=1_000)
     args = parser.parse_args()
     games = move_roundtrip.prepare_database(10, rounds=6, kind="cupquest")
     from django.contrib.auth import get_user_model
+    from django.core.management import call_command
 
     users = {u.pk: u for u in get_user_model().objects.all()}
-    small = _round("10 games:", games[0], users)
+    # The measured player (the one whose session the rounds use) and their friend.
+    me, friend = [u for u in users.values() if u.username in ("bench0_0", "bench0_1")]
+    me, friend = (me, friend) if me.username == "bench0_0" else (friend, me)
+    _player_games(me, friend, 10)  # both established: on the leaderboard in both rounds
+    me_cookie = games[0]["players"][0]["cookie"]
+    small = _round("10 games:", games[0], users, me=me.username, me_cookie=me_cookie, filler=friend.username)
     _fill(games[1]["match"], args.finished, args.active, args.history)
-    big = _round(f"{args.finished} finished + {args.active} active more:", games[2], users)
+    filler = _fill_players(args.players, args.rated, args.open)
+    big = _round(f"{args.finished} finished + {args.active} active + {args.rated} rated finished among "
+                 f"{args.players} players + {args.open} open more:", games[2], users, me=me.username,
+                 me_cookie=me_cookie, filler=filler)
+    start = time.perf_counter()
+    call_command("ratings_recompute")
+    print(f"ratings_recompute over {args.rated + 10} rated games: {time.perf_counter() - start:.1f} s, equal")
     print("\n| page or action | 10 games: ms (statements) | full: ms (statements) |")
     print("| --- | --- | --- |")
-    for name in ("home", "lobby", "game page", "game JSON", "move", "move in a batch"):
+    for name in ("home", "lobby", *PLAYER_PAGES[:4], *PLAYER_PAGES[5:], "game page", "game JSON", "move",
+                 "move in a batch"):
         a, b = small[name], big[name]
         fmt = (lambda v: f"{v[0]} ms" + (f" ({v[1]})" if v[1] is not None else ""))
         print(f"| {name} | {fmt(a)} | {fmt(b)} |")

@@ -23,7 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Min
+from django.db.models import F, Min, Window
+from django.db.models.functions import RowNumber
 from openskill.models import PlackettLuce
 
 from games import unit_of_work
@@ -155,6 +156,19 @@ def leaderboard(kind: str):
     """Established players of a kind, best first (a queryset, for paginating)."""
     return (Rating.objects.filter(kind=kind, games__gte=PROVISIONAL_GAMES).select_related("user")
             .order_by("-display", "user_id"))
+
+
+def histories(user_id: int, *, limit: int = 200) -> dict[str, list[RatingChange]]:
+    """The latest ``limit`` changes of one person's rating in each kind, oldest first: one
+    statement however many kinds they play (the window numbers each kind's rows)."""
+    numbered = (RatingChange.objects.filter(user_id=user_id)
+                .annotate(n=Window(RowNumber(), partition_by=[F("kind")], order_by=F("id").desc()))
+                .filter(n__lte=limit).order_by("kind", "id")
+                .only("id", "kind", "match_id", "display_before", "display_after", "rank", "created_at"))
+    out: dict[str, list[RatingChange]] = {}
+    for change in numbered:
+        out.setdefault(change.kind, []).append(change)
+    return out
 
 
 def history(user_id: int, kind: str, *, limit: int = 200) -> list[RatingChange]:

@@ -103,9 +103,10 @@ def profile(name: str, viewer) -> Profile:
     for rating in Rating.objects.filter(user=user):
         if rating.kind in records:
             records[rating.kind].rating = rating
+    charts = rating_rules.histories(user.pk) if any(r.rating for r in records.values()) else {}
     for record in records.values():
         if record.rating is not None:
-            record.chart = chart(rating_rules.history(user.pk, record.kind))
+            record.chart = chart(charts.get(record.kind, []))
     out.kinds = [r for r in records.values() if r.played or r.rating is not None]
     out.current = _current_games(user, viewer)
     out.recent = _recent_games(user, viewer)

@@ -215,3 +215,20 @@ def test_recompute_equals_stored_after_500_random_games_and_finds_a_tampered_rat
         call_command("ratings_recompute")
     call_command("ratings_recompute", "--write")
     call_command("ratings_recompute")
+
+
+def test_histories_reads_every_kinds_latest_changes_in_one_statement(make_match, make_user):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    alice, bob = make_user(), make_user()
+    for n in range(5):
+        match, _ = make_match(kind="podium", users=[alice, bob])
+        _end(match, alice, [n % 2])
+    duel, _ = make_match(kind="duel", users=[alice, bob])
+    services.match_resign(match_id=duel.pk, user=bob)
+    with CaptureQueriesContext(connection) as ctx:
+        got = ratings.histories(alice.pk, limit=3)
+    assert len(ctx.captured_queries) == 1
+    assert [c.pk for c in got["podium"]] == [c.pk for c in ratings.history(alice.pk, "podium", limit=3)]
+    assert len(got["podium"]) == 3 and len(got["duel"]) == 1
