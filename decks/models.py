@@ -239,6 +239,9 @@ class Deck(models.Model):
     # {card code: quantity} of the latest version, denormalised for the list page.
     cards = models.JSONField(default=dict)
     version = models.PositiveIntegerField(default=0)
+    # Shared by its owner: listed on their profile, its list readable by anyone (opponents
+    # included) at decks/<id>/list/. Off by default.
+    public = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

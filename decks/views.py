@@ -398,3 +398,34 @@ def wyo_submit(request, code):
     except services.ServiceError as exc:
         messages.error(request, str(exc))
     return redirect("card_detail", code=card.code)
+
+
+# -- public decks (shown on the owner's profile) -------------------------------------------------
+
+@login_required
+@require_POST
+def deck_share(request, pk):
+    """Make one of my decks public (listed on my profile, its list readable by anyone) or private again."""
+    deck = _own_deck(request, pk)
+    deck.public = request.POST.get("public") == "1"
+    deck.save(update_fields=["public"])  # not updated_at's concern: the list did not change
+    messages.success(request, f"'{deck.name}' is {'public: it is listed on your profile' if deck.public else 'private'}.")
+    return redirect("deck_list")
+
+
+@require_GET
+def deck_public(request, pk):
+    """A public deck's list, read only: its owner and anyone may read it; a private deck is no
+    one else's business (404). A card only its author can see yet is named as such."""
+    deck = get_object_or_404(Deck.objects.select_related("owner"), pk=pk)
+    if not deck.public and deck.owner_id != getattr(request.user, "pk", None):
+        raise Http404("No such deck.")
+    known = selectors.deck_cards(deck.cards)
+    viewer = getattr(request.user, "pk", None)
+    rows = []
+    for code, count in sorted(deck.cards.items(), key=lambda item: (known[item[0]].title if item[0] in known else "~")):
+        card = known.get(code)
+        shown = card is not None and (card.is_official or card.author_id == viewer or request.user.is_staff)
+        rows.append({"count": count, "code": code if shown else None,
+                     "title": card.title if shown else "A card of the owner's own, not published"})
+    return render(request, "decks/deck_public.html", {"deck": deck, "rows": rows})

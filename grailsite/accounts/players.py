@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 
+from decks.models import Deck
 from games import ratings as rating_rules
 from games import registry
 from games.errors import NotAllowed, NotFound, ServiceError
@@ -81,6 +82,7 @@ class Profile:
     recent: list = field(default_factory=list)
     following: bool = False
     blocking: bool = False
+    decks: list = field(default_factory=list)
 
 
 def result_of(outcome: dict | None, index: int, *, left: bool = False) -> str:
@@ -110,6 +112,7 @@ def profile(name: str, viewer) -> Profile:
     out.kinds = [r for r in records.values() if r.played or r.rating is not None]
     out.current = _current_games(user, viewer)
     out.recent = _recent_games(user, viewer)
+    out.decks = list(Deck.objects.filter(owner=user, public=True).order_by("name").only("id", "name", "cards")[:50])
     if viewer.is_authenticated and viewer.pk != user.pk:
         out.following = Follow.objects.filter(follower=viewer, followed=user).exists()
         out.blocking = Block.objects.filter(blocker=viewer, blocked=user).exists()

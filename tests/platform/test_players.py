@@ -271,3 +271,26 @@ def test_unblock_lets_them_back(blocked):
     assert not Block.objects.exists()
     game = services.match_create(creator=bob, kind="podium", num_seats=2, invite=["alice"])
     services.match_join(match_id=game.pk, user=alice)
+
+
+def test_public_decks_show_on_the_profile_and_private_ones_nowhere(client, make_user):
+    from decks import services as deck_services
+    from decks.models import Card, Deck
+
+    alice, carol = make_user("alice"), make_user("carol")
+    official = Card.objects.filter(author__isnull=True).order_by("code").first()
+    shared = deck_services.deck_save(user=alice, name="Knights of Ni", cards={official.code: 2})
+    hidden = deck_services.deck_save(user=alice, name="Secret plan", cards={official.code: 1})
+    _client(client, alice)
+    client.post(reverse("deck_share", args=[shared.pk]), {"public": "1"})
+    assert Deck.objects.get(pk=shared.pk).public and not Deck.objects.get(pk=hidden.pk).public
+    _client(client, carol)
+    profile = client.get(reverse("player_profile", args=["alice"])).content.decode()
+    assert "Knights of Ni" in profile and "Secret plan" not in profile
+    page = client.get(reverse("deck_public", args=[shared.pk])).content.decode()
+    assert f"2 × <a href=\"{reverse('card_detail', args=[official.code])}\">{official.title}</a>" in page
+    assert client.get(reverse("deck_public", args=[hidden.pk])).status_code == 404
+    assert client.post(reverse("deck_share", args=[hidden.pk]), {"public": "1"}).status_code == 404  # not hers
+    client.logout()
+    assert client.get(reverse("deck_public", args=[hidden.pk])).status_code == 404
+    assert client.get(reverse("deck_public", args=[shared.pk])).status_code == 200
