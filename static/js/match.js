@@ -44,21 +44,21 @@
   /* A log line with the people's names in it as links (the text stays text: textContent only). */
   function linkedText(text, seats) {
     var names = (seats || []).filter(function (s) { return s.username && !s.computer; })
-      .map(function (s) { return s.username; }).sort(function (a, b) { return b.length - a.length; });
-    var frag = document.createDocumentFragment(), rest = String(text || "");
-    while (rest) {
-      var at = -1, found = null;
-      names.forEach(function (n) {
-        var i = rest.indexOf(n);
-        if (i !== -1 && (at === -1 || i < at)) { at = i; found = n; }
-      });
-      if (found === null) { frag.appendChild(document.createTextNode(rest)); break; }
-      if (at) frag.appendChild(document.createTextNode(rest.slice(0, at)));
-      frag.appendChild(playerLink(found));
-      rest = rest.slice(at + found.length);
+      .map(function (s) { return s.username.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&"); })
+      .sort(function (a, b) { return b.length - a.length; });
+    var frag = document.createDocumentFragment(), rest = String(text || ""), at = 0, found;
+    if (!names.length) { frag.appendChild(document.createTextNode(rest)); return frag; }
+    // Whole names only, as the history page (grailsite/accounts/templatetags/players.py).
+    var pattern = new RegExp("(?<![\\w@.+-])(?:" + names.join("|") + ")(?![\\w@+-])", "g");
+    while ((found = pattern.exec(rest)) !== null) {
+      if (found.index > at) frag.appendChild(document.createTextNode(rest.slice(at, found.index)));
+      frag.appendChild(playerLink(found[0]));
+      at = found.index + found[0].length;
     }
+    if (at < rest.length) frag.appendChild(document.createTextNode(rest.slice(at)));
     return frag;
   }
+  Grail.linkedText = linkedText;
 
   function csrfToken() {
     var m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);

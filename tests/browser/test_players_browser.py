@@ -82,6 +82,13 @@ def test_follow_see_online_challenge_play_rated_and_ratings_move(live_url, new_p
     # Names on the table link to profiles.
     assert alice.locator("#seats a.player[href='/players/bob/']").count() == 1
     _play_out([alice, bob], match_id)
+    # The log names the players as links, whole names only.
+    alice.wait_for_selector("[data-testid=log] a.player[href='/players/bob/']")
+    linked = alice.evaluate("""() => { const box = document.createElement('p');
+        box.appendChild(Grail.linkedText('bob plays; a bobcat and alice.', [{username: 'bob'}, {username: 'alice'}]));
+        return box.innerHTML; }""")
+    assert linked == ('<a class="player" href="/players/bob/">bob</a> plays; a bobcat and '
+                      '<a class="player" href="/players/alice/">alice</a>.')
     alice.wait_for_selector("[data-testid=headline]")
     bob.wait_for_selector("[data-testid=headline]")
     assert Match.objects.get(pk=match_id).rated

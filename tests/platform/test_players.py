@@ -294,3 +294,24 @@ def test_public_decks_show_on_the_profile_and_private_ones_nowhere(client, make_
     client.logout()
     assert client.get(reverse("deck_public", args=[hidden.pk])).status_code == 404
     assert client.get(reverse("deck_public", args=[shared.pk])).status_code == 200
+
+
+def test_the_history_page_links_the_players_names_and_escapes_the_rest(client, make_user, make_match):
+    alice, bob = make_user("alice"), make_user("bob")
+    match, _ = make_match(kind="duel", users=[alice, bob])
+    services.match_resign(match_id=match.pk, user=bob)
+    page = client.get(reverse("match_history", args=[match.pk])).content.decode()
+    assert '<a class="player" href="/players/bob/">bob</a> resigns' in page
+
+
+def test_linked_names_escapes_text_around_names():
+    from types import SimpleNamespace
+
+    from grailsite.accounts.templatetags.players import linked_names
+
+    seats = [SimpleNamespace(user_id=1, computer="", user=SimpleNamespace(username="al")),
+             SimpleNamespace(user_id=None, computer="knight", user=None)]
+    assert str(linked_names("a rally, royal", seats)) == "a rally, royal"
+    out = str(linked_names("<b>al</b> & al's", seats))
+    assert out == ('&lt;b&gt;<a class="player" href="/players/al/">al</a>&lt;/b&gt; &amp; '
+                   '<a class="player" href="/players/al/">al</a>&#x27;s')

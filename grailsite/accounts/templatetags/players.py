@@ -1,7 +1,10 @@
 """``{{ name|player }}``: a username as a link to its profile, wherever a name is shown."""
+import re
+
 from django import template
 from django.urls import NoReverseMatch, reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import escape, format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 register = template.Library()
 
@@ -35,3 +38,23 @@ def seat_names(match):
         else:
             parts.append(format_html("{}", name))
     return format_html_join(", ", "{}", ((p,) for p in parts))
+
+
+@register.filter
+def linked_names(text, seats):
+    """A log line with the people seated (``seats``, with their users) as links to their
+    profiles; the rest stays escaped text."""
+    names = sorted({s.user.username for s in seats if s.user_id is not None and not s.computer}, key=len, reverse=True)
+    text = str(text or "")
+    if not names:
+        return text
+    # Whole names only: "al" is not linked inside "Arthur's rally" (a name's own characters
+    # may not touch it; a full stop after it may).
+    pattern = re.compile(r"(?<![\w@.+-])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w@+-])")
+    parts, at = [], 0
+    for found in pattern.finditer(text):
+        parts.append(escape(text[at:found.start()]))
+        parts.append(player(found.group(0)))
+        at = found.end()
+    parts.append(escape(text[at:]))
+    return mark_safe("".join(str(p) for p in parts))  # noqa: S308 - every part escaped or format_html
