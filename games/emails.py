@@ -1,10 +1,14 @@
-"""Batched notification email: at most one summary an hour per person."""
+"""Notification e-mail: at most one summary an hour per person, and the reminders before a
+deadline for those who want them by e-mail (games/reminders.py). Every one carries a
+one-click unsubscribe: a ``List-Unsubscribe`` header (with ``List-Unsubscribe-Post``, RFC 8058,
+so a mail client's own button works) and the same link in its text."""
 from __future__ import annotations
 
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.mail import send_mail
+from django.core import signing
+from django.core.mail import EmailMessage
 from django.db import transaction
 from django.utils import timezone
 
@@ -35,14 +39,57 @@ def notification_emails_send(*, now=None) -> int:
             if profile.last_email_at and now - profile.last_email_at < BATCH_INTERVAL:
                 continue
             items = list(pending.order_by("created_at")[:50])
-            lines = [f"- {n.text} {settings.SITE_URL}/games/{n.match_id}/" if n.match_id else f"- {n.text}"
+            lines = [f"- {n.text}\n  {settings.SITE_URL}/games/{n.match_id}/" if n.match_id else f"- {n.text}"
                      for n in items]
-            send_mail(f"grailsite: {len(items)} update(s)", "News from your games:\n\n" + "\n".join(lines)
-                      + f"\n\nSwitch these emails off at {settings.SITE_URL}/accounts/settings/\n",
-                      settings.DEFAULT_FROM_EMAIL, [profile.user.email])
+            send(profile.user, f"grailsite: {len(items)} update(s)", "News from your games:\n\n" + "\n".join(lines))
             pending.filter(pk__in=[n.pk for n in items]).update(emailed_at=now)
             profile.last_email_at = now
             profile.save(update_fields=["last_email_at"])
             metrics.REMINDERS.labels("email").inc()
             sent += 1
     return sent
+
+
+UNSUBSCRIBE_SALT = "grailsite.emails.unsubscribe"
+
+
+def unsubscribe_token(user) -> str:
+    """A token naming this person, signed with the site's key: the unsubscribe link needs no
+    login (a mail client's one-click POST has none)."""
+    return signing.dumps(user.pk, salt=UNSUBSCRIBE_SALT, compress=True)
+
+
+def unsubscribe_user_id(token: str) -> int | None:
+    try:
+        value = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        return None
+    return value if isinstance(value, int) else None
+
+
+def unsubscribe_url(user) -> str:
+    return f"{settings.SITE_URL}/accounts/unsubscribe/{unsubscribe_token(user)}/"
+
+
+def send(user, subject: str, text: str) -> None:
+    """One notification e-mail to ``user``, with the unsubscribe link and headers."""
+    link = unsubscribe_url(user)
+    body = (f"{text}\n\nChange which e-mails you get: {settings.SITE_URL}/accounts/settings/\n"
+            f"Unsubscribe from all of them with one click: {link}\n")
+    message = EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email], headers={
+        "List-Unsubscribe": f"<{link}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"})
+    message.send()
+
+
+def reminder_send(user, match, text: str) -> None:
+    """A reminder before a deadline, by e-mail (games/reminders.py), linking to the game."""
+    send(user, f"grailsite: {text}", f"{text}\n\nYour move: {settings.SITE_URL}/games/{match.pk}/")
+
+
+def unsubscribe(user_id: int) -> bool:
+    """Every notification e-mail off for this person: the summary and the reminders."""
+    from grailsite.accounts.models import Profile, PushPreferences
+
+    found = Profile.objects.filter(user_id=user_id).update(email_notifications=False)
+    PushPreferences.objects.filter(user_id=user_id).update(remind_by_email=False)
+    return bool(found)

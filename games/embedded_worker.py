@@ -14,7 +14,7 @@ import threading
 from django.conf import settings
 from django.db import close_old_connections, connection
 
-from games import emails, push, services
+from games import emails, push, reminders, services
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +24,7 @@ def _steps():
     return (("deadline sweep", services.deadlines_sweep),
             ("computer moves", services.computer_moves_sweep),
             ("notification e-mails", emails.notification_emails_send),
+            ("reminders", reminders.sweep),
             ("pushes", push.sweep))
 
 

@@ -300,3 +300,26 @@ class RatingChange(models.Model):
         constraints = [models.UniqueConstraint(fields=["match", "user"], name="rating_change_unique_match_user")]
         # A profile's chart: one person's changes in one kind, in order.
         indexes = [models.Index(fields=["user", "kind", "id"], name="rating_change_history")]
+
+
+class Reminder(models.Model):
+    """One reminder before one deadline of one seat (games/reminders.py): a timer row like the
+    deadline itself. Planned after the change that set the deadline; fired once by the sweep,
+    which claims it under a row lock in the transaction that writes its notice; dropped
+    unfired when the seat's deadline is no longer the one it was planned for (they moved)."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="reminders")
+    # The deadline it warns of: a seat whose deadline changed since owes it nothing.
+    deadline = models.DateTimeField()
+    # How long before the deadline; 0 marks a planned deadline with no reminder before it.
+    before = models.DurationField()
+    due_at = models.DateTimeField()
+    fired_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["seat", "deadline", "before"], name="reminder_unique")]
+        # The sweep's queue: only reminders not yet fired are in it.
+        indexes = [models.Index(fields=["due_at"], condition=Q(fired_at__isnull=True), name="reminder_due")]
+
+    def __str__(self):
+        return f"reminder {self.before} before {self.deadline} for seat {self.seat_id}"

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import publisher, unit_of_work
+from games import publisher, reminders, unit_of_work
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +36,8 @@ def match_changed_on_commit(match, seats_to_nudge, *, timers=()) -> None:
     user_ids = [s.user_id for s in seats_to_nudge if s.user_id]
     if user_ids:
         unit_of_work.on_commit(partial(_nudge, match.pk, user_ids))
+    if deadlines:  # the reminders before them (a Celery task after commit)
+        reminders.plan_on_commit(match.pk)
     soon = [(i, d) for i, d in deadlines if d - timezone.now() <= FAST_PATH_HORIZON]
     if soon and settings.TIMERS_USE_CELERY:
         # A Celery send may wait on the broker: never on an event loop (games/unit_of_work.py).

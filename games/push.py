@@ -49,6 +49,7 @@ from django.utils import timezone
 from games import unit_of_work
 from games.errors import NotFound, ServiceError
 from games.models import Notification
+from grailsite import metrics
 from grailsite.accounts.models import PushDelivery, PushEvent, PushPreferences, PushSubscription
 
 log = logging.getLogger(__name__)
@@ -373,6 +374,13 @@ def _retry_after(exc) -> float | None:
 def deliver(delivery_id: int, *, now: datetime | None = None) -> str:
     """Send one delivery if it is due and no other worker holds it. Returns what happened:
     "sent", "gone" (subscription deleted), "retry", "dropped" or "skipped"."""
+    outcome = _deliver(delivery_id, now=now)
+    if outcome != "skipped":
+        metrics.WEB_PUSHES.labels(outcome).inc()
+    return outcome
+
+
+def _deliver(delivery_id: int, *, now: datetime | None = None) -> str:
     from pywebpush import WebPushException
 
     now = now or timezone.now()

@@ -4,7 +4,7 @@ from datetime import datetime
 from celery import shared_task
 
 from games import services
-from games import emails, push
+from games import emails, push, reminders
 
 
 @shared_task(ignore_result=True)
@@ -58,3 +58,21 @@ def push_flush(user_id: int) -> int:
 def push_sweep() -> int:
     """Beat, every few seconds: pushes whose task was lost, quiet hours over, retries due."""
     return push.sweep()
+
+
+@shared_task(ignore_result=True)
+def reminders_plan(match_id: int) -> int:
+    """After a change set deadlines in this match: the reminders before them."""
+    return reminders.plan(match_id)
+
+
+@shared_task(ignore_result=True)
+def reminders_sweep() -> int:
+    """Beat, every few seconds: plan what a lost task did not, fire every reminder due."""
+    return reminders.sweep()
+
+
+@shared_task(ignore_result=True)
+def reminders_forget() -> int:
+    """Beat, hourly: fired reminders of deadlines long gone."""
+    return reminders.forget_old()

@@ -364,3 +364,7 @@ PUSH_TIMEOUT_SECONDS = float(os.environ.get("PUSH_TIMEOUT_SECONDS", "10"))
 PUSH_ALLOW_HTTP_ENDPOINTS = env_bool("PUSH_ALLOW_HTTP_ENDPOINTS", False)
 CELERY_BEAT_SCHEDULE["push-sweep"] = {"task": "games.tasks.push_sweep", "schedule": TIMERS_SWEEP_SECONDS,
                                       "options": {"expires": TIMERS_SWEEP_SECONDS}}
+# Reminders before a deadline (games/reminders.py): timer rows, fired by their own sweep.
+CELERY_BEAT_SCHEDULE["reminders-sweep"] = {"task": "games.tasks.reminders_sweep", "schedule": TIMERS_SWEEP_SECONDS,
+                                           "options": {"expires": TIMERS_SWEEP_SECONDS}}
+CELERY_BEAT_SCHEDULE["reminders-forget"] = {"task": "games.tasks.reminders_forget", "schedule": 3600.0}

@@ -36,14 +36,29 @@ class PushPreferencesForm(forms.ModelForm):
     quiet_start = forms.TimeField(required=False, label="Quiet from", widget=forms.TimeInput(attrs={"type": "time"}),
                                   help_text="Pushes due in quiet hours wait, and come as one when they end.")
     quiet_end = forms.TimeField(required=False, label="Quiet until", widget=forms.TimeInput(attrs={"type": "time"}))
+    reminder_hours = forms.CharField(
+        required=False, max_length=60, label="Remind me before my deadlines, hours before",
+        help_text="For example “24, 4, 1” on a days clock; shorter clocks remind proportionally sooner. "
+                  "By push when “A deadline near, or passed” is ticked above. Empty: no reminders.")
+    remind_by_email = forms.BooleanField(required=False, label="Also send reminders by e-mail")
 
     class Meta:
         model = PushPreferences
-        fields = ("events", "time_zone", "quiet_start", "quiet_end")
+        fields = ("events", "time_zone", "quiet_start", "quiet_end", "reminder_hours", "remind_by_email")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["time_zone"].choices = [(z, z) for z in time_zones()]
+        if not self.is_bound:
+            self.initial["reminder_hours"] = ", ".join(f"{h:g}" for h in self.instance.reminder_hours or [])
+
+    def clean_reminder_hours(self):
+        from games.reminders import clean_hours
+
+        try:
+            return clean_hours(self.cleaned_data.get("reminder_hours") or "")
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from None
 
     def clean(self):
         data = super().clean()

@@ -67,6 +67,10 @@ def push_events_default() -> list[str]:
     return [e.value for e in PushEvent if e != PushEvent.CHAT]
 
 
+def reminder_hours_default() -> list[float]:
+    return [24, 4, 1]
+
+
 class PushPreferences(models.Model):
     """How a person wants to be reached by push: which events, and when not (quiet hours in
     their own time zone). Kept apart from Profile, whose row the e-mail digest locks."""
@@ -78,6 +82,11 @@ class PushPreferences(models.Model):
     quiet_end = models.TimeField(null=True, blank=True)
     # Set while quiet hours hold back this person's pushes: the sweep leaves them until then.
     held_until = models.DateTimeField(null=True, blank=True)
+    # Reminders before one's own deadlines (games/reminders.py): hours before the deadline on
+    # a days clock, scaled down for shorter clocks; by push when "a deadline near" is among
+    # ``events``, and by e-mail when this is on.
+    reminder_hours = models.JSONField(default=reminder_hours_default, blank=True)
+    remind_by_email = models.BooleanField(default=False)
 
     def __str__(self):
         return f"push preferences of {self.user_id}"

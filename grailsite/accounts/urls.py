@@ -10,6 +10,7 @@ urlpatterns = [
     path("login/", ratelimit_view("login")(auth_views.LoginView.as_view()), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("settings/", views.account_settings, name="account_settings"),
+    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("password/change/", auth_views.PasswordChangeView.as_view(success_url=reverse_lazy("password_change_done")),
          name="password_change"),
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),

@@ -3,16 +3,16 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
+from games import emails, push
 from games.errors import NotFound, ServiceError
 from games.ratings import PROVISIONAL_GAMES
 from games.services import vacation_start
 from grailsite.ratelimits import ratelimit_view
 
 from . import players
-from games import push
-
 from .forms import PreferencesForm, PushPreferencesForm, SignUpForm, VacationForm
 from .models import Profile, PushPreferences
 
@@ -121,3 +121,16 @@ def player_tie(request, name, action):
 @login_required
 def friends(request):
     return render(request, "accounts/friends.html", {"friends": players.friends(request.user)})
+
+
+@csrf_exempt  # the signed token is the credential; a mail client's one-click POST has no session
+def unsubscribe(request, token):
+    """Every notification e-mail off, from the link in one (RFC 8058: a POST, from the mail
+    client's button or this page's, does it; a GET only asks, since mail scanners follow links)."""
+    user_id = emails.unsubscribe_user_id(token)
+    if user_id is None:
+        return render(request, "accounts/unsubscribe.html", {"invalid": True}, status=400)
+    if request.method == "POST":
+        emails.unsubscribe(user_id)
+        return render(request, "accounts/unsubscribe.html", {"done": True})
+    return render(request, "accounts/unsubscribe.html", {"token": token})
