@@ -36,6 +36,13 @@ Scenarios (each on resources of its own: the machine's PostgreSQL and Redis are 
   connect_flood (issue 28, item 4) 106 anonymous websocket connects a second to one game from
                 one address: web CPU per connect, and 4 players' request times without and
                 with the flood
+  rolling_restart (issue 30) `make prod`'s shape (nginx, 2 web, 2 workers, beat: bench/prod_shape.py)
+                with 40 games at a time moving flat out over websockets through nginx while
+                web1 then web2 are restarted: moves acknowledged, stored, lost (must be 0),
+                reconnect time p95, error pages a browser polling through nginx saw
+  timer_restarts (issue 30) the same shape, 30 turn deadlines falling due over 30 s while
+                worker1, worker2 and beat are restarted one after the other: fired once,
+                missed, twice (must be 0), lateness
   db_down_moves (issue 28, item 7) a move over a player's socket while the bench database
                 refuses connections: how soon and how it is answered, and how soon the same
                 move is acknowledged once the database lets connections in again
@@ -1166,13 +1173,43 @@ def scenario_analysis(redis, workdir, clients=12, seconds=20):
             "other": len(codes) - codes.count(200) - codes.count(429), "seconds": seconds}
 
 
+def _prod_shape(redis, workdir):
+    """`make prod`'s shape on the bench database and private Redis (bench/prod_shape.py)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import prod_shape
+
+    run = workdir / f"prod-{time.time_ns() % 10**8}"
+    cfg, env = prod_shape.start(run, DB_URL, redis.url, prefix=f"{PREFIX}-prod")
+    return prod_shape, cfg, env
+
+
+def scenario_rolling_restart(redis, workdir, slots=40, games=900):
+    """Issue 30: both web processes restarted in turn under 40 games moving flat out."""
+    prod_shape, cfg, env = _prod_shape(redis, workdir)
+    try:
+        made = prod_shape.make_games(env, games)
+        return prod_shape.rolling_restart(cfg, made, slots=slots, before=5, after=5)
+    finally:
+        prod_shape.stop(cfg)
+
+
+def scenario_timer_restarts(redis, workdir, n=30):
+    """Issue 30: worker1, worker2 and beat restarted while 30 deadlines fall due."""
+    prod_shape, cfg, env = _prod_shape(redis, workdir)
+    try:
+        return prod_shape.timer_restarts(cfg, env, n, first=10, last=40, settle=20)
+    finally:
+        prod_shape.stop(cfg)
+
+
 SCENARIOS = {"edge": scenario_edge, "timer_redis": scenario_timer_redis, "timer_worker": scenario_timer_worker, "burst": scenario_burst,
              "db_kill": scenario_db_kill, "soak": scenario_soak, "held_redis": scenario_held_redis,
              "camelot_computer": scenario_camelot_computer, "sweep_cost": scenario_sweep_cost,
              "forwarded": scenario_forwarded,
              "analysis": scenario_analysis,
              "db_recover": scenario_db_recover, "connect_flood": scenario_connect_flood,
-             "db_down_moves": scenario_db_down_moves}
+             "db_down_moves": scenario_db_down_moves,
+             "rolling_restart": scenario_rolling_restart, "timer_restarts": scenario_timer_restarts}
 
 
 def main():

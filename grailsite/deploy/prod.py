@@ -115,8 +115,14 @@ class Config:
 
 # -- rendering ------------------------------------------------------------------------------
 
+# nginx stops sending to a web process for this long after a failed connect (a restart);
+# a rolling restart waits as long after a process is back before stopping the next, or for
+# a moment nginx would count both out at once and answer 502 (bench/faults.py, rolling_restart).
+FAIL_TIMEOUT = 2
+
+
 def nginx_site(cfg: Config, env: dict[str, str]) -> str:
-    servers = " ".join(f"server 127.0.0.1:{p} max_fails=1 fail_timeout=3s;" for p in cfg.web_ports)
+    servers = " ".join(f"server 127.0.0.1:{p} max_fails=1 fail_timeout={FAIL_TIMEOUT}s;" for p in cfg.web_ports)
     return render((DEPLOY / "nginx.conf.template").read_text(), {
         "GRAIL_RESOLVER": "# (fixed loopback upstreams: no resolver)",
         "GRAIL_UPSTREAM_SERVERS": servers,
@@ -280,13 +286,31 @@ def stop(cfg: Config, timeout: float = 60.0) -> None:
     print("make prod: stopped")
 
 
+def wait_healthy(port: int, timeout: float = 60.0) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"the web process on {port} does not answer /healthz")
+
+
 def restart(cfg: Config, names: list[str]) -> None:
-    """Restart each program in turn, waiting until a web process listens again before the
-    next: a rolling restart (bench/faults.py's rolling_restart does the same)."""
+    """Restart each program in turn (supervisord stops it, SIGTERM: uvicorn stops accepting,
+    closes its websockets with 1012 and finishes its requests; then starts it). A web process
+    must answer again, and nginx have taken it back (FAIL_TIMEOUT), before the next goes:
+    a rolling restart."""
     for name in names:
         supervisorctl(cfg, "restart", name)
         if name.startswith("web"):
-            wait_port(cfg.web_ports[int(name[3:]) - 1])
+            port = cfg.web_ports[int(name[3:]) - 1]
+            wait_port(port)
+            wait_healthy(port)
+            time.sleep(FAIL_TIMEOUT + 0.5)
 
 
 def main(argv: list[str]) -> None:

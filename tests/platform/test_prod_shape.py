@@ -150,3 +150,30 @@ def test_make_prod_serves_a_game_through_nginx_over_two_web_processes(site):
              if line.strip()]
     call = next(line for line in lines if line.get("request_id") == request_id)
     assert call["match_id"] == game["match"] and call["user_id"] and call["status"] == 200
+
+
+# -- faults that must cost nothing (the short setting; bench/faults.py runs them at full size) ---
+
+@needs_nginx
+def test_a_rolling_restart_of_both_web_processes_loses_no_move_and_leaves_no_one_behind(site):
+    cfg, env = site
+    games = prod_shape.make_games(env, 150)  # three at a time; a duel is 12 moves
+    figures = prod_shape.rolling_restart(cfg, games, slots=3, before=1, after=1)
+    print("rolling restart:", json.dumps(figures))
+    # Games were still under way when the second process came back (the queue was not used up).
+    assert figures["acknowledged"] > 0 and figures["games_played"] < len(games), figures
+    assert figures["reconnects"] >= 2, figures  # sockets of both processes came back
+    assert figures["lost"] == 0 and figures["stored"] == figures["acknowledged"], figures
+    assert figures["stored_twice"] == 0 and figures["left_behind"] == 0, figures
+    assert figures["page_requests"] > 0 and figures["error_pages"] == 0, json.dumps(figures)
+    status = prod.supervisorctl(cfg, "status", check=False).stdout
+    assert re.search(r"^web1\s+RUNNING", status, re.M) and re.search(r"^web2\s+RUNNING", status, re.M)
+
+
+@needs_nginx
+def test_worker_and_beat_restarts_while_deadlines_fall_due_fire_each_once(site):
+    cfg, env = site
+    figures = prod_shape.timer_restarts(cfg, env, 4, first=4, last=12, settle=10)
+    print("timer restarts:", json.dumps(figures))
+    assert figures["missed"] == 0 and figures["fired_once"] == figures["deadlines"], figures
+    assert figures["fired_twice_or_more"] == 0, figures
