@@ -8,9 +8,12 @@ one machine on a busy and a quiet day) compare as ratios ("games per floor run")
 Prints random games per second (6 players by default, basic game and all variations) for
 the seeking player of the playout tests and a uniformly random one, through the
 contract's copying ``apply`` and in place through ``_apply``; then the cost of
-``legal_moves``, ``view_for``, the state copy and a JSON round trip, and the state's size.
+``legal_moves``, ``view_for``, the state copy and a JSON round trip, and the state's size;
+then how games of the knight level (games/rules/camelot/players.py, every seat) end at 3-6
+players: the share that finishes within the turn limit, and their length in turns, moves
+and minutes at the computer players' default pace.
 
-    .venv/bin/python bench/camelot_engine.py [--games 40] [--players 6]
+    .venv/bin/python bench/camelot_engine.py [--games 40] [--players 6] [--knights 20]
 """
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from games.rules import computer  # noqa: E402
 from games.rules.camelot import Camelot  # noqa: E402
 from games.rules.camelot.state_copy import copy_state  # noqa: E402
 from tests.rules.camelot.playout import play, seeking, uniform  # noqa: E402
@@ -47,6 +51,30 @@ def playouts(games, players, chooser, options, in_place):
     return games / seconds, sum(lengths) / seconds, statistics.mean(lengths), statistics.mean(turns), wins / games
 
 
+# A computer player waits this long before each move by default (games/computers.py,
+# DEFAULT_DELAY; bench/ stays free of Django, so the figure is repeated here), and two turn
+# holders move at once: a game of N moves takes about N * 2 s / 2 of play.
+COMPUTER_DELAY = 2
+
+
+def knight_games(players, games, turn_cap=400):
+    """Seeded games with the knight in every seat: (share won, mean turns, mean moves, and the
+    mean and largest of both over the finished games only)."""
+    finished, turns, moves = [], [], []
+    for seed in range(games):
+        state = GAME.setup(players, {"turn_cap": turn_cap}, seed)
+        state, made, _ = computer.play_game(GAME, state, ["knight"] * players, seed)
+        turns.append(state["turn_count"])
+        moves.append(made)
+        if GAME.outcome(state).winners:
+            finished.append((state["turn_count"], made))
+    return finished, turns, moves
+
+
+def minutes(moves):
+    return moves * COMPUTER_DELAY / 2 / 60
+
+
 def sample_states(players, seeds=(12345, 54321)):
     sample = []
 
@@ -62,6 +90,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="games per line")
     parser.add_argument("--players", type=int, default=6, choices=range(3, 7))
+    parser.add_argument("--knights", type=int, default=20, help="knight games per table size (0: none)")
     args = parser.parse_args()
     floor = floor_per_second(2.0)
     print(f"Camelot engine, {args.players} players, {args.games} seeded games per line (one core), turn cap 400")
@@ -85,6 +114,20 @@ def main():
     size = sum(len(json.dumps(s)) for s in sample) / len(sample)
     print(f"  state size (JSON)      : {size:8.0f} bytes on average over {len(sample)} sampled states")
     print(f"  floor again            : {floor_per_second(2.0):8.1f} runs/s")
+    if args.knights:
+        print(f"Knight level in every seat, basic game, {args.knights} seeded games per table, turn limit 400; "
+              f"minutes at {COMPUTER_DELAY} s a move, two turns at once")
+        for players in (3, 4, 5, 6):
+            done, turns, moves = knight_games(players, args.knights)
+            share = len(done) / args.knights
+            line = (f"  {players} players: {share:4.0%} finished; all games {statistics.mean(turns):4.0f} turns, "
+                    f"{statistics.mean(moves):5.0f} moves (~{minutes(statistics.mean(moves)):3.0f} min)")
+            if done:
+                t = sorted(x for x, _ in done)
+                m = statistics.mean(y for _, y in done)
+                line += (f"; finished ones: median {statistics.median(t):4.0f} turns, mean {m:5.0f} moves "
+                         f"(~{minutes(m):3.0f} min), longest {t[-1]} turns")
+            print(line)
 
 
 if __name__ == "__main__":

@@ -50,7 +50,8 @@ def _walks(board_name: str) -> dict:
 
 
 class _Field:
-    def __init__(self, view: dict) -> None:
+    def __init__(self, view: dict, legal: list[dict] | None = None) -> None:
+        self.legal = legal or []
         self.v = view
         self.me = view["me"]
         self.board = load(view["board"], view.get("edition", 1))
@@ -63,6 +64,10 @@ class _Field:
         self.mine = {u: x for u, x in self.units.items() if x["seat"] == self.me and not x["guardian"]}
         self.enemies = {u: x for u, x in self.units.items() if x["guardian"] or x["seat"] != self.me}
         self.my_carriers = [x["hex"] for x in self.mine.values() if x["carry"]]
+        self.sword = self.excalibur_at() or next(
+            (x["hex"] for x in self.units.values() if x["carry"] == "excalibur"), None)
+        self.declared = [t for t in self.turn.get("declared", []) if t in self.units]
+        self._uncovered: list[str] | None = None
 
     def d(self, a: str | None, b: str | None) -> int:
         if a is None or b is None:
@@ -85,6 +90,8 @@ class _Field:
         if best is not None:
             return best
         carrier = next((x["hex"] for x in self.enemies.values() if x["carry"] == "excalibur"), None)
+        if carrier is None and unit["type"] != "arthur" and not self.my_carriers:
+            return self.sword  # the fight is where the sword is: pieces that cannot carry it go there too
         return carrier
 
     def priority(self, uid: str) -> float:
@@ -94,7 +101,10 @@ class _Field:
             worth += 50
         elif target["carry"]:
             worth += 20
-        if any(self.board.distance(target["hex"], h) <= 2 for h in self.my_carriers):
+        near = min((self.board.distance(target["hex"], h) for h in self.my_carriers), default=9)
+        if near == 1:
+            worth += 30   # it holds our carrier fast (engaged units may not step away)
+        elif near == 2:
             worth += 15
         if target["guardian"]:
             worth -= 3
@@ -127,6 +137,57 @@ class _Field:
                 total += max(v for v, _ in options)
         return total > SHIELDS[self.units[target]["type"]]
 
+    def killable_after_moving(self, target: str) -> bool:
+        """Strikes of units in reach now, plus the best of those one legal walk or entry (not
+        a teleport) puts in reach, as many as the turn's moves, beat the target's shields."""
+        tgt = self.units[target]
+        ready, best_by_mover = 0, {}
+        strikers = set(self.strikers())
+        for uid in strikers:
+            now = max((v for v, _ in self.strike_options(uid, target)), default=0)
+            if now:
+                ready += now
+                best_by_mover[uid] = None  # strikes where it stands
+        for m in self.legal:
+            if m["type"] not in ("move", "enter") or m.get("teleport"):
+                continue
+            who = m.get("unit") or ("pool", m["piece"])
+            if who in best_by_mover and best_by_mover[who] is None:
+                continue
+            kind = self.units[m["unit"]]["type"] if m["type"] == "move" else m["piece"]
+            if m["type"] == "move" and (m["unit"] not in strikers or self.units[m["unit"]]["guardian"]):
+                continue
+            value = _strike_from(self.board, kind, m["to"], tgt, self.spells)
+            if value > (best_by_mover.get(who) or 0):
+                best_by_mover[who] = value
+        coming = sorted((v for v in best_by_mover.values() if v), reverse=True)
+        return ready + sum(coming[:self.turn.get("moves_left", 2)]) > SHIELDS[tgt["type"]]
+
+    def uncovered(self) -> list[str]:
+        """Declared targets the strikes made and the units already in reach do not yet kill."""
+        if self._uncovered is None:
+            out = []
+            for t in self.declared:
+                have = self.struck_on(t) + sum(max((v for v, _ in self.strike_options(u, t)), default=0)
+                                               for u in self.strikers())
+                if have <= SHIELDS[self.units[t]["type"]]:
+                    out.append(t)
+            self._uncovered = out
+        return self._uncovered
+
+    def reaches_from(self, kind: str, where: str, guardian: bool = False) -> bool:
+        """A ``kind`` standing on ``where`` could strike an uncovered declared target."""
+        for t in self.uncovered():
+            tgt = self.units[t]
+            for mode, (value, reach, sight, spell) in MODES[kind].items():
+                if mode == "sweep" or (spell and (guardian or not self.spells.get(spell))):
+                    continue
+                if mode == "fireball" and tgt["type"] == "merlin":
+                    continue
+                if can_reach(self.board, where, tgt["hex"], reach, sight):
+                    return True
+        return False
+
     def struck_on(self, target: str) -> int:
         return sum(s.get("value", 0) for s in self.turn.get("strikes", []) if s.get("target") == target)
 
@@ -156,6 +217,12 @@ class _Field:
                 return 8.0
         return 0.0
 
+    def _loiter(self, unit: dict, to: str) -> float:
+        """Standing next to the own Entry hex blocks the pieces still to come in."""
+        if unit["carry"] or self.home is None:
+            return 0.0
+        return 3.0 if self.board.distance(to, self.home) == 1 else 0.0
+
     def _out_of_the_way(self, here: str | None) -> float:
         return self._in_the_way(here) if here is not None else 0.0
 
@@ -182,23 +249,36 @@ class _Field:
                 return -1.0
             if move["unit"] in self.attackers() and not unit["carry"]:
                 return -5.0
-            return self.step_value(unit, unit["hex"], move["to"])
+            if not unit["carry"] and self.uncovered() and self.reaches_from(unit["type"], move["to"]):
+                return 25.0  # into reach of a declared target that still needs the blow
+            return self.step_value(unit, unit["hex"], move["to"]) - self._loiter(unit, move["to"])
         if kind == "enter":
             if move.get("teleport"):
                 return -1.0
             unit = {"type": move["piece"], "carry": None, "hex": None}
+            if self.uncovered() and self.reaches_from(move["piece"], move["to"]):
+                return 24.0
             base = {"arthur": 6.0, "lancelot": 4.0, "galahad": 3.5, "morgan": 3.0, "merlin": 3.0}[move["piece"]]
             goal = self.goal_for(unit) if move["piece"] == "arthur" or not self.my_carriers else (
                 self.my_carriers[0] if self.my_carriers else None)
             base -= self._in_the_way(move["to"])
-            return base - 0.3 * self.d(move["to"], goal) if goal else base
+            # Nearer the goal is better, but every piece counts the same distance, so the
+            # order of entry (Arthurs first) does not depend on the board's size.
+            return base - 0.1 * min(self.d(move["to"], goal), 20) if goal else base - 2.0
         if kind == "strike":
             return self._strike_value(move)
         if kind == "declare":
             targets = move["targets"]
             if len(targets) != 1 or self.turn.get("declared"):
                 return -10.0
-            return 20.0 + self.priority(targets[0]) if self.killable(targets[0]) else -10.0
+            if self.killable(targets[0]):
+                return 22.0 + self.priority(targets[0])
+            # Not in reach now, but enough could walk (or enter) into reach this turn, by the
+            # moves it would make itself (it keeps Merlin's Teleport, which the engine's
+            # preview, view["attack"], counts: a plan built on that would fail and cost a unit).
+            if self.killable_after_moving(targets[0]):
+                return 18.0 + self.priority(targets[0])
+            return -10.0
         if kind == "end_turn":
             return 0.5
         return -10.0  # drop, asks for help, pause: not part of the knight's plan
@@ -218,6 +298,19 @@ class _Field:
         return 12.0 + min(value, need) + 0.1 * self.priority(target) - (SPELL_COST if spell else 0)
 
 
+def _strike_from(board, kind: str, where: str, tgt: dict, spells: dict) -> int:
+    """The best strike a ``kind`` of this player's on ``where`` could make at ``tgt``."""
+    best = 0
+    for mode, (value, reach, sight, spell) in MODES[kind].items():
+        if mode == "sweep" or value <= best or (spell and not spells.get(spell)):
+            continue
+        if mode == "fireball" and tgt["type"] == "merlin":
+            continue
+        if can_reach(board, where, tgt["hex"], reach, sight):
+            best = value
+    return best
+
+
 def knight(view: dict, legal: list[dict], rng: Rng) -> dict:
     if len(legal) == 1:
         return legal[0]
@@ -232,7 +325,7 @@ def knight(view: dict, legal: list[dict], rng: Rng) -> dict:
     resume = [m for m in legal if m["type"] == "resume"]
     if resume:
         return resume[0]
-    field = _Field(view)
+    field = _Field(view, legal)
     scored = [(field.value(m), i) for i, m in enumerate(legal)]
     top = max(v for v, _ in scored)
     best = [i for v, i in scored if v >= top - 1e-9]
