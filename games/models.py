@@ -323,3 +323,20 @@ class Reminder(models.Model):
 
     def __str__(self):
         return f"reminder {self.before} before {self.deadline} for seat {self.seat_id}"
+
+
+class MatchVisit(models.Model):
+    """Where a player last looked at a game (games/recap.py): the moves and the chat line
+    their page had shown them, so the next time they open it they read what happened since."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    seq = models.PositiveIntegerField(default=0)      # moves seen (MoveRecord.seq up to this)
+    chat_id = models.BigIntegerField(default=0)       # the last chat line seen
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "match"], name="match_visit_unique")]
+
+    def __str__(self):
+        return f"{self.user_id} saw match {self.match_id} at move {self.seq}"

@@ -9,7 +9,7 @@ from typing import Annotated
 from ninja import Field, Router, Schema, Status
 
 from games import push
-from games.api import ERRORS, PUBLIC, In
+from games.api import ERRORS, NO_NUL, PUBLIC, In
 from games.api_auth import Viewer
 from grailsite.accounts.models import PushSubscription
 
@@ -28,13 +28,19 @@ def push_key(request):
     return {"enabled": bool(key), "public_key": key}
 
 
+BASE64URL = r"^[A-Za-z0-9_-]+=*$"
+
+
 class KeysIn(In):
-    p256dh: str = Field(min_length=80, max_length=100, description="The browser's P-256 public key, base64url.")
-    auth: str = Field(min_length=16, max_length=32, description="The browser's 16-byte auth secret, base64url.")
+    p256dh: str = Field(min_length=80, max_length=100, pattern=BASE64URL,
+                        description="The browser's P-256 public key, base64url.")
+    auth: str = Field(min_length=16, max_length=32, pattern=BASE64URL,
+                      description="The browser's 16-byte auth secret, base64url.")
 
 
 class SubscriptionIn(In):
-    endpoint: str = Field(min_length=12, max_length=1000, description="The push service's URL for this browser.")
+    endpoint: str = Field(min_length=12, max_length=1000, pattern=NO_NUL,
+                          description="The push service's URL for this browser.")
     keys: KeysIn
 
 

@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from decks import selectors as deck_selectors
-from games import access, computers, registry, selectors, services
+from games import access, computers, recap, registry, selectors, services
 from games import lobby as lobby_games
 from games.errors import NotAllowed, ServiceError
 from games.forms import MatchCreateForm
@@ -150,9 +150,14 @@ def match_detail(request, match_id):
     may_join = access.may_join(match, request.user, seats)
     if my_seat is not None:
         services.chat_notices_read(match_id=match.pk, user_id=request.user.id)  # the chat is in view
+    # What happened while this player was away, then: they have seen it (games/recap.py).
+    since_last = recap.recap_for(match, request.user, seats)
+    if my_seat is not None:
+        recap.visit_record(match=match, user=request.user)
     for seat in seats:  # named as the board names them ("Computer 2 (Knight)")
         seat.label = computers.seat_name(seat, seats)
     return render(request, "games/match.html", {
+        "recap": since_last,
         "match": match, "seats": seats, "game": registry.get(match.kind), "my_seat": my_seat,
         "invited": invited, "can_join": (may_join and match.status == "open"
                                          and (invited or any(s.is_open for s in seats))),

@@ -15,6 +15,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from decks.api import router as decks_router
 from games.api import router as games_router
 from games.push_api import router as push_router
+from games.recap_api import router as recap_router
 from games.api_auth import BoundedParser
 from games import registry
 from games.errors import ServiceError, error_response, service_error_response
@@ -32,6 +33,7 @@ api = SiteAPI(title="grailsite", version="1", description="Play the Holy Grail g
               parser=BoundedParser(), openapi_url="api/schema/", docs_url=None, urls_namespace="api")
 api.add_router("api/", games_router)
 api.add_router("api/", push_router)
+api.add_router("api/", recap_router)
 for _room in registry.rooms():  # a game's own operations (the CCG's preset), beside the shell's
     if _room.api is not None:
         api.add_router("api/", _room.api)
