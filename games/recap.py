@@ -9,8 +9,9 @@ from a state. So it cannot show a card the seat could not see when it happened: 
 by another seat is an event for that seat's audience alone.
 
 Where a player last looked is a ``MatchVisit``: written when they open the page (after the
-recap is read), and when their page is hidden (``POST /api/matches/{id}/seen/``, from
-static/js/recap.js), with the moves and chat line the page had shown; their own last move
+recap is read), and by the page while it is in view and when it is hidden
+(``POST /api/matches/{id}/seen/``, from static/js/recap.js), with the moves and chat line it
+had shown; their own last move
 counts too, so a bot or a move made elsewhere is not recapped to its maker.
 """
 from __future__ import annotations

@@ -21,19 +21,22 @@
     });
     return last;
   }
+  // What the page showed while it was in view: sent a few seconds after it changes, and when
+  // the page is hidden or left (a keepalive request, which may outlive it; the periodic one
+  // does not depend on it arriving).
   let sent = null;
-  function seen() {
+  function seen(keepalive) {
     const data = window.Grail && Grail.page && Grail.page.data;
     if (!data || typeof data.moves !== "number") return;
     const body = JSON.stringify({ moves: data.moves, chat: lastChat() });
     if (body === sent) return;
     sent = body;
-    // keepalive: the request outlives the page that is closing.
     fetch("/api/matches/" + root.dataset.match + "/seen/", {
-      method: "POST", keepalive: true, credentials: "same-origin",
+      method: "POST", keepalive, credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() }, body,
-    }).catch(() => {});
+    }).catch(() => { sent = null; });
   }
-  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") seen(); });
-  window.addEventListener("pagehide", seen);
+  setInterval(() => { if (document.visibilityState === "visible") seen(false); }, 3000);
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") seen(true); });
+  window.addEventListener("pagehide", () => seen(true));
 })();

@@ -41,16 +41,16 @@ def test_the_recap_panel_after_another_players_moves(live_url, page, make_user):
     page.click("[data-testid=recap-dismiss]")
     assert not panel.is_visible()
 
-    # With the page open, my move and theirs arrive live; leaving the page says so.
+    # With the page open, my move and theirs arrive live, and the page says it showed them.
     page.reload()
     page.wait_for_selector("[data-testid=board] *")
     assert page.locator("[data-testid=recap]").count() == 0
     _play(match, me)
     _play(match, other)
     page.wait_for_function("Grail.page && Grail.page.data.moves === %d" % match.move_count)
-    page.goto(f"{live_url}/")
-    # The page, leaving, said how far it showed the game (a request that outlives it).
+    # The page says how far it showed the game, while in view.
     assert wait_for(lambda: MatchVisit.objects.get(user=me, match=match).seq == match.move_count)
+    page.goto(f"{live_url}/")
     open_game(page, url, errors, "[data-testid=board] *")
     assert page.locator("[data-testid=recap]").count() == 0
     assert errors == []
