@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -33,6 +34,10 @@ GAME = MontyPythonFluxx()
 # "no", and a tie accepts); arthur throws the Holy Hand Grenade of Antioch with a Creeper;
 # Draw 3, Play 2 of Them asks which drawn card to play; My Brain Hurts! asks which rules go.
 SEED = 2033
+# The scripted game's quotes are checked by the engine, as in a game stored before quotes
+# were judged by the other players (migration 0016): judged quotes deal another game than
+# the one this seed was picked for. Judged quotes: test_fluxx_quotes.py.
+QUOTES = "checked"
 PLAYERS = ("arthur", "lancelot", "robin")
 SONG = {"song": "The Ballad of Brave Sir Robin", "words": "He bravely turned his tail and fled, and so would I"}
 ACCENT = {"accent": "French", "words": "Zis castle is already taken, monsieur"}
@@ -51,10 +56,24 @@ def dressed(move: dict) -> dict:
     return move
 
 
-def script(seed: int = SEED, players: int = 3, limit: int = 200) -> list[tuple[int, dict]]:
+@contextmanager
+def quotes_set_up(quotes: str = QUOTES):
+    """Games started meanwhile have their quotes weighed as ``quotes`` says (setup option)."""
+    from games import registry
+
+    hooks = registry.room("fluxx").hooks
+    written = hooks.setup_options
+    hooks.setup_options = lambda match, seats: {**written(match, seats), "quotes": quotes}
+    try:
+        yield
+    finally:
+        hooks.setup_options = written
+
+
+def script(seed: int = SEED, players: int = 3, limit: int = 200, quotes: str = QUOTES) -> list[tuple[int, dict]]:
     """The seeded game's moves, (seat, move), as ``tests/rules/fluxx/playout.play`` picks
     them (the same generator for who moves among several pending seats, and what)."""
-    state = GAME.setup(players, {}, seed)
+    state = GAME.setup(players, {"quotes": quotes}, seed)
     rng = Rng({"seed": seed * 7919 + players, "n": 0})
     made = []
     while GAME.outcome(state) is None and len(made) < limit:
@@ -170,13 +189,14 @@ def shots():
     return lambda page, name, full=False: page.screenshot(path=os.path.join(folder, name + ".png"), full_page=full)
 
 
-def _start_game(users, seed: int):
+def _start_game(users, seed: int, quotes: str = QUOTES):
     from games import services
 
     match = services.match_create(creator=users[0], kind="fluxx", num_seats=len(users),
                                   invite=[u.username for u in users[1:]], seed=seed, clock_kind="hours", clock_amount=12)
-    for user in users[1:]:
-        services.match_join(match_id=match.pk, user=user)
+    with quotes_set_up(quotes):
+        for user in users[1:]:
+            services.match_join(match_id=match.pk, user=user)
     match.refresh_from_db()
     return match
 

@@ -21,7 +21,7 @@ from games import services
 from games.models import MoveRecord
 from games.rules.base import Event
 from games.rules.fluxx.cards import BY_ID, CURRENT, DECKS, NAME
-from tests.browser.test_fluxx_browser import SEED, script
+from tests.browser.test_fluxx_browser import SEED, quotes_set_up, script
 from tests.platform.wsclient import communicator, next_state, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
@@ -98,7 +98,8 @@ class Witness:
 @pytest.fixture
 def table(make_match, make_user):
     users = [make_user(name) for name in ("arthur", "lancelot", "robin")]
-    match, users = make_match(kind="fluxx", seats=3, users=users, seed=SEED)
+    with quotes_set_up():  # as the script's game
+        match, users = make_match(kind="fluxx", seats=3, users=users, seed=SEED)
     return match, users, make_user("watcher")
 
 

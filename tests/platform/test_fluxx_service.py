@@ -7,6 +7,7 @@ file also checks that the game the three browsers play ends as that test says.
 """
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from io import StringIO
 
@@ -19,7 +20,7 @@ from games.errors import MoveRejected, StaleVersion
 from games.models import Match, MoveRecord, Notification, Seat
 from games.replay import state_at
 from games.rules.fluxx.cards import ALL_RECORDS, BY_ID, CURRENT, LEGACY, NAME
-from tests.browser.test_fluxx_browser import ACCENT, SEED, SONG, script
+from tests.browser.test_fluxx_browser import ACCENT, SEED, SONG, quotes_set_up, script
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 GAME = registry.get("fluxx")
@@ -28,13 +29,15 @@ SCRIPT = script()
 # so arthur and lancelot discard out of turn (40, 41); arthur's accent claim (13) is judged
 # by lancelot and robin (14, 15); lancelot plays No-Hand Bonus with a quote (45).
 FIRST_DISCARD, QUOTED_PLAY, ACCENT_CLAIM = 40, 45, 13
+PLAYERS_BY_SEAT = ("arthur", "lancelot", "robin")
 
 
 @pytest.fixture
 def fluxx(make_match, make_user):
     """The browser test's game, started: (match, users by seat)."""
     users = [make_user(name) for name in ("arthur", "lancelot", "robin")]
-    return make_match(kind="fluxx", seats=3, users=users, seed=SEED, clock_kind="hours", clock_amount=12)
+    with quotes_set_up():  # as the script's game (test_fluxx_browser.QUOTES)
+        return make_match(kind="fluxx", seats=3, users=users, seed=SEED, clock_kind="hours", clock_amount=12)
 
 
 def _submit(match, users, seat, move, version=None):
@@ -81,9 +84,10 @@ def test_the_new_game_form_starts_a_fluxx_game_with_its_options(client, make_use
     assert match.status == Match.Status.ACTIVE
     assert match.state["options"] == {"turn_cap": 120, "late_joiners": False}
     # The deck is written into the setup options, not the table's: the game replays from it.
-    assert match.setup_options == {"turn_cap": 120, "late_joiners": False, "deck": CURRENT} == {
-        **match.options, "deck": CURRENT}
-    assert match.state["deck"] == CURRENT
+    # So is how its quotes are weighed (judged by the other players; docs/rules/fluxx.md).
+    assert match.setup_options == {"turn_cap": 120, "late_joiners": False, "deck": CURRENT, "quotes": "judged"} == {
+        **match.options, "deck": CURRENT, "quotes": "judged"}
+    assert match.state["deck"] == CURRENT and match.state["quotes"] == "judged"
     first = match.state["turn"]["seat"]  # dealt three, and the first player has drawn one
     assert [len(h) for h in match.state["hands"]] == [4 if s == first else 3 for s in (0, 1)]
     page = client.get(f"/games/{match.pk}/").content.decode()
@@ -263,7 +267,7 @@ def test_a_claim_the_table_refuses_earns_nothing(fluxx):
                              version=match.version)
 
 
-def test_a_quote_earns_a_card_only_when_it_names_the_card(fluxx):
+def test_a_game_stored_before_judged_quotes_earns_a_card_only_when_the_quote_names_the_card(fluxx):
     match, users = fluxx
     match = _play(match, users, QUOTED_PLAY)
     seat, move = SCRIPT[QUOTED_PLAY]
@@ -284,13 +288,40 @@ def test_a_quote_earns_a_card_only_when_it_names_the_card(fluxx):
     assert "lancelot draws 1 card (What Is Your Quote?)." in words
 
 
+def test_a_new_games_quote_is_judged_by_the_others_whatever_its_words(make_match, make_user):
+    """A game started now: the quote is any line; the two others judge it (two "no": no card)."""
+    moves = script(SEED, quotes="judged")
+    at = next(i for i, (_, m) in enumerate(moves) if "quote" in m)
+    users = [make_user(name) for name in ("arthur", "lancelot", "robin")]
+    match, users = make_match(kind="fluxx", seats=3, users=users, seed=SEED)
+    assert match.setup_options["quotes"] == "judged"
+    for seat, move in moves[:at]:
+        match = _submit(match, users, seat, move)
+    quoter, move = moves[at]
+    card = move["card"]
+    real_line = dict(move, quote="Fetchez la vache!")  # names no word of the card: judged all the same
+    hand = len(match.state["hands"][quoter])
+    match = _submit(match, users, quoter, real_line)
+    judges = {d["seat"]: d for d in match.state["decisions"][-1]}
+    assert set(judges) == {0, 1, 2} - {quoter} and {d["kind"] for d in judges.values()} == {"judge"}
+    name = PLAYERS_BY_SEAT[quoter]
+    for seat, d in judges.items():
+        assert d["prompt"] == f"Seat {quoter + 1} plays {NAME[card]}, quoting “Fetchez la vache!”. Does the quote count?"
+        match = _submit(match, users, seat, {"type": "decide", "id": d["id"], "choice": "no"})
+    assert len(match.state["hands"][quoter]) == hand - 1  # the card played, no card drawn for the quote
+    words = [line["text"] for line in selectors.log_for(match, None, seats=selectors.seats_for(match))]
+    assert f"The table refuses {name}'s quote: no bonus." in words
+    assert _replays(match)
+
+
 def test_a_new_song_is_judged_by_the_others_and_earns_two_cards(make_match, make_user):
     """Another seed, whose game has the Python Song Bonus in play when the script sings."""
     song_seed = 623
     moves = script(song_seed)
     at = next(i for i, (_, m) in enumerate(moves) if m["type"] == "sing")
     users = [make_user(name) for name in ("arthur", "lancelot", "robin")]
-    match, users = make_match(kind="fluxx", seats=3, users=users, seed=song_seed)
+    with quotes_set_up():  # as script()'s game
+        match, users = make_match(kind="fluxx", seats=3, users=users, seed=song_seed)
     for seat, move in moves[:at + 1]:
         match = _submit(match, users, seat, move)
     singer = moves[at][0]
@@ -327,7 +358,8 @@ def test_the_browser_tests_game_ends_and_replays_from_its_seed(fluxx, client):
 
     # History lists every move in words; the replay shows each step as that viewer saw it.
     client.force_login(users[0])
-    history = client.get(f"/games/{match.pk}/history/").content.decode()
+    # Names link to the players' profiles: the words are read without the tags.
+    history = re.sub(r"<[^>]+>", "", client.get(f"/games/{match.pk}/history/").content.decode())
     assert "robin plays Hand Limit 2 (as part of Draw 2 and Use" in history
     assert "arthur speaks in a French accent" in history
     assert "games/fluxx/board.js" in client.get(f"/games/{match.pk}/replay/").content.decode()
@@ -385,3 +417,35 @@ def test_a_game_stored_on_the_legacy_deck_keeps_its_cards_and_replays(make_match
     every += [c for seat in range(3) for c in match.state["hands"][seat] + match.state["tables"][seat]]
     assert sorted(every) == sorted(DECKS[LEGACY]) and "deck" not in match.state
     assert _replays(match)
+
+
+def test_a_printed_deck_game_stored_before_judged_quotes_replays_after_migration_0016(make_match, make_user,
+                                                                                         monkeypatch):
+    """Setup options with the deck and no "quotes", as the code before judged quotes wrote
+    them, and a quote the engine checked: unmarked it would replay with judges (and refuse
+    the next stored move); migration 0016 marks it "checked" and it replays as played."""
+    import importlib
+
+    from django.apps import apps
+
+    room = registry.room("fluxx")
+    with monkeypatch.context() as then:  # the code before judged quotes
+        then.setattr(room.hooks, "setup_options", lambda match, seats: {**match.options, "deck": CURRENT})
+        users = [make_user(name) for name in ("arthur", "lancelot", "robin")]
+        match, users = make_match(kind="fluxx", seats=3, users=users, seed=SEED)
+    # The code before wrote no "quotes" into the state either: a state without it checks quotes.
+    assert "quotes" not in match.setup_options and match.state.pop("quotes") == "judged"
+    match.save()
+    match = _play(match, users, QUOTED_PLAY + 3)  # past a checked quote and what follows it
+    assert "quote" in SCRIPT[QUOTED_PLAY][1]
+    out = StringIO()
+    with pytest.raises(CommandError):
+        call_command("replay_check", match=match.pk, stdout=out)
+    migration = importlib.import_module("games.migrations.0016_fluxx_checked_quotes")
+    migration.mark_checked_quotes(apps, None)
+    match.refresh_from_db()
+    assert match.setup_options == {**match.options, "deck": CURRENT, "quotes": "checked"}
+    assert _replays(match)
+    migration.unmark_checked_quotes(apps, None)
+    match.refresh_from_db()
+    assert "quotes" not in match.setup_options

@@ -7,15 +7,17 @@ from games.kinds.base import Room
 from games.lifecycle import Hooks
 from games.rules.fluxx import MontyPythonFluxx
 from games.rules.fluxx.cards import CURRENT
+from games.rules.fluxx.free_actions import JUDGED
 
 from . import views
 from .guide import GUIDE
 
 
 def setup_options(match, seats) -> dict:
-    """The table's options and the deck it is dealt from: the current one, written down so
-    that the game replays from it after the current deck changes (docs/rules/fluxx.md, Decks)."""
-    return {**match.options, "deck": CURRENT}
+    """The table's options, the deck it is dealt from and how its quotes are weighed: the
+    current ones, written down so that the game replays under them after either changes
+    (docs/rules/fluxx.md, Decks and Physical acts)."""
+    return {**match.options, "deck": CURRENT, "quotes": JUDGED}
 
 
 ROOM = Room(

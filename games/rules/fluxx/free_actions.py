@@ -13,8 +13,10 @@
   turn ends).
 - **Claims for the rules that reward a physical act** (docs/rules/fluxx.md): ``sing`` and
   ``accent`` carry the words typed; every other player judges them at once (a decision
-  each, defaulting to "it counts"); a strict majority of "no" refuses the bonus. The
-  quote rule needs no judges: the quote must mention the card played (see ``quote_ok``).
+  each, defaulting to "it counts"); a strict majority of "no" refuses the bonus. A quote
+  made with a play (``"quote"`` in the play move) is judged the same way in a game whose
+  state says ``"quotes": "judged"`` (every game set up since); a game stored before that
+  checks the quote mentions the card played instead, with no judges (see ``quote_ok``).
 
 Every move here is checked by building the list of those allowed and looking it up, so
 the legal list and the check cannot disagree.
@@ -32,6 +34,10 @@ CLAIM_HANDLER = "claim"
 MAX_WORDS = 200  # characters of a typed song, accent or quote
 
 SING, ACCENT, QUOTE = "sing-bonus", "accent-bonus", "what-is-your-quote"
+# How a game's quotes are weighed, from its setup option "quotes" into state["quotes"]:
+# JUDGED, by the other players; CHECKED (the state holds no key: games stored before
+# quotes were judged replay unchanged), by the engine looking for a word of the card's name.
+JUDGED, CHECKED = "judged", "checked"
 GET_ON, SWAP = "get-on-with-it", "swap-plays-for-draws"
 
 
@@ -233,7 +239,11 @@ def on_judged(state: dict, frame: list[dict], events: list) -> None:
     if refusals * 2 > len(frame):
         events.append(Event("claim", f"The table refuses {seat_name(seat)}'s {kind}: no bonus.",
                             data={"seat": seat, "accepted": False}))
+        if kind == "quote":
+            _drop_quote_bonus(state, seat)
         return
+    if kind == "quote":
+        return  # the bonus card waits under the card played (ask_quote_judges)
     if kind == "sing":
         count = number(state, EFFECT[SING]["draw"])
         if label and label not in state["songs"]:
@@ -252,8 +262,38 @@ def on_judged(state: dict, frame: list[dict], events: list) -> None:
         draw_to_hand(state, seat, count, events, why)
 
 
+def quotes_judged(state: dict) -> bool:
+    return state.get("quotes") == JUDGED
+
+
 def quote_ok(state: dict, card: str, quote: str) -> bool:
-    return in_play(state, QUOTE) and not state["turn"]["quoted"] and keyword_in(card, quote)
+    """Whether a quote made with playing ``card`` stands for now: judged games take any
+    words (the table judges them next), older games only words naming the card."""
+    if not in_play(state, QUOTE) or state["turn"]["quoted"]:
+        return False
+    return quotes_judged(state) or keyword_in(card, quote)
+
+
+def ask_quote_judges(state: dict, seat: int, card: str, said: str) -> None:
+    """Every other player judges the quote at once, before the card resolves. The bonus
+    draw is already on the effect stack under the card; a refusal takes it off."""
+    judges = [s for s in active_seats(state) if s != seat]
+    decisions.push(state, [dict(seat=j, kind="judge", prompt=f"{said} Does the quote count?",
+                                public=f"{seat_name(j)} is judging {seat_name(seat)}'s quote.",
+                                options=[{"value": "yes", "label": "It counts"},
+                                         {"value": "no", "label": "It does not count"}], default="yes",
+                                data={"handler": CLAIM_HANDLER, "claim": "quote", "seat": seat, "label": card})
+                           for j in judges])
+
+
+def _drop_quote_bonus(state: dict, seat: int) -> None:
+    # The effect stack is the state's own copy (state_copy clones it), so it may be edited.
+    stack = state["effects"]
+    for i in range(len(stack) - 1, -1, -1):
+        frame = stack[i]
+        if frame["op"] == "bonus_draw" and frame.get("quote") and frame["seat"] == seat:
+            del stack[i]
+            return
 
 
 # --- what is still optional ----------------------------------------------------------

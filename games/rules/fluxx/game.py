@@ -3,7 +3,8 @@
 Moves (``legal_moves`` lists every one that may be made now):
 
 - ``{"type": "play", "card": id}`` plays a card from your hand; with the "What Is Your
-  Quote?" rule in play add ``"quote": "..."`` naming the card for a bonus card;
+  Quote?" rule in play add ``"quote": "..."`` for a bonus card, judged by the other
+  players (a game stored before quotes were judged: the quote must name the card);
 - ``{"type": "power", "card": keeper, "target": card, ["to": seat]}`` uses a Keeper's power;
 - ``{"type": "get_on_with_it"}``, ``{"type": "swap_plays"}`` free actions of those rules;
 - ``{"type": "sing", "song": ..., "words": ...}``, ``{"type": "accent", "accent": ...,
@@ -70,6 +71,12 @@ class MontyPythonFluxx(Game):
         deck = options.pop("deck", CURRENT)
         if deck not in DECKS:
             raise ValueError(f"Unknown deck {deck!r}: one of {', '.join(sorted(DECKS))}.")
+        # Likewise "quotes": judged by the other players in a new game; a game stored before
+        # that has "checked" in its setup options (migration 0016; a legacy deck's game is
+        # always one of those) and replays as it was played.
+        quotes = options.pop("quotes", free_actions.CHECKED if deck == LEGACY else free_actions.JUDGED)
+        if quotes not in (free_actions.JUDGED, free_actions.CHECKED):
+            raise ValueError(f"Unknown quotes {quotes!r}: judged or checked.")
         options = self.options_with_defaults(options)
         if not self.min_players <= players <= self.max_players:
             raise ValueError("Monty Python Fluxx is for two to six players.")
@@ -84,6 +91,8 @@ class MontyPythonFluxx(Game):
             # A legacy game's state has no "deck" (cards.deck_of): exactly the state it
             # had when it was stored, so stored snapshots still equal their replays.
             state["deck"] = deck
+        if quotes == free_actions.JUDGED:
+            state["quotes"] = quotes  # absent: checked, as every state stored before had it
         rng = Rng(state["rng"])
         rng.shuffle(state["draw"])
         events: list = []
@@ -229,19 +238,28 @@ class MontyPythonFluxx(Game):
             if not isinstance(quote, str) or len(quote) > free_actions.MAX_WORDS:
                 raise IllegalMove(f"A quote is text of at most {free_actions.MAX_WORDS} characters.")
             if not free_actions.quote_ok(state, card, quote):
-                raise IllegalMove(f"A quote earns a card only with {NAME[free_actions.QUOTE]} in play, once a turn, "
-                                  f"and it must mention {NAME[card]}.")
+                rule = f"A quote earns a card only with {NAME[free_actions.QUOTE]} in play, once a turn"
+                if free_actions.quotes_judged(state):
+                    raise IllegalMove(rule + ".")
+                raise IllegalMove(f"{rule}, and it must mention {NAME[card]}.")
             bonus = True
         own_at(state, "hands", seat).remove(card)
         state["turn"]["played"] += 1
         state["limbo"].append(card)
         said = f", quoting “{quote}”" if bonus else ""
-        events.append(new_event(Event, ("play", f"{SEAT_NAMES[seat]} plays {NAME[card]}{said}.", None,
+        text = f"{SEAT_NAMES[seat]} plays {NAME[card]}{said}."
+        events.append(new_event(Event, ("play", text, None,
                                         {"seat": seat, "card": card, "quote": quote if bonus else None}, ())))
+        judged = bonus and free_actions.quotes_judged(state)
         if bonus:
             state["turn"]["quoted"] = True
-            push(state, {"op": "bonus_draw", "seat": seat, "count": 1, "why": NAME[free_actions.QUOTE]})
+            bonus_frame = {"op": "bonus_draw", "seat": seat, "count": 1, "why": NAME[free_actions.QUOTE]}
+            if judged:
+                bonus_frame["quote"] = True  # found and dropped by free_actions if the table says no
+            push(state, bonus_frame)
         play_card(state, seat, card)
+        if judged:
+            free_actions.ask_quote_judges(state, seat, card, text)
 
     def _power(self, state, seat, move, events):
         free_actions.use_power(state, seat, move, events)

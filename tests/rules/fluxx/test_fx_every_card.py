@@ -341,6 +341,8 @@ def _accent(state):
 def _quote(state):
     state, _ = play(state, 0, "what-is-your-quote")
     state, _ = play(state, 0, "coconuts", quote="You're using coconuts!")
+    state, _ = decide(state, 1, "yes")  # the other players judge it (test_fx_quotes_judged.py)
+    state, _ = decide(state, 2, "yes")
     assert len(state["hands"][0]) == 2 + 1
 
 
