@@ -35,7 +35,7 @@ GAME = MontyPythonFluxx()
 # Draw 3, Play 2 of Them asks which drawn card to play; My Brain Hurts! asks which rules go.
 SEED = 2033
 # The scripted game's quotes are checked by the engine, as in a game stored before quotes
-# were judged by the other players (migration 0016): judged quotes deal another game than
+# were judged by the other players (migration 0017): judged quotes deal another game than
 # the one this seed was picked for. Judged quotes: test_fluxx_quotes.py.
 QUOTES = "checked"
 PLAYERS = ("arthur", "lancelot", "robin")

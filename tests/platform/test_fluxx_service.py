@@ -419,11 +419,11 @@ def test_a_game_stored_on_the_legacy_deck_keeps_its_cards_and_replays(make_match
     assert _replays(match)
 
 
-def test_a_printed_deck_game_stored_before_judged_quotes_replays_after_migration_0016(make_match, make_user,
+def test_a_printed_deck_game_stored_before_judged_quotes_replays_after_migration_0017(make_match, make_user,
                                                                                          monkeypatch):
     """Setup options with the deck and no "quotes", as the code before judged quotes wrote
     them, and a quote the engine checked: unmarked it would replay with judges (and refuse
-    the next stored move); migration 0016 marks it "checked" and it replays as played."""
+    the next stored move); migration 0017 marks it "checked" and it replays as played."""
     import importlib
 
     from django.apps import apps
@@ -441,7 +441,7 @@ def test_a_printed_deck_game_stored_before_judged_quotes_replays_after_migration
     out = StringIO()
     with pytest.raises(CommandError):
         call_command("replay_check", match=match.pk, stdout=out)
-    migration = importlib.import_module("games.migrations.0016_fluxx_checked_quotes")
+    migration = importlib.import_module("games.migrations.0017_fluxx_checked_quotes")
     migration.mark_checked_quotes(apps, None)
     match.refresh_from_db()
     assert match.setup_options == {**match.options, "deck": CURRENT, "quotes": "checked"}

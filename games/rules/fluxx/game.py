@@ -72,7 +72,7 @@ class MontyPythonFluxx(Game):
         if deck not in DECKS:
             raise ValueError(f"Unknown deck {deck!r}: one of {', '.join(sorted(DECKS))}.")
         # Likewise "quotes": judged by the other players in a new game; a game stored before
-        # that has "checked" in its setup options (migration 0016; a legacy deck's game is
+        # that has "checked" in its setup options (migration 0017; a legacy deck's game is
         # always one of those) and replays as it was played.
         quotes = options.pop("quotes", free_actions.CHECKED if deck == LEGACY else free_actions.JUDGED)
         if quotes not in (free_actions.JUDGED, free_actions.CHECKED):

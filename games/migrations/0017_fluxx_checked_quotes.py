@@ -27,7 +27,7 @@ def unmark_checked_quotes(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0015_reminders'),
+        ('games', '0016_match_visits'),
     ]
 
     operations = [
