@@ -98,10 +98,11 @@ ORDER BY 2 ON CONFLICT (user_id, card_id) DO NOTHING"""
     return sql, [winner_id, match_id, HELD, winner_id]
 
 
-def close(match_id: str, winner_id: int | None, now: datetime) -> tuple[str, list]:
+def close(match_id: str, winner_id: int | None, now: datetime, note: str = "") -> tuple[str, list]:
     """Close every held stake of the match: each goes to ``winner_id`` (``ante_settle``: the
     winner's own cards come home, the others' are lost by them and won by the winner; run
-    ``winner_holdings`` first), or, with no winner, home to its owner (``ante_release``)."""
+    ``winner_holdings`` first), or, with no winner, home to its owner (``ante_release``).
+    ``note`` (how the game ended) goes on every ledger entry, as the ORM path writes it."""
     t = _tables()
     if winner_id is None:
         changes = (f"SELECT user_id, card_id, 1 AS dq, -1 AS dh, '{Reason.ANTE_RELEASED.value}' AS reason, id, 0 AS part "
@@ -117,7 +118,7 @@ def close(match_id: str, winner_id: int | None, now: datetime) -> tuple[str, lis
                    "FROM stakes WHERE user_id <> %s")
         params = [match_id, HELD, winner_id, winner_id, winner_id, winner_id]
         status = AnteStake.Status.SETTLED.value
-    params += [match_id, now, status, winner_id, now]
+    params += [match_id, note[:200], now, status, winner_id, now]
     sql = f"""
 WITH stakes AS (
   SELECT id, user_id, card_id FROM {t["stake"]} WHERE match_id = %s AND status = %s ORDER BY id FOR UPDATE),
@@ -133,7 +134,7 @@ changed AS (
   WHERE h.id = l.id RETURNING h.id),
 entries AS (
   INSERT INTO {t["ledger"]} (user_id, card_id, quantity_delta, held_delta, reason, match_id, note, created_at)
-  SELECT user_id, card_id, dq, dh, reason, %s, '', %s FROM changes ORDER BY id, part),
+  SELECT user_id, card_id, dq, dh, reason, %s, %s, %s FROM changes ORDER BY id, part),
 closed AS (
   UPDATE {t["stake"]} a SET status = %s, winner_id = %s, resolved_at = %s FROM stakes s WHERE a.id = s.id)
 SELECT (SELECT count(*) FROM stakes), {_MISSING.format(changed="changed", wanted="sums")}"""

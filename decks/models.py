@@ -172,7 +172,7 @@ class LedgerReason(models.TextChoices):
     STARTER_GRANT = "starter_grant", "Starter grant"
     ADMIN_GRANT = "admin_grant", "Admin grant"
     ANTE_HELD = "ante_held", "Staked as ante"
-    ANTE_RELEASED = "ante_released", "Ante returned (game abandoned)"
+    ANTE_RELEASED = "ante_released", "Ante returned"
     ANTE_RETURNED = "ante_returned", "Own ante returned (game won)"
     ANTE_WON = "ante_won", "Ante won"
     ANTE_LOST = "ante_lost", "Ante lost"

@@ -202,8 +202,9 @@ def _held_stakes(match_id) -> list[AnteStake]:
                 .order_by("id"))
 
 
-def ante_settle(*, match_id, winner) -> list[AnteStake]:
-    """Every held card of the match goes to ``winner``; a second call finds nothing left to do."""
+def ante_settle(*, match_id, winner, note: str = "") -> list[AnteStake]:
+    """Every held card of the match goes to ``winner``; a second call finds nothing left to do.
+    ``note``: how the game ended, on every ledger entry."""
     match_id = str(match_id)
     with transaction.atomic():
         stakes = _held_stakes(match_id)
@@ -211,24 +212,25 @@ def ante_settle(*, match_id, winner) -> list[AnteStake]:
         for stake in stakes:
             if stake.user_id == winner.pk:
                 changes.append(Change(winner.pk, stake.card_id, quantity_delta=1, held_delta=-1,
-                                      reason=Reason.ANTE_RETURNED, match_id=match_id))
+                                      reason=Reason.ANTE_RETURNED, match_id=match_id, note=note))
             else:
                 changes.append(Change(stake.user_id, stake.card_id, held_delta=-1, reason=Reason.ANTE_LOST,
-                                      match_id=match_id))
+                                      match_id=match_id, note=note))
                 changes.append(Change(winner.pk, stake.card_id, quantity_delta=1, reason=Reason.ANTE_WON,
-                                      match_id=match_id))
+                                      match_id=match_id, note=note))
         _ledger_apply(changes)
         _stakes_close(stakes, status=AnteStake.Status.SETTLED, winner=winner)
         return stakes
 
 
-def ante_release(*, match_id) -> list[AnteStake]:
-    """Give every held card of an abandoned match back to its owner."""
+def ante_release(*, match_id, note: str = "") -> list[AnteStake]:
+    """Give every held card of the match back to its owner: a game called off, or one that
+    ended without anyone winning the ante; ``note`` says which, on every ledger entry."""
     match_id = str(match_id)
     with transaction.atomic():
         stakes = _held_stakes(match_id)
         _ledger_apply([Change(s.user_id, s.card_id, quantity_delta=1, held_delta=-1, reason=Reason.ANTE_RELEASED,
-                              match_id=match_id) for s in stakes])
+                              match_id=match_id, note=note) for s in stakes])
         _stakes_close(stakes, status=AnteStake.Status.RELEASED, winner=None)
         return stakes
 

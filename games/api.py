@@ -193,8 +193,26 @@ class LogLineOut(Schema):
     timeout: bool
 
 
+class EndingOut(Schema):
+    """How the game ended, said to this viewer (or, ``result`` "out", that it is over for
+    them while the others play on): a headline, the reason, and what else to read (what
+    changed hands)."""
+    result: Literal["won", "lost", "draw", "decided", "abandoned", "out"]
+    headline: str
+    reason: str
+    details: list[str] = []
+    over_for_you: bool = False
+
+
+class RematchOut(Schema):
+    id: int
+    status: str
+
+
 class MatchOut(Schema):
-    """The game as the viewer may see it: ``view`` and ``legal_moves`` are the rules' own."""
+    """The game as the viewer may see it: ``view`` and ``legal_moves`` are the rules' own;
+    ``ending`` is set once the game is over (for this viewer), ``situation`` says why a game
+    goes on after a player left it, ``rematch`` is the game that follows a finished one."""
     id: int
     kind: str
     name: str
@@ -212,6 +230,9 @@ class MatchOut(Schema):
     practice: bool = False  # against the computer: nothing outside the game is at stake (the CCG's ante)
     creator: str | None
     log: list[LogLineOut]
+    ending: EndingOut | None = None
+    situation: list[str] = []
+    rematch: RematchOut | None = None
 
 
 @router.get("matches/", response={200: MatchListOut, **ERRORS}, url_name="api_matches")
@@ -307,6 +328,17 @@ def match_decline(request, match_id: MatchId):
 def match_resign(request, match_id: MatchId):
     match = services.match_resign(match_id=selectors.match_get(match_id).pk, user=request.user)
     return {"status": match.status, "version": match.version}
+
+
+@router.post("matches/{int:id}/rematch/", response={201: MatchOut, 200: MatchOut, **ERRORS},
+             url_name="api_match_rematch")
+def match_rematch(request, match_id: MatchId):
+    """A new game with the same players, seats held by computer players, game and table
+    options as this finished one; the other players are invited. Asked again (by anyone of
+    the table), it answers with the rematch already made (200)."""
+    ratelimits.check(request, "match_create")
+    rematch, created = services.match_rematch(match_id=selectors.match_get(match_id).pk, user=request.user)
+    return Status(201 if created else 200, selectors.match_payload(rematch, request.user))
 
 
 @router.post("matches/{int:id}/abandon/", response={200: StatusOut, **ERRORS}, url_name="api_match_abandon")

@@ -286,17 +286,27 @@ def _remember_on_commit(match: Match, stamp: str) -> None:
 
 # --- writing ----------------------------------------------------------------------------
 
-def write(match: Match, seats: list[Seat], record: MoveRecord | None, notices=()) -> None:
+# Notifications that say a player must act: they go away once that is no longer so.
+CALLS_TO_ACT = ("your_turn", "deadline_near")
+
+
+def write(match: Match, seats: list[Seat], record: MoveRecord | None, notices=(), withdrawn=()) -> None:
     """Store a change: the match's changing fields, the given (changed) seats, the move record,
-    and ``notices``, (user id, kind, text) notifications to refresh or add (see ``notify``)."""
+    ``notices``, (user id, kind, text) notifications to refresh or add (see ``notify``), and
+    for the users in ``withdrawn`` the unread calls to act in this match that no longer apply
+    (deleted: a "Your move" after the move was made or the game ended)."""
     match.updated_at = timezone.now()
     notices = list({(user_id, kind): (user_id, kind, text) for user_id, kind, text in notices}.values())
+    withdrawn = sorted(set(withdrawn))
     if not fast():
         for seat in seats:
             seat.save(update_fields=SEAT_WAIT_FIELDS)
         match.save(update_fields=CHANGING_FIELDS)
         if record is not None:
             record.save()
+        if withdrawn:
+            Notification.objects.filter(match_id=match.pk, user_id__in=withdrawn, kind__in=CALLS_TO_ACT,
+                                        read_at__isnull=True).delete()
         for user_id, kind, text in notices:
             notify(user_id, match.pk, kind, text)
         return
@@ -308,6 +318,8 @@ def write(match: Match, seats: list[Seat], record: MoveRecord | None, notices=()
         parts.append(_record_insert(record, params))
     if seats:
         parts.append(_seats_update(seats, params))
+    if withdrawn:
+        parts.append(_notices_withdraw(match.pk, withdrawn, params))
     for i, (user_id, kind, text) in enumerate(notices):
         parts += _notice_upsert(f"n{i}", user_id, match.pk, kind, text, params)
     names = [f"w{i}" if isinstance(p, str) else p[0] for i, p in enumerate(parts)]
@@ -360,6 +372,14 @@ def _seats_update(seats: list[Seat], params: list) -> str:
     return ("UPDATE games_seat AS s SET waiting_for = v.w, waiting_key = v.k, deadline = v.d, "
             "deadline_warned = v.dw, situation_version = v.sv, computer_due = v.cd FROM (VALUES " +
             ", ".join(rows) + ") AS v(id, w, k, d, dw, sv, cd) WHERE s.id = v.id")
+
+
+def _notices_withdraw(match_id: int, user_ids: list[int], params: list) -> str:
+    # Served by the (user, read_at) index. A user withdrawn here is never one the same
+    # statement gives a new "Your move" (a seat that stops waiting is not newly due).
+    params += [match_id, user_ids, list(CALLS_TO_ACT)]
+    return ("DELETE FROM games_notification WHERE match_id = %s AND user_id = ANY(%s::integer[]) "
+            "AND kind = ANY(%s::varchar[]) AND read_at IS NULL")
 
 
 # --- idempotency ------------------------------------------------------------------------

@@ -62,7 +62,9 @@ def match_payload(match: Match, user, *, seats: list[Seat] | None = None) -> dic
     payload = state_payload(match, my_seat, game=game)
     if payload["outcome"]:
         payload["outcome"] = {**payload["outcome"], "reason": with_names(payload["outcome"]["reason"], seats)}
-    payload["ending"] = ending_for(match, my_seat, seats)
+    payload["ending"] = ending_for(match, my_seat, seats, game=game)
+    payload["situation"] = situation_for(match, my_seat, seats, game=game)
+    payload["rematch"] = rematch_for(match)
     payload.update({
         "id": match.pk, "kind": match.kind, "name": game.name, "title": match.title,
         "status": match.status, "my_seat": my_seat, "moves": match.move_count,
@@ -89,7 +91,8 @@ def change_payload(match: Match, seats: list[Seat], seat: int | None, *, game, p
     if payload["outcome"]:
         payload["outcome"] = {**payload["outcome"], "reason": with_names(payload["outcome"]["reason"], seats, names)}
     payload.update({"prev": prev, "status": match.status, "moves": match.move_count, "my_seat": seat,
-                    "seats": shared["seats"], "ending": ending_for(match, seat, seats),
+                    "seats": shared["seats"], "ending": ending_for(match, seat, seats, game=game),
+                    "situation": situation_for(match, seat, seats, game=game), "rematch": shared["rematch"],
                     "events": [{"seq": seq, "kind": event.kind, "text": with_names(event.text, seats, names),
                                 "timeout": by_timeout}
                                for seq, by_timeout, event in shared["events"] if event.visible_to(seat)]})
@@ -101,6 +104,9 @@ def change_shared(match: Match, seats: list[Seat], records) -> dict:
     them, the players' names, and the new log entries (each viewer then keeps those it may see)."""
     game = registry.get(match.kind)
     return {"seats": [seat_public(s, seats, game=game) for s in seats], "names": seat_names(seats),
+            # Never a query here (frames may be built on the event loop): the service that
+            # made the rematch says so on the match it bumps (services.match_rematch).
+            "rematch": match.__dict__.get("_rematch"),
             "events": [(record.seq, record.by_timeout, Event.from_dict(raw))
                        for record in records for raw in record.events]}
 
@@ -156,24 +162,99 @@ def with_names(text: str, seats: list[Seat], names: dict[int, str] | None = None
     return _SEAT_WORD.sub(lambda m: names.get(int(m.group(1)), m.group(0)), text)
 
 
-def ending_for(match: Match, seat: int | None, seats: list[Seat]) -> dict | None:
+def ending_for(match: Match, seat: int | None, seats: list[Seat], *, game=None) -> dict | None:
     """How the game ended, said to this viewer once: a headline ("You won", "You lost",
-    "Draw", or who won for a spectator) and the reason in players' names."""
+    "Draw", or who won for a spectator), the reason in players' names, and ``details``: what
+    else the viewer should read about the end (what changed hands: the CCG's ante).
+
+    A player who is out of a game that goes on without them (resigned, conceded the
+    doubled ante) reads at once that it is over for them ("You resigned", result "out").
+
+    The details come from the state, when it is loaded; lists of games defer it and show the
+    headline and reason only."""
     if match.status == Match.Status.ABANDONED:
-        return {"result": "abandoned", "headline": "Called off", "reason": "The game was called off before it got going."}
+        return {"result": "abandoned", "headline": "Called off",
+                "reason": "The game was called off before it got going.", "details": []}
+    if match.status == Match.Status.ACTIVE:
+        return _out_ending(match, seat, seats, game)
     outcome = match.outcome
     if match.status != Match.Status.FINISHED or not outcome:
         return None
     reason = with_names(outcome.get("reason") or "", seats)
+    details = _details(match, seat, seats, game)
     winners = list(outcome.get("winners") or [])
     if outcome.get("draw") or not winners:
-        return {"result": "draw", "headline": "Draw", "reason": reason}
+        return {"result": "draw", "headline": "Draw", "reason": reason, "details": details}
     if seat is not None:
         won = seat in winners
-        return {"result": "won" if won else "lost", "headline": "You won" if won else "You lost", "reason": reason}
+        return {"result": "won" if won else "lost", "headline": "You won" if won else "You lost", "reason": reason,
+                "details": details}
     names = {s.index: computers.seat_name(s, seats) or f"Seat {s.index + 1}" for s in seats}
     who = " and ".join(names.get(w, f"Seat {w + 1}") for w in winners)
-    return {"result": "decided", "headline": f"{who} won", "reason": reason}
+    return {"result": "decided", "headline": f"{who} won", "reason": reason, "details": details}
+
+
+def _state_loaded(match: Match) -> bool:
+    """Whether the match was read with its state (lists of games defer it)."""
+    return "state" in match.__dict__ and match.state is not None
+
+
+def out_why(match: Match, seat: int | None, seats: list[Seat], game=None) -> str | None:
+    """Why this seat's player is out of the game under way ("resigned"), or None: from the
+    rules when the state is loaded, else from the mark the shell left on the seat
+    (services._mark_out) for lists of games."""
+    if seat is None or match.status != Match.Status.ACTIVE:
+        return None
+    if _state_loaded(match):
+        return (game or registry.get(match.kind)).seats_out(match.state).get(seat)
+    mine = next((s for s in seats if s.index == seat), None)
+    return (mine.choice or {}).get(OUT_MARK) if mine is not None else None
+
+
+# The key of Seat.choice under which the shell notes that the seat's player is out of a game
+# that goes on (services._mark_out), so lists of games know without reading the state.
+OUT_MARK = "out_of_game"
+
+
+def _out_ending(match: Match, seat: int | None, seats: list[Seat], game) -> dict | None:
+    why = out_why(match, seat, seats, game)
+    if not why:
+        return None
+    return {"result": "out", "headline": f"You {why}", "over_for_you": True,
+            "reason": "The game is over for you; it goes on without you.",
+            "details": _details(match, seat, seats, game)}
+
+
+def _details(match: Match, seat: int | None, seats: list[Seat], game) -> list[str]:
+    if not _state_loaded(match):
+        return []
+    game = game or registry.get(match.kind)
+    lines = [with_names(text, seats) for text in game.ending_notes(match.state, seat)]
+    if match.practice and match.status == Match.Status.FINISHED and registry.room(match.kind).hooks.on_finish:
+        # The game's end would move something outside it (the CCG's antes), but not in practice.
+        lines.append("A practice game: nothing was staked, and no card changes hands.")
+    return lines
+
+
+def situation_for(match: Match, seat: int | None, seats: list[Seat], *, game=None) -> list[str]:
+    """While a game goes on after a player left it: why it goes on and what is still at
+    stake (the CCG's search alone, 15.3), for a viewer still playing or watching. Empty
+    otherwise, and for a player who is out (``ending_for`` tells them)."""
+    if match.status != Match.Status.ACTIVE or not _state_loaded(match):
+        return []
+    game = game or registry.get(match.kind)
+    if seat is not None and game.seats_out(match.state).get(seat):
+        return []
+    return [with_names(text, seats) for text in game.ending_notes(match.state, seat)]
+
+
+def rematch_for(match: Match) -> dict | None:
+    """The game that follows this finished one (a rematch asked for, or the CCG's drawn
+    game's own), if any: its id and status."""
+    if match.status != Match.Status.FINISHED:
+        return None
+    row = Match.objects.filter(rematch_of=match).order_by("pk").values("pk", "status").first()
+    return {"id": row["pk"], "status": row["status"]} if row else None
 
 
 def log_for(match: Match, seat: int | None, *, limit: int = LOG_TAIL, seats: list[Seat] | None = None) -> list[dict]:

@@ -16,7 +16,7 @@ from games import access, clock, computers, frames, notify, persistence, ratings
 from games.errors import MoveRejected, NotAllowed, NotFound, ServiceError, StaleVersion
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
 from games.replay import JOIN_MOVE
-from games.rules.base import Event, IllegalMove
+from games.rules.base import Event, IllegalMove, Outcome
 from grailsite import metrics
 
 log = logging.getLogger(__name__)
@@ -98,7 +98,8 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
             seats.append(Seat.objects.create(match=match, index=index, user=invitee, accepted=False))
             if invitee is not None:
                 _notify(invitee, match, Notification.Kind.INVITED,
-                        f"{creator.username} invites you to a game of {game.name}.")
+                        f"{creator.username} asks you for a rematch of {game.name} #{rematch_of.pk}." if rematch_of
+                        else f"{creator.username} invites you to a game of {game.name}.")
         if all(s.accepted for s in seats):
             _start(match, seats)
     return match
@@ -352,16 +353,21 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
     frames.note_change(match, seats, record)
     now = timezone.now()
     result = game.outcome(match.state)
+    out = game.seats_out(match.state) if result is None else {}
+    if out:
+        result = _no_person_left(seats, out)
     pending: dict[int, tuple[str, str]] = {}
     for p in (game.pending(match.state) if result is None else ()):
         pending.setdefault(p.seat, (p.kind, p.key))  # a seat listed twice owes its first entry first
     new_version = match.version + 1
     track_situations = not game.strict_versions
     paused = result is None and game.clocks_paused(match.state)
-    newly_due, new_deadlines, changed, computers_due = [], [], [], []
+    newly_due, new_deadlines, changed, computers_due, done_waiting = [], [], [], [], []
     for seat in seats:
         entry = pending.get(seat.index)
         previous = (seat.waiting_for, seat.waiting_key) if seat.waiting_for else None
+        if previous is not None and entry is None and seat.user_id:
+            done_waiting.append(seat.user_id)
         was = (seat.waiting_for, seat.waiting_key, seat.deadline, seat.deadline_warned, seat.situation_version,
                seat.computer_due)
         if track_situations and (entry != previous or seat.index == mover):
@@ -397,7 +403,12 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
     # "Your move" notices go into the same statement as the change (games/persistence.py).
     notices = [(seat.user_id, Notification.Kind.YOUR_TURN, _your_turn_text(seat, match, name))
                for seat in newly_due if seat.user_id]
-    persistence.write(match, changed, record, notices)  # match, changed seats, move record, notices
+    # A "Your move" (or "less than a day left") that no longer applies goes away: the seat
+    # moved, or the game ended; one that came true again is the new notice above.
+    withdrawn = [s.user_id for s in seats if s.user_id] if result is not None else done_waiting
+    persistence.write(match, changed, record, notices, withdrawn=withdrawn)
+    if result is None and out:
+        _mark_out(match, seats, out)
     if result is not None:
         hook = registry.room(match.kind).hooks.on_finish
         if hook:
@@ -410,6 +421,90 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
     computers.schedule_on_commit(match, computers_due, apply=computer_move_apply)
 
 
+def _no_person_left(seats: list[Seat], out: dict[int, str]):
+    """The end of a game in which every person has left and only computer players play on
+    (say the one person at a Camelot table of computers resigned): nobody is left to play
+    for, so it stops here, won by the computer players still in, rather than playing on
+    for a hundred moves before no one. None while a person still plays (or none ever did)."""
+    people = [s for s in seats if s.user_id is not None]
+    still_in = [s.index for s in seats if s.index not in out]
+    if not people or any(s.index not in out for s in people) or not still_in:
+        return None
+    left = "; ".join(f"Seat {s.index + 1} {out[s.index]}" for s in people)
+    who = "the computer player" if len(still_in) == 1 else "the computer players"
+    return Outcome(winners=tuple(still_in),
+                   reason=f"{left}. With no person left playing, the game stops here, won by {who} still in.")
+
+
+def _mark_out(match: Match, seats: list[Seat], out: dict[int, str]) -> None:
+    """A person just left a game that goes on without them: mark the seat (lists of games
+    then show it as over for them without reading the state) and tell them at once, with
+    what becomes of their stake. Rare, so through the ORM, on the synchronous path."""
+    newly = [s for s in seats if s.user_id and s.index in out and selectors.OUT_MARK not in (s.choice or {})]
+    if not newly:
+        return
+    unit_of_work.require_sync("a player left the game: their seat is marked through the ORM")
+    name = registry.get(match.kind).name
+    for seat in newly:
+        seat.choice = dict(seat.choice or {}, **{selectors.OUT_MARK: out[seat.index]})
+        seat.save(update_fields=["choice"])
+        ending = selectors.ending_for(match, seat.index, seats)
+        more = " ".join([ending["reason"], *ending["details"]]) if ending else ""
+        _notify(seat.user, match, Notification.Kind.GAME_OVER,
+                _fitted(f"You {out[seat.index]} in {name} #{match.pk}", more))
+
+
+def _fitted(head: str, more: str) -> str:
+    """``head: more`` within a notification's length, cut at a sentence if it must be."""
+    text = f"{head}: {more}" if more else f"{head}."
+    if len(text) <= NOTICE_LENGTH:
+        return text
+    cut = text[:NOTICE_LENGTH - 1]
+    end = max(cut.rfind(". "), cut.rfind("; "))
+    return cut[:end + 1] if end > len(head) else cut.rstrip() + "…"
+
+
+def match_rematch(*, match_id: int, user) -> tuple[Match, bool]:
+    """A new game after a finished one: the same game and table options, clock, spectators
+    and computer players, the same people invited (each accepts, choosing again what the
+    game asks of a seat, the CCG's deck). The asker sits first and the others follow in
+    their order round the table. One rematch per game: asked again, by anyone, it is the
+    one already made (the CCG's drawn game makes its own at once). Returns (the rematch,
+    whether this call made it); the finished game's pages are told (a bump)."""
+    with transaction.atomic():
+        old, seats = lock_match(match_id)
+        mine = next((s for s in seats if s.user_id == user.id and s.accepted), None)
+        if mine is None:
+            raise NotAllowed("Only the players of a game can ask for a rematch.")
+        if old.status != Match.Status.FINISHED:
+            raise ServiceError("A rematch follows a finished game.")
+        existing = Match.objects.filter(rematch_of=old).order_by("pk").first()
+        if existing is not None:
+            return existing, False
+        order = seats[mine.index:] + seats[:mine.index]
+        base = old.title.removeprefix("Rematch: ")
+        rematch = match_create(
+            creator=user, kind=old.kind, num_seats=old.num_seats, options=old.options,
+            invite=[s.user.username for s in order[1:] if s.user_id],
+            computers_at={i: s.computer for i, s in enumerate(order) if s.computer},
+            clock_kind=old.clock, clock_amount=old.clock_amount, weekend_pause=old.weekend_pause,
+            vacation_days=old.vacation_days, allow_spectators=old.allow_spectators,
+            title=(f"Rematch: {base}" if base else f"Rematch of #{old.pk}")[:80],
+            creator_choice=_own_choice(mine.choice), rematch_of=old, computer_delay=old.computer_delay,
+            computer_takeover=old.computer_takeover)
+        old.__dict__["_rematch"] = {"id": rematch.pk, "status": rematch.status}
+        _bump(old, seats)
+    return rematch, True
+
+
+# What the shell itself notes in Seat.choice, never part of what a player chose.
+_SHELL_MARKS = (selectors.OUT_MARK, "took_over_from")
+
+
+def _own_choice(choice: dict | None) -> dict:
+    return {k: v for k, v in (choice or {}).items() if k not in _SHELL_MARKS}
+
+
 def match_resign(*, match_id: int, user) -> Match:
     with transaction.atomic():
         match, seats = lock_match(match_id)
@@ -418,6 +513,8 @@ def match_resign(*, match_id: int, user) -> Match:
             raise NotAllowed("You are not playing in this game.")
         if match.status != Match.Status.ACTIVE:
             raise ServiceError("Only a game in play can be resigned.")
+        if seat.index in registry.get(match.kind).seats_out(match.state):
+            raise ServiceError("You are already out of this game.")
         if _takes_over(match, seats, seat):
             _computer_takeover(match, seats, seat, why="resigned")
             return match
@@ -439,7 +536,7 @@ def match_abandon(*, match_id: int, user) -> Match:
             match.seats.update(deadline=None, waiting_for="", waiting_key="", computer_due=None)
             for seat in seats:
                 seat.deadline, seat.waiting_for, seat.waiting_key, seat.computer_due = None, "", "", None
-            _bump(match, seats)
+            _bump(match, seats, withdrawn=[s.user_id for s in seats if s.user_id])
             hook = registry.room(match.kind).hooks.on_abandon
             if hook and was_active:
                 hook(match)
@@ -486,19 +583,34 @@ def deadline_expire(*, match_id: int, seat_index: int, version: int | None = Non
             return True
         move = game.timeout_move(match.state, seat_index)
         described = game.describe_move(move, match.state)
+        # Said in words, in the log (before the rules' own line) and to the player: whose
+        # time ran out and what the site did in their place.
+        lead = [Event("timeout", f"Seat {seat_index + 1}'s time ran out, so the site {described} for them.",
+                      data={"seat": seat_index}).as_dict()]
         try:
             _apply(match, seats, seat_index, move, user=None, key=f"timeout-{seat_index}-{match.version}",
-                   by_timeout=True)
+                   by_timeout=True, lead_events=lead)
         except MoveRejected:
             log.exception("timeout move refused for match %s seat %s; resigning the seat", match_id, seat_index)
+            described = None
+            lead = [Event("timeout", f"Seat {seat_index + 1}'s time ran out, and the site could not move for them: "
+                                     "they leave the game.", data={"seat": seat_index}).as_dict()]
             _apply(match, seats, seat_index, {"type": "resign"}, user=None,
-                   key=f"timeout-resign-{seat_index}-{match.version}", by_timeout=True)
+                   key=f"timeout-resign-{seat_index}-{match.version}", by_timeout=True, lead_events=lead)
         _apply_auto_moves(match, seats)
         transaction.on_commit(partial(metrics.deadline_fired, late))
         if former is not None:
-            _notify(former, match, Notification.Kind.TIMEOUT,
-                    f"Your time ran out in {game.name} #{match.pk}: {selectors.with_names(described, seats)}.")
+            _notify(former, match, Notification.Kind.TIMEOUT, _timeout_text(game.name, match, described, seats))
     return True
+
+
+def _timeout_text(game_name: str, match: Match, described: str | None, seats: list[Seat]) -> str:
+    """"Your time ran out in Camelot #7, so the site ends the turn for you." (``described``:
+    the move made for the player; None when none could be and the seat left the game)."""
+    if described is None:
+        return f"Your time ran out in {game_name} #{match.pk}, and the site could not move for you: you left the game."
+    return (f"Your time ran out in {game_name} #{match.pk}, so the site "
+            f"{selectors.with_names(described, seats)} for you.")[:NOTICE_LENGTH]
 
 
 def deadlines_fire_due(*, limit: int = 500, now=None) -> int:
@@ -786,8 +898,8 @@ def _game_over_text(match: Match, seat: Seat, seats: list[Seat]) -> str:
     """"You won in Grail Duel #5: alice has the higher total." — in names, never "Seat N"."""
     ending = selectors.ending_for(match, seat.index, seats)
     name = registry.get(match.kind).name
-    reason = f": {ending['reason']}" if ending and ending["reason"] else "."
-    return f"{ending['headline'] if ending else 'Game over'} in {name} #{match.pk}{reason}"
+    more = " ".join(t for t in [ending["reason"], *ending["details"]] if t) if ending else ""
+    return _fitted(f"{ending['headline'] if ending else 'Game over'} in {name} #{match.pk}", more)
 
 
 # --- helpers ---------------------------------------------------------------------------
@@ -808,9 +920,10 @@ def _allowance(match: Match, pending_kind: str) -> tuple[str, int]:
     return clock.within((match.clock, match.clock_amount), override)
 
 
-def _bump(match: Match, seats: list[Seat], *, timers: list[Seat] = ()) -> None:
-    """A change clients must see that is not a move (a seat taken, a clock stopped)."""
+def _bump(match: Match, seats: list[Seat], *, timers: list[Seat] = (), withdrawn=()) -> None:
+    """A change clients must see that is not a move (a seat taken, a clock stopped);
+    ``withdrawn``: users whose calls to act in this game no longer apply (persistence.write)."""
     frames.note_change(match, seats)
     match.version += 1
-    persistence.write(match, [], None)
+    persistence.write(match, [], None, withdrawn=withdrawn)
     notify.match_changed_on_commit(match, [], timers=list(timers))

@@ -24,15 +24,20 @@ def home(request):
         return render(request, "games/landing.html", {"games": registry.kinds(), "rooms": registry.rooms(),
                                                       "live": selectors.live_matches(limit=10)})
     mine = selectors.matches_for_user(request.user)
-    finished = [m for m in mine if m.status in ("finished", "abandoned")][:30]
-    for m in finished:
+    for m in mine:
         seats = list(m.seats.all())
+        # Said for games over (and games that go on without me, "You resigned"), from the
+        # seats alone: lists never read a game's state.
         m.ending = selectors.ending_for(m, selectors.seat_of(m, request.user, seats), seats)
+    # A game I am out of is over for me, though the others play on: it is listed with the
+    # finished ones, not as "In play".
+    over_for_me = {m.pk for m in mine if m.status == "active" and m.ending}
+    finished = [m for m in mine if m.status in ("finished", "abandoned") or m.pk in over_for_me][:30]
     return render(request, "games/home.html", {
         # An invitation waits for my answer as much as a move does.
         "my_turn": [m for m in mine if m.status == "open" and m.invited]
                    + [m for m in mine if m.my_turn and m.status == "active"],
-        "active": [m for m in mine if not m.my_turn and m.status == "active"],
+        "active": [m for m in mine if not m.my_turn and m.status == "active" and m.pk not in over_for_me],
         "open": [m for m in mine if m.status == "open" and not m.invited],
         "finished": finished,
         "welcome": _welcome(request.user) if not mine else None,

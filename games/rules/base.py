@@ -248,6 +248,21 @@ class Game:
         ``state`` is the state the move was made in, so the piece or card can be named."""
         return move.get("type", "move")
 
+    def seats_out(self, state: State) -> dict[int, str]:
+        """Seats whose players are out of a game that may go on without them, each with why,
+        as words that follow a name ("resigned", "conceded the doubled ante"). The shell
+        tells such a player at once that the game is over for them (games/selectors.py,
+        ``ending_for``), and ends a game in which no person is left playing. A game that ends
+        when anyone leaves (Grail Duel) has none."""
+        return {}
+
+    def ending_notes(self, state: State, seat: int | None) -> list[str]:
+        """What a viewer should read about the end beyond the outcome's reason, in sentences
+        that may say "Seat N": what changed hands (the CCG's ante), or, while the game goes
+        on after a player left, why it goes on and what is still at stake. Public words only:
+        they are shown to this viewer (``seat``; None, a spectator)."""
+        return []
+
     # --- provided -----------------------------------------------------------------
     def views_for(self, state: State, seats) -> dict:
         """``view_for`` of one state for each of ``seats`` (None: a spectator), by seat. The

@@ -316,30 +316,70 @@
     return form;
   };
 
-  /* Page controls outside the board that depend on the state (resign, call off). */
+  /* Page controls outside the board that depend on the state (resign, call off). A player
+     who is out of a game that goes on (resigned) has nothing left to resign. */
   Page.prototype.syncControls = function () {
-    var d = this.data, moved = d.moves > 0;
+    var d = this.data, moved = d.moves > 0, out = !!(d.ending && d.ending.over_for_you);
     document.querySelectorAll("[data-show-while]").forEach(function (node) {
       var rule = node.dataset.showWhile;
-      node.hidden = !(d.status === "active" && (rule === "active" || (rule === "no-moves" && !moved)));
+      node.hidden = !(d.status === "active" && !out && (rule === "active" || (rule === "no-moves" && !moved)));
     });
   };
 
-  /* The one place the end of a game is said: "You won / You lost / Draw" (or who won, to a
-     spectator), why in names, and whatever the kind's renderer adds (the CCG's ante). */
+  /* The one place the end of a game is said, from the server's words, the same on a page
+     open when it ended and on one opened later: "You won / You lost / Draw" (or who won, to
+     a spectator; "You resigned" to a player the others play on without), why in names, what
+     else happened (what changed hands: the CCG's ante), and where to go next: the history,
+     the replay and a rematch. */
   Page.prototype.drawOutcome = function () {
-    var box = document.getElementById("outcome"), end = this.data.ending;
+    var box = document.getElementById("outcome"), d = this.data, end = d.ending;
+    this.drawSituation();
     if (!box) return;
     box.hidden = !end;
     box.textContent = "";
     if (!end) return;
     box.className = "outcome result-" + end.result;
     box.appendChild(el("strong", { class: "headline", "data-testid": "headline", text: end.headline + "." }));
-    if (end.reason) box.appendChild(el("span", { class: "why", text: " " + end.reason }));
-    var more = this.renderer().endingDetails;
-    (more ? more(this.data, this.ctx()) : []).forEach(function (line) {
-      box.appendChild(el("p", { class: "ending-detail", text: line }));
+    if (end.reason) box.appendChild(el("span", { class: "why", "data-testid": "ending-reason", text: " " + end.reason }));
+    (end.details || []).forEach(function (line) {
+      box.appendChild(el("p", { class: "ending-detail", "data-testid": "ending-detail", text: line }));
     });
+    if (end.result !== "abandoned") box.appendChild(this.endingActions());
+  };
+
+  Page.prototype.endingActions = function () {
+    var d = this.data, page = this;
+    var row = el("p", { class: "ending-actions", "data-testid": "ending-actions" },
+      el("a", { href: "/games/" + d.id + "/history/", "data-testid": "history-link" }, "Whole history"), " ",
+      el("a", { href: "/games/" + d.id + "/replay/", "data-testid": "replay-link" }, "Replay"));
+    if (d.status !== "finished") return row;
+    if (d.rematch) {
+      row.appendChild(document.createTextNode(" "));
+      row.appendChild(el("a", { href: "/games/" + d.rematch.id + "/", class: "button primary", "data-testid": "rematch-link" },
+        "Go to the rematch (#" + d.rematch.id + ")"));
+    } else if (d.my_seat !== null && d.my_seat !== undefined) {
+      var button = el("button", { type: "button", class: "primary", "data-testid": "rematch",
+        title: "A new game with the same players and table options; the others are invited." }, "Rematch");
+      button.addEventListener("click", function () {
+        button.disabled = true;
+        api("POST", "/api/matches/" + d.id + "/rematch/", {}).then(function (next) {
+          location.href = "/games/" + next.id + "/";
+        }, function (err) { button.disabled = false; page.showError(err.message); });
+      });
+      row.appendChild(document.createTextNode(" "));
+      row.appendChild(button);
+    }
+    return row;
+  };
+
+  /* Why a game goes on after a player left it, and what is still at stake (the CCG's search
+     alone, 15.3), for those still playing and those watching. */
+  Page.prototype.drawSituation = function () {
+    var box = document.getElementById("situation"), lines = this.data.situation || [];
+    if (!box) return;
+    box.textContent = "";
+    box.hidden = !lines.length;
+    lines.forEach(function (line) { box.appendChild(el("p", { text: line })); });
   };
 
   Page.prototype.drawLog = function () {
@@ -349,7 +389,9 @@
     var seats = this.data.seats;
     (this.data.log || []).forEach(function (line) {
       // Numbered by move, as on the history page (the log shows only the latest moves).
-      list.appendChild(el("li", { class: line.timeout ? "timeout" : "", value: line.seq }, linkedText(line.text, seats)));
+      list.appendChild(el("li", { class: line.timeout ? "timeout" : "", value: line.seq,
+                                  title: line.timeout ? "Made by the site when a player's time ran out" : "" },
+                          linkedText(line.text, seats)));
     });
     list.scrollTop = list.scrollHeight;
   };
@@ -420,7 +462,8 @@
       if (change.view) change.view[k] = Object.assign({}, kept[k] || {}, change.view[k] || {});
     });
     var next = Object.assign({}, this.data);
-    ["version", "view", "legal_moves", "outcome", "status", "moves", "my_seat", "seats", "ending"].forEach(
+    ["version", "view", "legal_moves", "outcome", "status", "moves", "my_seat", "seats", "ending", "situation",
+     "rematch"].forEach(
       function (k) { next[k] = change[k]; });
     next.log = (this.data.log || []).concat(change.events || []).slice(-LOG_KEPT);
     this.update(next);

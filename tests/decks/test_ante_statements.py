@@ -71,10 +71,14 @@ def _stake(twin, users, match_id, ante, monkeypatch):
 
 
 def _close(twin, users, match_id, winner, monkeypatch):
-    """The game's end: the ante to ``winner``, or home with no winner (hooks._close_ante)."""
+    """The game's end: the ante to ``winner``, or home with no winner (hooks._close_ante),
+    with the note that says how the game ended on every entry."""
     monkeypatch.setattr(persistence, "fast", lambda: twin == "sql")
     with transaction.atomic():
-        hooks._close_ante(SimpleNamespace(pk=match_id), winner)
+        hooks._close_ante(SimpleNamespace(pk=match_id), winner, CLOSING_NOTE)
+
+
+CLOSING_NOTE = "Game #7: bob resigned; alice searched on alone (15.3) and gave up the search."
 
 
 ANTE = [(0, "open-field"), (0, "open-field"), (0, "arthur"), (0, "bristol-downs"), (0, "bristol-downs"),
@@ -120,6 +124,8 @@ def test_settling_or_releasing_leaves_the_rows_the_orm_leaves(twins, monkeypatch
         _close(twin, users, f"m-{twin}", users[winner] if winner else None, monkeypatch)
     assert _rows(twins["sql"], "m-sql") == _rows(twins["orm"], "m-orm")
     users = twins["sql"]
+    closing = LedgerEntry.objects.filter(match_id="m-sql").exclude(reason="ante_held")
+    assert closing.exists() and set(closing.values_list("note", flat=True)) == {CLOSING_NOTE}
     if winner == "alice":
         assert Holding.objects.get(user=users["alice"], card__code="cornwall").quantity == 1
     assert not AnteStake.objects.filter(match_id="m-sql", status="held").exists()

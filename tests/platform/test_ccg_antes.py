@@ -66,7 +66,7 @@ def test_conceding_a_double_puts_the_player_out_and_stakes_nothing_more(table):
     match = offer_double(match, users, offerer)
     services.move_submit(match_id=match.pk, user=users[1 - offerer], move={"type": "concede"}, version=match.version)
     match.refresh_from_db()
-    assert match.state["p"][1 - offerer]["out"] is True
+    assert match.state["p"][1 - offerer]["out"] == "conceded the doubled ante"
     assert held(match).count() == 2
     # Alone, the offerer gives up: each ante card goes home.
     services.move_submit(match_id=match.pk, user=users[offerer], move={"type": "give_up"}, version=match.version)
@@ -86,7 +86,7 @@ def test_an_unanswered_double_concedes_through_the_worker(worker, table):
     record = MoveRecord.objects.get(match=match, by_timeout=True)
     assert record.move == {"type": "concede"} and record.seat == other
     match.refresh_from_db()
-    assert match.state["p"][other]["out"] is True and held(match).count() == 2
+    assert match.state["p"][other]["out"] == "conceded the doubled ante" and held(match).count() == 2
     assert Notification.objects.filter(user=users[other], kind="timeout").exists()
 
 

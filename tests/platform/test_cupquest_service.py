@@ -173,7 +173,8 @@ def test_a_timeout_passes_the_turn(cupquest):
     seats = {s.index: s for s in Seat.objects.filter(match=match)}
     assert (seats[seat].waiting_for, seats[seat].deadline) == ("", None)
     assert seats[nxt].waiting_for == "turn" and seats[nxt].deadline > timezone.now()
-    line = selectors.log_for(match, None)[0]
+    said, line = selectors.log_for(match, None)[:2]
+    assert (said["text"], said["timeout"]) == (f"Seat {seat + 1}'s time ran out, so the site passes for them.", True)
     assert (line["text"], line["timeout"]) == (f"Seat {seat + 1} passes.", True)
     note = Notification.objects.get(user=users[seat], kind=Notification.Kind.TIMEOUT)
     assert "passes" in note.text
@@ -288,7 +289,7 @@ def test_resigning_drops_the_grail_and_the_last_one_questing_wins(cupquest):
     services.match_resign(match_id=match.pk, user=users[0])  # on turn: the game ends at once
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
-    assert match.outcome["winners"] == [1] and match.outcome["reason"] == "Seat 2 is the last one questing."
+    assert match.outcome["winners"] == [1] and match.outcome["reason"] == "Seat 1 and Seat 3 left the game: Seat 2 is the last one questing."
     out = StringIO()
     call_command("replay_check", match=match.pk, stdout=out)
     assert "1 game(s) replayed, 0 mismatch(es)" in out.getvalue()

@@ -208,7 +208,8 @@ def test_a_timed_out_discard_takes_its_default_and_leaves_the_other_clock_alone(
     assert Seat.objects.get(match=match, index=0).deadline == arthur_deadline
     assert Seat.objects.get(match=match, index=1).waiting_for == ""
     note = Notification.objects.get(user=users[1], kind=Notification.Kind.TIMEOUT)
-    assert note.text == f"Your time ran out in Monty Python Fluxx #{match.pk}: chooses {NAME[decision['default']]}."
+    assert note.text == (f"Your time ran out in Monty Python Fluxx #{match.pk}, so the site chooses "
+                         f"{NAME[decision['default']]} for you.")
     # The cards go when the last of the two has chosen.
     seat, move = SCRIPT[FIRST_DISCARD + 1]
     match = _submit(match, users, seat, move)

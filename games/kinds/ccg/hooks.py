@@ -34,6 +34,7 @@ from decks import services as deck_services
 from decks.models import AnteStake, DeckVersion, Holding
 from games import access, persistence, selectors, services, unit_of_work
 from games.errors import NotAllowed, NotFound, ServiceError
+from games.models import Match
 from games.rules.ccg.game import ante_result
 
 from .forms import PRESETS
@@ -246,29 +247,41 @@ def on_finish(match, seats, outcome) -> None:
     if result["status"] == "won":
         _stake_owed(match, seats)  # a card that could not be staked when drawn, if a copy came home since
         winner = next(seat.user for seat in seats if seat.index == result["winner"])
-    _close_ante(match, winner)
+    _close_ante(match, winner, _ledger_note(match, seats, result))
     if result["status"] == "carried_over":
         _start_rematch(match)
 
 
-def _close_ante(match, winner) -> None:
+def _ledger_note(match, seats, result) -> str:
+    """How the game ended, for the ledger entries it writes (the collection page shows them):
+    "Game #12: bob resigned; alice searched on alone (15.3) and gave up the search: ..."."""
+    if result["status"] == "carried_over":
+        return f"Game #{match.pk} was drawn: the ante is carried over to its rematch (15.1)."
+    reason = selectors.with_names((match.outcome or {}).get("reason") or "", seats)
+    if result["status"] == "won":
+        return f"Game #{match.pk}: {reason}"[:200]
+    return f"Game #{match.pk} ended without the Grail found, so no one wins the ante: {reason}"[:200]
+
+
+def _close_ante(match, winner, note: str) -> None:
     """Every held card of the match to ``winner`` (``ante_settle``), or with no winner home
     to its owner (``ante_release``): on PostgreSQL as statements of the move path
     (decks/ante_statements.py), elsewhere through the ledger's ORM functions."""
     if not persistence.fast():
         if winner is None:
-            deck_services.ante_release(match_id=match.pk)
+            deck_services.ante_release(match_id=match.pk, note=note)
         else:
-            deck_services.ante_settle(match_id=match.pk, winner=winner)
+            deck_services.ante_settle(match_id=match.pk, winner=winner, note=note)
         return
     match_id = str(match.pk)
     if winner is not None:
         persistence.execute(*ante_statements.winner_holdings(match_id, winner.pk), ledger=True)
-    persistence.execute(*ante_statements.close(match_id, winner.pk if winner else None, timezone.now()), ledger=True)
+    persistence.execute(*ante_statements.close(match_id, winner.pk if winner else None, timezone.now(), note),
+                        ledger=True)
 
 
 def on_abandon(match) -> None:
-    deck_services.ante_release(match_id=match.pk)
+    deck_services.ante_release(match_id=match.pk, note=f"Game #{match.pk} was called off before any move.")
 
 
 def _start_rematch(match) -> None:
@@ -286,6 +299,8 @@ def _start_rematch(match) -> None:
                 creator_choice=seats[0].choice, rematch_of=match)
             for seat in seats[1:]:
                 services.match_join(match_id=rematch.pk, user=seat.user, choice=seat.choice)
+        # The drawn game's pages learn of it with the frame of its end (selectors.change_shared).
+        match.__dict__["_rematch"] = {"id": rematch.pk, "status": Match.Status.ACTIVE}
     except ServiceError as exc:
         log.warning("rematch of CCG match %s could not start: %s", match.pk, exc.message)
 

@@ -101,6 +101,10 @@ class Camelot(Game):
     def view_for(self, state, seat):
         return build_view(state, seat)
 
+    def seats_out(self, state):
+        # Resigning is the only way out of Camelot: a player whose pieces are all lost plays on.
+        return {s: "resigned" for s in range(state["players"]) if not state["active"][s]}
+
     def describe_move(self, move, state=None):
         kind = move.get("type", "move")
         units = (state or {}).get("units", {})
@@ -130,7 +134,7 @@ class Camelot(Game):
         if kind == "ask_disengage":
             return f"asks seat {int(move.get('seat', 0)) + 1} for leave to disengage"
         if kind == "end_turn":
-            return "ends the turn (time ran out)" if move.get("timed_out") else "ends the turn"
+            return "ends the turn"  # a timed-out turn is said so by the shell's own log line
         if kind == "decide":
             return "answers"
         if kind == "pause":
@@ -437,7 +441,8 @@ class Camelot(Game):
                     state["tokens"].append(receiver)
         left = [s for s in range(state["players"]) if state["active"][s]]
         if len(left) == 1:
-            items.finish(state, left, False, f"Seat {left[0] + 1} is the last player standing.", events)
+            gone = " and ".join(f"Seat {s + 1}" for s in range(state["players"]) if not state["active"][s])
+            items.finish(state, left, False, f"{gone} resigned: Seat {left[0] + 1} is the last player standing.", events)
         elif state["phase"] == "entry":
             _maybe_start_play(state)
         return events

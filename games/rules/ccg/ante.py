@@ -158,3 +158,55 @@ def ante_result(state):
         return {"status": "carried_over", "cards": cards,
                 "carried_ante": [{"owner": c["owner"], "card": state["cards"][c["code"]]} for c in cards]}
     return {"status": "returned", "cards": cards}
+
+
+# --- the ante in words, for the end of the game (Game.ending_notes) -----------------------
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _cards(state, seat=None) -> str:
+    """The ante's cards with their owners ("Rabbit (Seat 2), Bridge (Seat 1)"), or a
+    seat's own ("Rabbit and Bridge")."""
+    if seat is not None:
+        return _listed([S.title(state, i) for i in state["ante"] if state["own"][i] == seat])
+    return ", ".join(f"{S.title(state, i)} (Seat {state['own'][i] + 1})" for i in state["ante"])
+
+
+def ending_words(state, seat):
+    """What the ante did at the end, or, in a game that goes on after a player fell, what is
+    still at stake and why the game goes on (15.3), for ``seat`` (None: a spectator).
+    Every card of the ante lies face up: nothing here is hidden from anyone."""
+    res = state["result"]
+    if res is not None:
+        if not state["ante"]:
+            return ["Nothing was in the ante."]
+        if res["ante"] == "won":
+            return [f"Seat {res['finder'] + 1} found the Holy Grail and wins the ante: {_cards(state)}."]
+        if res["ante"] == "carried":
+            return [f"The game is drawn: the ante ({_cards(state)}) is carried over to a rematch between the same "
+                    "players, which starts at once, each adding a new card (15.1)."]
+        return [f"The ante goes back to its owners: {_cards(state)}. Only a player who finds the Holy Grail "
+                "wins the ante (15.3), and this game ended another way."]
+    if state["phase"] == "cut":
+        return []
+    out = seat is not None and 0 <= seat < state["n"] and state["p"][seat]["out"]
+    solo = state["solo"]
+    fallen = "; ".join(f"Seat {s + 1} {turns.out_why(p)}" for s, p in enumerate(state["p"]) if p["out"])
+    mine = _cards(state, seat) if out and any(state["own"][i] == seat for i in state["ante"]) else ""
+    if solo is not None:
+        if seat == solo:
+            return [f"{fallen}. You may go on searching for the Grail alone (15.3): find it and you win the ante "
+                    f"({_cards(state)}). Give up the search, or call it a draw, and the game ends with every ante "
+                    "card going back to its owner; you win the game either way, but not the ante."]
+        stake = (f"if they find it they win the ante, your {mine} with it; if they give up or call it a draw, "
+                 f"your cards come back to you." if mine else
+                 f"finding it wins the ante ({_cards(state)}); giving up or calling a draw sends every card home.")
+        # The player who fell is told that the game is over for them by the shell's headline.
+        lead = "" if out else f"{fallen}. "
+        return [f"{lead}Seat {solo + 1} may go on searching for the Grail alone (15.3): {stake}"]
+    if mine:
+        return [f"Whoever finds the Holy Grail wins the ante, your {mine} with it; if no one does, your cards "
+                "come back to you."]
+    return []

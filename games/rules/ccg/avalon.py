@@ -45,7 +45,9 @@ def resolve_search(state, act, events):
     if all(x["searched"] for x in state["avalon"]):
         if state["solo"] is not None:
             turns.finish(state, events, winners=(state["solo"],),
-                         reason="Every area of Avalon was searched in vain after the opponents fell.", ante="returned")
+                         reason=f"Seat {state['solo'] + 1} searched on alone (15.3) and every area of Avalon was "
+                                "searched in vain: the win is theirs, but only the Grail wins the ante, so it goes "
+                                "back to its owners.", ante="returned")
         else:
             turns.finish(state, events, draw=True,
                          reason="Every area of Avalon was searched and the Grail not found: a draw; "

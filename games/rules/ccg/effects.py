@@ -277,7 +277,7 @@ def _end_game(state, eff, player, opp, ctx, events, src):
     if eff["result"] == "draw":
         turns.finish(state, events, draw=True, reason="A card ends the game in a draw.", ante="carried")
     elif opp is not None:
-        turns.defeat(state, opp, events, "a card ends their game")
+        turns.defeat(state, opp, events, "had their game ended by a card")
 
 
 _HANDLERS = {

@@ -88,9 +88,9 @@ class MPHGGame(Game):
         if state["phase"] == "cut":
             # Before the game begins nothing is at stake: the others win, antes go home.
             others = [s for s in range(state["n"]) if s != seat]
-            state["p"][seat]["out"] = True
             turns.finish(state, events, winners=tuple(others), reason=f"Seat {seat + 1} resigned before the game began.",
                          ante="returned")
+            state["p"][seat]["out"] = "resigned"
             return events
         turns.defeat(state, seat, events, "resigned")
         flow.advance(state, events)
@@ -155,6 +155,14 @@ class MPHGGame(Game):
             return {"type": "choose", "option": "ignore"}
         return {"type": "choose", "option": step["options"][0]}
 
+    def seats_out(self, state):
+        if state["result"] is not None:
+            return {}
+        return {s: turns.out_why(p) for s, p in enumerate(state["p"]) if p["out"]}
+
+    def ending_notes(self, state, seat):
+        return ante.ending_words(state, seat)
+
     def describe_move(self, move, state=None):
         t = move.get("type", "?")
         if t == "play":
@@ -162,7 +170,12 @@ class MPHGGame(Game):
             return f"plays a card{' face down' if move.get('face') == 'down' else ''}" + (f" to {where}" if where else "")
         return {"move": f"moves to {move.get('to') or 'the Round Table Area'}", "fight": f"disputes by {move.get('method')}",
                 "end_turn": "ends the turn" + (" and doubles the ante" if move.get("double") else ""),
-                "run_away": "runs away", "pass": "passes", "cut": f"cuts at {move.get('at')}"}.get(t, t.replace("_", " "))
+                "run_away": "runs away", "pass": "passes", "cut": f"cuts at {move.get('at')}",
+                "accept": "accepts the doubled ante", "concede": "concedes rather than double the ante",
+                "discard": "discards a card", "choose": "takes a choice" if move.get("option") != "ignore"
+                else "lets the revealed card be", "search": "searches for the Grail",
+                "give_up": "gives up the search", "call_draw": "calls the game a draw",
+                "resign": "resigns"}.get(t, t.replace("_", " "))
 
 
 def ante_result(state):

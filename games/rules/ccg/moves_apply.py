@@ -114,10 +114,12 @@ def main_action(state, seat, move, events):
         p["rep_set"] = True
         events.append(ev("represent", f"{S.title(state, move['card'])} now stands for seat {seat + 1}'s Round Table."))
     elif t == "call_draw":
-        turns.finish(state, events, draw=True, reason=f"Seat {seat + 1}, alone, calls it a draw.", ante="returned")
+        turns.finish(state, events, draw=True, reason=f"Seat {seat + 1} searched on alone (15.3) and called it a "
+                     "draw: the ante goes back to its owners.", ante="returned")
     elif t == "give_up":
-        turns.finish(state, events, winners=(seat,), reason=f"Seat {seat + 1} gives up the search; "
-                     "the opponents fell first.", ante="returned")
+        turns.finish(state, events, winners=(seat,), reason=f"Seat {seat + 1} searched on alone (15.3) and gave up "
+                     "the search: the win is theirs, having outlasted the others, but only the Grail wins the ante, "
+                     "so it goes back to its owners.", ante="returned")
 
 
 def play(state, seat, move, events):

@@ -52,6 +52,11 @@ def draw_bonus(state, seat) -> int:
 def finish(state, events, winners=(), draw=False, reason="", ante="returned", finder=None):
     if state["result"] is not None:
         return
+    # The final line names every player who fell before the end, and why (a resignation, a
+    # conceded doubled ante), so no one reads "Seat 1 gives up the search" without the cause.
+    fallen = [f"Seat {s + 1} {out_why(p)}" for s, p in enumerate(state["p"]) if p["out"] and s not in winners]
+    if fallen:
+        reason = "; ".join(fallen) + ". " + reason
     state["result"] = {"winners": list(winners), "draw": draw, "reason": reason,
                        "ante": ante, "finder": finder}
     state["steps"] = []
@@ -60,25 +65,37 @@ def finish(state, events, winners=(), draw=False, reason="", ante="returned", fi
     events.append(ev("end", reason))
 
 
+def out_why(p) -> str:
+    """Why a player is out, in words after their name ("resigned"); a state stored before the
+    reason was kept holds only True."""
+    return p["out"] if isinstance(p["out"], str) else "is out of the game"
+
+
 def defeat(state, seat, events, reason):
-    """A player is out of the game (15.2, 14.1, a conceded double, a resignation)."""
+    """A player is out of the game (15.2, 14.1, a conceded double, a resignation): ``reason``
+    says why in words that follow their name ("resigned", "ran out of cards")."""
     p = state["p"][seat]
     if p["out"] or state["result"] is not None:
         return
-    p["out"] = True
-    events.append(ev("defeat", f"Seat {seat + 1} is out of the game: {reason}."))
+    # Why, in words that follow the player's name ("resigned"): the shell tells the player
+    # the game is over for them (Game.seats_out), and the final line names it (``finish``).
+    p["out"] = reason
+    events.append(ev("defeat", f"Seat {seat + 1} {reason} and is out of the game.", data={"seat": seat, "why": reason}))
     left = S.alive(state)
     if not left:
         survivor = state["solo"]
         if survivor is not None:
-            finish(state, events, winners=(survivor,), reason=f"Seat {survivor + 1} searched alone and {reason}; "
-                   "the opponents were defeated first.", ante="returned")
+            finish(state, events, winners=(survivor,), reason=f"Seat {survivor + 1} searched on alone (15.3) and "
+                   f"{reason}: the win is theirs, having outlasted the others, but only the Grail wins the ante, "
+                   "so it goes back to its owners.", ante="returned")
         else:
             finish(state, events, draw=True, reason="Every player is out.", ante="returned")
         return
     if len(left) == 1 and state["n"] > 1 and state["solo"] is None:
         state["solo"] = left[0]
-        events.append(ev("solo", f"Seat {left[0] + 1} may go on searching for the Grail alone (15.3)."))
+        events.append(ev("solo", f"Seat {left[0] + 1} may go on searching for the Grail alone (15.3): finding it "
+                                 "wins the ante; giving up the search or calling a draw ends the game and sends "
+                                 "every ante card home.", data={"seat": left[0]}))
     if state["turn"] == seat:
         state["steps"] = []
         state["reveal"] = None
@@ -159,7 +176,7 @@ def start_next_turn(state, events):
     events.append(ev("turn", f"Seat {nxt + 1}'s turn {state['tn']}.", data={"seat": nxt, "turn": state["tn"]}))
     # 14.1: in Avalon with no knights at the draw phase loses at once.
     if layout.is_avalon(p["pos"]) and not p["knights"]:
-        defeat(state, nxt, events, "no knights left in Avalon")
+        defeat(state, nxt, events, "had no knights left in Avalon")
         return
     if not draw_cards(state, nxt, 1 + draw_bonus(state, nxt), events):
         return

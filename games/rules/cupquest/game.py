@@ -297,8 +297,9 @@ class CupQuest(Game):
         state["resigned"][seat] = True
         left = [s for s in range(state["players"]) if not state["resigned"][s]]
         if len(left) == 1:
+            gone = " and ".join(seat_name(s) for s in range(state["players"]) if state["resigned"][s])
             state["pending"] = None
-            state["result"] = {"winners": left, "draw": False, "reason": f"{seat_name(left[0])} is the last one questing."}
+            state["result"] = {"winners": left, "draw": False, "reason": f"{gone} left the game: {seat_name(left[0])} is the last one questing."}
             return events + [Event("end", state["result"]["reason"])]
         if was_acting:
             return events + self._end_turn(state, resigned=True)
@@ -386,6 +387,9 @@ class CupQuest(Game):
 
     def view_for(self, state, seat):
         return build_view(state, seat, load_board(state["board"]))
+
+    def seats_out(self, state):
+        return {s: "left the game" for s in range(state["players"]) if state["resigned"][s]}
 
     def describe_move(self, move, state=None):
         kind = move.get("type")

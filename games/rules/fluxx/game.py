@@ -293,7 +293,8 @@ class MontyPythonFluxx(Game):
         state["hands"][seat], state["tables"][seat] = [], []
         left = [s for s, on in enumerate(state["active"]) if on]
         if len(left) == 1:
-            reason = f"{seat_name(left[0])} is the last one playing."
+            gone = [seat_name(s) for s, on in enumerate(state["active"]) if not on]
+            reason = f"{' and '.join(gone)} left the game: {seat_name(left[0])} is the last one playing."
             state["result"] = {"winners": left, "draw": False, "reason": reason}
             events.append(Event("end", reason))
             engine.settle(state, events)
@@ -322,6 +323,9 @@ class MontyPythonFluxx(Game):
 
     def view_for(self, state, seat):
         return build_view(state, seat)
+
+    def seats_out(self, state):
+        return {s: "left the game" for s, on in enumerate(state["active"]) if not on}
 
     def describe_move(self, move, state=None):
         kind = move.get("type")

@@ -174,8 +174,9 @@
 
   function statusLine(data, ctx) {
     var v = data.view, me = data.my_seat, mine = me !== null && me !== undefined;
-    if (v.result || v.phase === "over") {
-      if (!data.replay) return "The game is over.";  // said once, in the banner above (match.js)
+    // A game the site stopped (no person left playing) is over with no result in the view.
+    if (v.result || v.phase === "over" || (!data.replay && data.status && data.status !== "active")) {
+      if (!data.replay) return "The game is over.";  // who won and why: said once, in the banner above (match.js)
       return ctx.withNames(v.result && v.result.reason || "The game is over.");
     }
     if (v.paused) {

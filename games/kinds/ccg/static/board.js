@@ -280,8 +280,21 @@
     return text;
   }
 
+  // Once the game is over the ante is no longer at stake: the heading says where it went
+  // (the banner above says it in full, from the server).
+  var ANTE_AFTER = { won: "The ante, won by ", carried: "The ante, carried over to the rematch",
+                     returned: "The ante, gone back to its owners" };
+
+  function anteHeading(v, ctx) {
+    var r = v.result;
+    if (!r) return "The ante";
+    if (r.ante === "won") return ANTE_AFTER.won + ctx.seatName(r.finder);
+    return ANTE_AFTER[r.ante] || ANTE_AFTER.returned;
+  }
+
   function drawAnte(v, ctx, data) {
-    var sec = el("section", { class: "ccg-ante", "data-testid": "ante" }, el("h3", { text: "The ante" }));
+    var sec = el("section", { class: "ccg-ante" + (v.result ? " settled" : ""), "data-testid": "ante" },
+      el("h3", { "data-testid": "ante-heading", text: anteHeading(v, ctx) }));
     if (data && data.practice) {
       // "Try this deck" and games against the computer: the ante is played, nothing is at stake.
       sec.appendChild(el("p", { class: "muted", "data-testid": "practice-ante",
@@ -470,26 +483,6 @@
     return box;
   }
 
-  /* ---- the end: what happened to the ante, and why (15.1, 15.3) ----------------------- */
-
-  function anteWords(v, ctx) {
-    var r = v.result;
-    if (!r) return null;
-    var cards = v.ante.map(function (c) { return titleOf(v, c.id) + " (" + ctx.seatName(c.owner) + ")"; }).join(", ");
-    if (!v.ante.length) return "Nothing was in the ante.";
-    if (r.ante === "won") return ctx.seatName(r.finder) + " found the Holy Grail and wins the ante: " + cards + ".";
-    if (r.ante === "carried") return "The game is drawn: the ante (" + cards + ") is carried over to a rematch between " +
-      "the same players, which starts at once, each adding a new card (15.1).";
-    return "The ante goes back to its owners: " + cards + ". Only a player who finds the Holy Grail wins the ante (15.3), " +
-      "and this game ended another way.";
-  }
-
-  function endingDetails(data, ctx) {
-    var words = data.view && anteWords(data.view, ctx);
-    if (words && data.practice) words += " A practice game: nothing was staked, and no card changes hands.";
-    return words ? [words] : [];
-  }
-
   function drawControls(v, ctx, data) {
     var moves = data.legal_moves || [];
     // The current decision stays in view wherever the player has scrolled (a sticky bar).
@@ -604,5 +597,7 @@
     root.appendChild(wrap);
   }
 
-  Grail.registerRenderer("ccg", { render: render, endingDetails: endingDetails });
+  // What the ante did at the end is said by the server (the rules' ending_notes), in the
+  // banner above the board (match.js), the same on a page opened after the end.
+  Grail.registerRenderer("ccg", { render: render });
 })();

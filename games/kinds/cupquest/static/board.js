@@ -159,7 +159,7 @@
 
   function statusLine(data, ctx) {
     var v = data.view;
-    if (v.result) {
+    if (v.result || (!data.replay && data.status && data.status !== "active")) {
       // A live page says who won and why once, in the banner above the board (match.js).
       if (!data.replay) return "The game is over.";
       // The rules only know seat numbers; name the winner here.

@@ -168,8 +168,8 @@
 
   function statusLine(data, ctx) {
     var v = data.view, me = data.my_seat;
-    if (v.result) {
-      if (!data.replay) return "The game is over.";
+    if (v.result || (!data.replay && data.status && data.status !== "active")) {
+      if (!data.replay) return "The game is over.";  // who won and why: in the banner above (match.js)
       return ctx.withNames(v.result.reason);
     }
     var t = v.turn, mine = me !== null && me !== undefined;
