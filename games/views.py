@@ -204,7 +204,8 @@ def match_history(request, match_id):
     log = selectors.log_for(match, seat, limit=100000, seats=seats)
     page = Paginator(log, 200).get_page(request.GET.get("page"))
     return render(request, "games/history.html", {"match": match, "page": page, "seats": seats,
-                                                  "game": registry.get(match.kind)})
+                                                  "game": registry.get(match.kind),
+                                                  "ending": selectors.ending_for(match, seat, seats)})
 
 
 def match_replay(request, match_id):

@@ -41,6 +41,8 @@ def test_the_api_gives_a_finished_game_its_ending_and_rematch(client, make_match
     assert body["ending"]["headline"] in ("You won", "You lost", "Draw") and body["ending"]["reason"]
     assert body["ending"]["details"] == [] and body["rematch"] is None
     assert not SEAT_N.search(body["ending"]["reason"])
+    history = client.get(f"/games/{match.pk}/history/").content.decode()  # the history page says it too
+    assert f'{body["ending"]["headline"]}.</strong> {body["ending"]["reason"]}' in history
     rematch, created = services.match_rematch(match_id=match.pk, user=bob)
     assert created
     assert client.get(f"/api/matches/{match.pk}/").json()["rematch"] == {"id": rematch.pk, "status": "open"}
