@@ -1,4 +1,6 @@
 """The pages a person uses, and a game page whose query count does not grow with history."""
+import re
+
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -81,7 +83,8 @@ def test_the_log_names_people_where_the_rules_say_seat(client, make_match, make_
     log = [line["text"] for line in client.get(f"/api/matches/{match.pk}/").json()["log"]]
     assert log[0].startswith("alice lays a ") and any(line.startswith("bob lays a ") for line in log)
     assert not any("Seat 1" in line or "Seat 2" in line for line in log)
-    assert "alice lays a" in client.get(f"/games/{match.pk}/history/").content.decode()
+    history = client.get(f"/games/{match.pk}/history/").content.decode()
+    assert re.search(r'<a [^>]*href="/players/alice/"[^>]*>alice</a> lays a', history)  # a name links its profile
     services.match_resign(match_id=match.pk, user=alice)
     assert client.get(f"/api/matches/{match.pk}/").json()["outcome"]["reason"] == "alice resigned."
 
