@@ -32,7 +32,7 @@ def seat_names(match):
     for seat in seats:
         name = computers.seat_name(seat, seats)
         if not name:
-            parts.append(format_html("<em>open seat</em>"))
+            parts.append(mark_safe("<em>open seat</em>"))
         elif seat.user_id is not None and not seat.computer:
             parts.append(player(name))
         else:
