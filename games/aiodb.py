@@ -130,17 +130,26 @@ async def run_script(conn: psycopg.AsyncConnection, statements: list[tuple[str, 
     as one simple-query message: each SQL is prepared on the connection the first time it
     is used (``PREPARE`` in the same message), so PostgreSQL plans it once per connection,
     and is run with ``EXECUTE``, its parameters written as literals by psycopg's own
-    quoting. A statement fails the whole message: the caller rolls back (``roll_back``)."""
+    quoting. A statement fails the whole message: the caller rolls back (``roll_back``).
+
+    Behind a pooler in transaction mode (PgBouncer; DB_PREPARE_THRESHOLD=-1 says so) a
+    connection's next transaction may be on another server connection, where nothing was
+    prepared: the statements are then sent as they are, each planned anew (docs/deploy.md)."""
     names = _prepared.setdefault(conn, {})
     new: dict[str, str] = {}
     parts = ["BEGIN"] if begin else []
-    for sql, _ in statements:
-        if sql not in names and sql not in new:
-            new[sql] = f"grail_{len(names) + len(new)}"
-            parts.append(f"PREPARE {new[sql]} AS {_numbered(sql)}")
+    prepare = _prepares()
+    if prepare:
+        for sql, _ in statements:
+            if sql not in names and sql not in new:
+                new[sql] = f"grail_{len(names) + len(new)}"
+                parts.append(f"PREPARE {new[sql]} AS {_numbered(sql)}")
     first = len(parts)
     quoting = psycopg.AsyncClientCursor(conn)
     for sql, params in statements:
+        if not prepare:
+            parts.append(quoting.mogrify(sql, params) if params else sql.replace("%%", "%"))
+            continue
         name = names.get(sql) or new[sql]
         parts.append(quoting.mogrify(f"EXECUTE {name}({', '.join(['%s'] * len(params))})", params) if params
                      else f"EXECUTE {name}")
@@ -167,6 +176,14 @@ async def roll_back(conn: psycopg.AsyncConnection) -> None:
         await conn.execute("ROLLBACK; DEALLOCATE ALL", prepare=False)
     except Exception:  # noqa: BLE001 - broken: ``connection`` will not reuse it
         pass
+
+
+def _prepares() -> bool:
+    """Whether statements may be prepared on a connection for its later transactions: not
+    when the prepare threshold is off (settings.py: DB_PREPARE_THRESHOLD=-1, for a pooler in
+    transaction mode)."""
+    options = django_connection.settings_dict.get("OPTIONS", {})
+    return options.get("prepare_threshold", 0) is not None
 
 
 def _numbered(sql: str) -> str:
