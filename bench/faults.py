@@ -1174,12 +1174,13 @@ def scenario_analysis(redis, workdir, clients=12, seconds=20):
 
 
 def _prod_shape(redis, workdir):
-    """`make prod`'s shape on the bench database and private Redis (bench/prod_shape.py)."""
+    """`make prod`'s shape on the bench database and private Redis (bench/prod_shape.py);
+    a prefix (queue, cache, groups) of its own each time."""
     sys.path.insert(0, str(ROOT / "bench"))
     import prod_shape
 
-    run = workdir / f"prod-{time.time_ns() % 10**8}"
-    cfg, env = prod_shape.start(run, DB_URL, redis.url, prefix=f"{PREFIX}-prod")
+    tag = time.time_ns() % 10**8
+    cfg, env = prod_shape.start(workdir / f"prod-{tag}", DB_URL, redis.url, prefix=f"{PREFIX}-prod{tag}")
     return prod_shape, cfg, env
 
 

@@ -25,6 +25,7 @@ local URL). Everything else has a default, overridable from the environment:
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -115,14 +116,16 @@ class Config:
 
 # -- rendering ------------------------------------------------------------------------------
 
-# nginx stops sending to a web process for this long after a failed connect (a restart);
-# a rolling restart waits as long after a process is back before stopping the next, or for
-# a moment nginx would count both out at once and answer 502 (bench/faults.py, rolling_restart).
-FAIL_TIMEOUT = 2
+# nginx never counts a web process out (max_fails=0): a connect to one that is restarting is
+# refused at once and the request goes to the next (proxy_next_upstream). Counting them out
+# (max_fails=1) left nginx with none for a moment when the second went down before it had
+# taken the first back: 502s and slow reconnects in the rolling restart (docs/reliability.md).
+# The price: a process that hangs without refusing costs each request proxy_connect_timeout.
+UPSTREAM_PARAMS = "max_fails=0"
 
 
 def nginx_site(cfg: Config, env: dict[str, str]) -> str:
-    servers = " ".join(f"server 127.0.0.1:{p} max_fails=1 fail_timeout={FAIL_TIMEOUT}s;" for p in cfg.web_ports)
+    servers = " ".join(f"server 127.0.0.1:{p} {UPSTREAM_PARAMS};" for p in cfg.web_ports)
     return render((DEPLOY / "nginx.conf.template").read_text(), {
         "GRAIL_RESOLVER": "# (fixed loopback upstreams: no resolver)",
         "GRAIL_UPSTREAM_SERVERS": servers,
@@ -169,7 +172,9 @@ serverurl=unix://{cfg.run}/supervisor.sock
     for i in range(1, cfg.workers + 1):
         parts.append(f"[program:worker{i}]\ncommand={DEPLOY}/worker.sh\nenvironment=WORKER_NAME=\"worker{i}\"\n"
                      f"stdout_logfile={logs}/worker{i}.log\nstopwaitsecs=30\n{common}")
-    parts.append(f"[program:beat]\ncommand={DEPLOY}/beat.sh\nstdout_logfile={logs}/beat.log\nstopwaitsecs=10\n{common}")
+    # Beat leaves at once on SIGINT; on SIGTERM it sat until supervisord killed it 10 s later.
+    parts.append(f"[program:beat]\ncommand={DEPLOY}/beat.sh\nstdout_logfile={logs}/beat.log\nstopsignal=INT\n"
+                 f"stopwaitsecs=10\n{common}")
     parts.append(f"[program:nginx]\ncommand=/usr/sbin/nginx -p {cfg.run}/nginx -c {cfg.run}/nginx.conf "
                  f"-g \"daemon off;\"\nstdout_logfile={logs}/nginx.log\nstopsignal=QUIT\nstopwaitsecs=10\n{common}")
     return "\n".join(parts)
@@ -299,18 +304,40 @@ def wait_healthy(port: int, timeout: float = 60.0) -> None:
     raise RuntimeError(f"the web process on {port} does not answer /healthz")
 
 
+# What a program's log says once it serves again after a (re)start.
+READY_LINES = {"worker": " ready.", "beat": "beat: Starting..."}
+
+
+def wait_log(path: Path, offset: int, text: str, timeout: float = 180.0) -> None:
+    """Until ``text`` appears in the log past ``offset`` (what the new process wrote)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        with contextlib.suppress(OSError), path.open("rb") as f:
+            f.seek(offset)
+            if text.encode() in f.read():
+                return
+        time.sleep(0.2)
+    raise RuntimeError(f"{path.name}: no {text!r} after {timeout:.0f} s")
+
+
 def restart(cfg: Config, names: list[str]) -> None:
-    """Restart each program in turn (supervisord stops it, SIGTERM: uvicorn stops accepting,
-    closes its websockets with 1012 and finishes its requests; then starts it). A web process
-    must answer again, and nginx have taken it back (FAIL_TIMEOUT), before the next goes:
-    a rolling restart."""
+    """Restart each program in turn, each serving again before the next goes: a rolling
+    restart. supervisord stops it (a web process: SIGTERM, uvicorn stops accepting, closes
+    its websockets with 1012 and finishes its requests; a worker: warm shutdown, the tasks it
+    held go back to the queue), then starts it; "RUNNING" is only that it did not exit at
+    once, so a web process must answer /healthz, a worker log that it is ready and beat that
+    it started. (Restarting worker2 while worker1 was still starting left no worker for 30 s:
+    deadlines fired up to a minute late.)"""
     for name in names:
+        log = cfg.run / "logs" / f"{name}.log"
+        offset = log.stat().st_size if log.exists() else 0
         supervisorctl(cfg, "restart", name)
         if name.startswith("web"):
             port = cfg.web_ports[int(name[3:]) - 1]
             wait_port(port)
             wait_healthy(port)
-            time.sleep(FAIL_TIMEOUT + 0.5)
+        elif name.rstrip("0123456789") in READY_LINES:
+            wait_log(log, offset, READY_LINES[name.rstrip("0123456789")])
 
 
 def main(argv: list[str]) -> None:
