@@ -14,6 +14,8 @@ RUNS = [
     ["move_roundtrip.py", "--games", "40", "--seconds", "15"],
     ["move_roundtrip.py", "--games", "40", "--seconds", "15", "--rate", "200"],
     ["spectators.py", "--spectators", "500", "--moves", "10"],
+    # make prod's shape: through nginx with two web processes against one direct (CCG, Cup Quest)
+    ["prod_roundtrip.py", "--games", "20", "--seconds", "15"],
 ]
 
 
