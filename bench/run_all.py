@@ -16,6 +16,7 @@ RUNS = [
     ["spectators.py", "--spectators", "500", "--moves", "10"],
     # make prod's shape: through nginx with two web processes against one direct (CCG, Cup Quest)
     ["prod_roundtrip.py", "--games", "20", "--seconds", "15"],
+    ["notifications.py"],
 ]
 
 

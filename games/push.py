@@ -275,8 +275,14 @@ def quiet_until(preferences: PushPreferences, now: datetime) -> datetime | None:
 
 def flush(user_id: int, *, now: datetime | None = None) -> list[int]:
     """Turn this person's waiting notices into one push per subscription (see the module's
-    docstring). Returns the new deliveries' ids."""
-    now = now or timezone.now()
+    docstring). Returns the new deliveries' ids, due at once."""
+    return [d.pk for d in _flush(user_id, now=now or timezone.now(), claim=False)]
+
+
+def _flush(user_id: int, *, now: datetime, claim: bool) -> list[PushDelivery]:
+    """``flush``; ``claim``: the deliveries are made already claimed by this worker (their
+    first attempt counted, a lease ahead), with their subscriptions, to be sent at once
+    without reading them back."""
     with transaction.atomic():
         waiting = list(Notification.objects.select_for_update(skip_locked=True)
                        .filter(user_id=user_id, pushed_at__isnull=True, read_at__isnull=True)
@@ -284,7 +290,7 @@ def flush(user_id: int, *, now: datetime | None = None) -> list[int]:
         if not waiting:
             return []
         preferences = preferences_of(user_id)
-        subscriptions = list(PushSubscription.objects.filter(user_id=user_id).values_list("pk", flat=True))
+        subscriptions = list(PushSubscription.objects.filter(user_id=user_id))
         chosen = set(preferences.events or ())
         wanted = [n for n in waiting if KIND_EVENT.get(n.kind) in chosen]
         if not subscriptions or vapid() is None:
@@ -305,8 +311,9 @@ def flush(user_id: int, *, now: datetime | None = None) -> list[int]:
             return []
         payload = payload_for(wanted)
         made = PushDelivery.objects.bulk_create(
-            [PushDelivery(subscription_id=s, payload=payload, next_try_at=now) for s in subscriptions])
-    return [d.pk for d in made]
+            [PushDelivery(subscription=s, payload=payload, attempts=1 if claim else 0,
+                          next_try_at=now + LEASE if claim else now) for s in subscriptions])
+    return made
 
 
 def _url_for(notice: Notification) -> str:
@@ -381,8 +388,6 @@ def deliver(delivery_id: int, *, now: datetime | None = None) -> str:
 
 
 def _deliver(delivery_id: int, *, now: datetime | None = None) -> str:
-    from pywebpush import WebPushException
-
     now = now or timezone.now()
     claimed = PushDelivery.objects.filter(pk=delivery_id, next_try_at__lte=now).update(
         next_try_at=now + LEASE, attempts=F("attempts") + 1)
@@ -391,6 +396,14 @@ def _deliver(delivery_id: int, *, now: datetime | None = None) -> str:
     delivery = PushDelivery.objects.select_related("subscription").filter(pk=delivery_id).first()
     if delivery is None:
         return "skipped"
+    return _send_claimed(delivery, now)
+
+
+def _send_claimed(delivery: PushDelivery, now: datetime) -> str:
+    """Send a delivery this worker holds (its attempt counted), and settle it."""
+    from pywebpush import WebPushException
+
+    delivery_id = delivery.pk
     wait = None
     try:
         send(delivery.subscription, delivery.payload)
@@ -419,8 +432,15 @@ def _deliver(delivery_id: int, *, now: datetime | None = None) -> str:
 
 
 def flush_and_deliver(user_id: int, *, now: datetime | None = None) -> int:
-    """The flush task's work: flush this person, then send what it made. Returns how many sent."""
-    return sum(deliver(d, now=now) == "sent" for d in flush(user_id, now=now))
+    """The flush task's work: flush this person, then send what it made (claimed as it was
+    made, so nothing is read back). Returns how many sent."""
+    now = now or timezone.now()
+    sent = 0
+    for delivery in _flush(user_id, now=now, claim=True):
+        outcome = _send_claimed(delivery, now)
+        metrics.WEB_PUSHES.labels(outcome).inc()
+        sent += outcome == "sent"
+    return sent
 
 
 def sweep(*, limit: int = 200, now: datetime | None = None) -> int:

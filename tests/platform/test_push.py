@@ -323,3 +323,18 @@ def test_the_vapid_key_command_makes_a_key_pywebpush_signs_with(capsys):
     key = line.split("=", 1)[1]
     assert len(push.b64url_decode(key)) == 32
     assert push._vapid_for(key).sign({"sub": "mailto:a@b.c", "aud": "https://x", "exp": 9999999999})["Authorization"]
+
+
+@pytest.mark.django_db
+def test_a_push_whose_worker_died_after_the_flush_is_sent_once_its_lease_lapses(push_on, push_service, client,
+                                                                               make_user):
+    match, alice, bob = duel(make_user)
+    bobs_notices_are_done()
+    keys = subscribe(client, bob, push_service, "bob-phone")
+    play(match, alice, 0)
+    now = timezone.now()
+    [held] = push._flush(bob.pk, now=now, claim=True)  # flushed and claimed; the worker dies here
+    assert push.sweep(now=now + timedelta(seconds=30)) == 0 and push_service.received == []
+    assert push.sweep(now=now + push.LEASE + timedelta(seconds=1)) == 1
+    assert keys.payload(push_service.received[0])["title"] == "Your move"
+    assert not PushDelivery.objects.filter(pk=held.pk).exists()
