@@ -180,9 +180,13 @@ def _current_version(match_id: int) -> int | None:
     return Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
 
 
-@database_sync_to_async
-def _chat_seen(match_id: int, user_id: int) -> None:
+def _chat_seen_sync(match_id: int, user_id: int) -> None:
     services.chat_notices_read(match_id=match_id, user_id=user_id)
+
+
+# One independent UPDATE: any worker thread will do (as _load_frame), not the one thread
+# kept for thread-sensitive work, which the socket's own handshake waits on.
+_chat_seen = database_sync_to_async(_chat_seen_sync, thread_sensitive=False)
 
 
 async def dispatch_in_order(sources, dispatch, *, backlog: int = 64) -> None:
@@ -513,7 +517,33 @@ class MatchConsumer(LiveConsumer):
             return
         await self.send_json({"type": "chat", "message": line})
         if self.seat is not None and line["user"] != getattr(self.user, "username", None):
-            await _chat_seen(self.match_id, self.user.id)  # on the page: the line is not news
+            self._chat_seen_soon()  # on the page: the line is not news
+
+    def _chat_seen_soon(self) -> None:
+        """Mark this player's chat notice read beside the socket's other work: one write at a
+        time per socket, and one more for the lines that came while it ran (50 lines in a
+        burst are two writes, not 50, and never hold up the lines themselves)."""
+        task = getattr(self, "seen_task", None)
+        self.seen_again = task is not None and not task.done()
+        if not self.seen_again:
+            self.seen_task = asyncio.ensure_future(self._chat_seen_writes())
+
+    async def _chat_seen_writes(self) -> None:
+        try:
+            while True:
+                self.seen_again = False
+                await _chat_seen(self.match_id, self.user.id)
+                if not self.seen_again:
+                    return
+        except Exception:  # noqa: BLE001 - a notice left unread is harmless; the page reads it on load
+            log.info("could not mark the chat notice of match %s read", self.match_id, exc_info=True)
+
+    async def disconnect(self, code):
+        task = getattr(self, "seen_task", None)
+        if task is not None:  # its write finishes with the socket, not after it
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(task, timeout=5)
+        await super().disconnect(code)
 
     async def _send_frame(self, version: int, text: str, force: bool = False):
         if version <= self.sent_version and not force:
