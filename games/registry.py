@@ -5,6 +5,7 @@ and nowhere else. Adding a game is one line in ROOMS plus its own folders:
 from __future__ import annotations
 
 import importlib
+import threading
 from pathlib import Path
 
 from games.kinds.base import Room
@@ -21,16 +22,30 @@ ROOMS = (
 
 _ROOMS: dict[str, Room] = {}
 _loaded = False
+_loading = threading.RLock()
+_in_progress = False
 
 
 def _load() -> None:
-    """Import the rooms on first use (they import models, so not at module import time)."""
-    global _loaded
+    """Import the rooms on first use (they import models, so not at module import time).
+    A fresh web process's first requests ask from several threads at once (sockets' frames,
+    synchronous views): the flag is raised only once every room is in, under a lock, so no
+    other thread ever sees a half-filled table (it answered "Unknown game kind 'duel'", a
+    500). A room whose import asks the registry again, on the loading thread, is answered
+    with the rooms loaded so far, as before."""
+    global _loaded, _in_progress
     if _loaded:
         return
-    _loaded = True
-    for path in ROOMS:
-        add(path)
+    with _loading:
+        if _loaded or _in_progress:
+            return
+        _in_progress = True
+        try:
+            for path in ROOMS:
+                add(path)
+            _loaded = True
+        finally:
+            _in_progress = False
 
 
 def add(package: str) -> Room:
