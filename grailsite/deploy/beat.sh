@@ -4,4 +4,4 @@
 set -e
 cd "$(dirname "$0")/../.."
 export DB_POOL_MAX=1
-exec celery -A grailsite --quiet beat --loglevel "${CELERY_LOG_LEVEL:-info}" --schedule "${BEAT_SCHEDULE:-/tmp/celerybeat-schedule}"
+exec celery -A grailsite --quiet beat --loglevel "${TASKS_LOG_LEVEL:-info}" --schedule "${BEAT_SCHEDULE:-/tmp/celerybeat-schedule}"

@@ -5,5 +5,5 @@
 set -e
 cd "$(dirname "$0")/../.."
 export DB_POOL_MAX="${WORKER_DB_POOL_MAX:-2}"
-exec celery -A grailsite --quiet worker --loglevel "${CELERY_LOG_LEVEL:-info}" --concurrency "${WORKER_CONCURRENCY:-2}" \
+exec celery -A grailsite --quiet worker --loglevel "${TASKS_LOG_LEVEL:-info}" --concurrency "${WORKER_CONCURRENCY:-2}" \
     --hostname "${WORKER_NAME:-celery}@%h"

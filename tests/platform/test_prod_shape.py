@@ -177,3 +177,14 @@ def test_worker_and_beat_restarts_while_deadlines_fall_due_fire_each_once(site):
     print("timer restarts:", json.dumps(figures))
     assert figures["missed"] == 0 and figures["fired_once"] == figures["deadlines"], figures
     assert figures["fired_twice_or_more"] == 0, figures
+
+
+def test_the_deploy_scripts_read_no_variable_celery_itself_writes():
+    """Celery's logging setup writes CELERY_LOG_LEVEL (as a number, "40") and CELERY_LOG_FILE
+    into its process's environment, so anything started from a process that ran a worker (the
+    suite's in-process worker, then `make prod` from the same test run) inherited "40", and
+    `celery worker --loglevel 40` refused to start: every worker and beat died at once."""
+    written_by_celery = ("CELERY_LOG_LEVEL", "CELERY_LOG_FILE")
+    for script in DEPLOY.glob("*.sh"):
+        text = script.read_text()
+        assert not any(name in text for name in written_by_celery), script.name
