@@ -12,13 +12,12 @@ import pytest
 from games.rules.camelot.game import Camelot
 from games.rules.ccg.game import MPHGGame
 from games.rules.cupquest.game import CupQuest
+from games.rules.fluxx.game import MontyPythonFluxx
 from games.rules.duel.game import GrailDuel
 from tests.rules.camelot.helpers import BOARD, play, put, table
 from tests.rules.ccg import cards_for_tests as T
 
-# Fluxx's own deck is another piece of work: its "You draw X to use." beside "Seat 1 draws 2
-# cards to use at once." is left to it (see docs of issue 34's report).
-GAMES = [(GrailDuel(), 2, {}), (CupQuest(), 3, {}), (Camelot(), 4, {}),
+GAMES = [(GrailDuel(), 2, {}), (MontyPythonFluxx(), 3, {}), (CupQuest(), 3, {}), (Camelot(), 4, {}),
          (MPHGGame(), 2, {"decks": [T.test_deck() for _ in range(2)], "collection_sizes": [100, 99],
                           "double_the_ante": True})]
 

@@ -24,11 +24,14 @@ def _draw_use(state, frame, events):
     if "pool" not in frame:
         frame["pool"] = draw_cards(state, seat, number(state, frame["draw"]), events)
         frame["left"] = number(state, frame["play"])
+        # One line a viewer: the drawer reads the cards, everyone else the count.
+        drawer = ()
         if frame["pool"]:
             events.append(Event("pool", f"You draw {card_list(frame['pool'])} to use.", audience=(seat,),
                                 data={"cards": list(frame["pool"])}))
-        say(events, "pool", f"{seat_name(seat)} draws {len(frame['pool'])} cards to use at once.",
-            seat=seat, count=len(frame["pool"]))
+            drawer = (seat,)
+        events.append(new_event(Event, ("pool", f"{seat_name(seat)} draws {len(frame['pool'])} cards to use at once.",
+                                         None, {"seat": seat, "count": len(frame["pool"])}, drawer)))
     pool = frame["pool"]
     if "answer" in frame:
         chosen = frame.pop("answer")
