@@ -3,6 +3,7 @@ away, built from the per-seat log (games/recap.py). The leak test uses the test 
 cards are unmistakable strings (tests/secret_game.py)."""
 from __future__ import annotations
 
+import html
 import json
 import re
 from datetime import timedelta
@@ -82,7 +83,7 @@ def test_a_recap_never_shows_a_card_the_player_could_not_see_then(client, make_u
     assert not (theirs - table) & cards, "a card another seat drew and still holds"
     hidden_now = set(match.state["deck"]) | {c for i, h in enumerate(match.state["hands"]) if i != me for c in h}
     assert not hidden_now & cards
-    assert "(time ran out)" in shown
+    assert "bob's time ran out, so the site" in html.unescape(shown)
 
 
 def test_chat_lines_and_the_ending_are_in_it_and_my_own_lines_are_not(client, make_match):
@@ -143,3 +144,18 @@ def test_a_private_game_says_nothing_of_itself_to_a_stranger(client, make_user):
                            content_type="application/json")
     assert response.status_code in (403, 404)
     assert not MatchVisit.objects.exists()
+
+
+def test_a_timed_out_move_says_so_once_in_the_recap(client, make_match):
+    """The site's own line already says whose time ran out and what it did; the recap adds no
+    "(time ran out)" to that line and the game's own line after it (it said it three times)."""
+    match, (alice, bob) = make_match(clock_kind="minutes", clock_amount=5)
+    first = match.seats.get(waiting_for="turn")
+    other = bob if first.user == alice else alice
+    client.force_login(other)
+    client.get(f"/games/{match.pk}/")
+    Seat.objects.filter(pk=first.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert services.deadline_expire(match_id=match.pk, seat_index=first.index)
+    shown = html.unescape(re.sub(r'title="[^"]*"', "", recap_html(client, match)))  # words read, not hover texts
+    assert f"{first.user.username}'s time ran out, so the site" in shown
+    assert shown.count("time ran out") == 2, shown  # that line, and the summary's count of such moves
