@@ -29,6 +29,7 @@ one small task message (or, in the embedded default, nothing: the sweep thread f
 from __future__ import annotations
 
 import base64
+import hmac
 import ipaddress
 import json
 import logging
@@ -183,6 +184,30 @@ def subscription_save(*, user, endpoint: str, p256dh: str, auth: str, label: str
         if extra:
             PushSubscription.objects.filter(pk__in=extra).delete()
     return subscription
+
+
+def subscription_renew(*, old_endpoint: str, old_auth: str, endpoint: str, p256dh: str, auth: str) -> PushSubscription:
+    """A push service replaced a browser's subscription (the service worker's
+    ``pushsubscriptionchange``): the new one takes the old one's place, for the same person.
+    The old endpoint and auth secret are the proof: only that browser and the site hold the
+    secret (the push service never sees it), so no session is needed, which the worker has no
+    CSRF token for."""
+    if not settings.VAPID_PRIVATE_KEY:
+        raise ServiceError("Push notifications are not set up on this site.")
+    refusal = _endpoint_refusal(endpoint)
+    if refusal:
+        raise ServiceError(refusal)
+    _check_keys(p256dh, auth)
+    with transaction.atomic():
+        old = PushSubscription.objects.select_for_update().filter(endpoint=old_endpoint).first()
+        if old is None or not hmac.compare_digest(old.auth.encode(), old_auth.encode()):
+            raise NotFound("No such push subscription.")
+        if endpoint != old_endpoint:
+            # The same browser may have subscribed anew through the settings page already.
+            PushSubscription.objects.filter(endpoint=endpoint).delete()
+        old.endpoint, old.p256dh, old.auth = endpoint, p256dh, auth
+        old.save(update_fields=["endpoint", "p256dh", "auth"])
+    return old
 
 
 def subscription_remove(*, user, subscription_id: int) -> None:

@@ -62,6 +62,25 @@ def push_subscribe(request, body: SubscriptionIn):
     return Status(201, subscription)
 
 
+class HeldIn(In):
+    endpoint: str = Field(min_length=12, max_length=1000, pattern=NO_NUL, description="The endpoint being replaced.")
+    auth: str = Field(min_length=16, max_length=32, pattern=BASE64URL, description="Its auth secret, base64url.")
+
+
+class RenewalIn(In):
+    old: HeldIn
+    new: SubscriptionIn
+
+
+@router.post("push/subscriptions/renew/", response={200: SubscriptionOut, **ERRORS}, auth=PUBLIC,
+             url_name="api_push_renew")
+def push_renew(request, body: RenewalIn):
+    """The service worker's call when the push service replaced this browser's subscription:
+    no session, the old subscription's endpoint and auth secret prove whose it is."""
+    return push.subscription_renew(old_endpoint=body.old.endpoint, old_auth=body.old.auth,
+                                   endpoint=body.new.endpoint, p256dh=body.new.keys.p256dh, auth=body.new.keys.auth)
+
+
 @router.get("push/subscriptions/", response={200: SubscriptionsOut, **ERRORS}, url_name="api_push_subscriptions")
 def push_subscriptions(request):
     return {"subscriptions": list(PushSubscription.objects.filter(user=request.user))}

@@ -160,5 +160,44 @@ def new_page(transactional_db, django_db_serialized_rollback, browser):
 
 
 @pytest.fixture
+def own_server(tmp_path, new_page):
+    """Start a Daphne of the test's own on the test database (``own_server(**env)`` gives its
+    URL and process), for a test that must stop it or needs settings of its own (the session's
+    server stays up for the others). ``new_page`` first: it brings the database."""
+    started = []
+
+    def start(**extra_env):
+        port = _free_port()
+        env = dict(os.environ, DATABASE_URL=_database_url(), DJANGO_SETTINGS_MODULE="tests.live_settings",
+                   GRAILSITE_CHANNEL_PREFIX=settings.CHANNEL_PREFIX, ALLOWED_HOSTS="127.0.0.1,localhost",
+                   RATE_LOGIN_IP="100000/m", **extra_env)
+        env.pop("GRAILSITE_TEST_DB", None)
+        log = open(tmp_path / f"daphne-{port}.log", "w")
+        proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                                 "grailsite.asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        started.append((proc, log))
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, f"the server did not start; see {log.name}"
+                time.sleep(0.2)
+        return f"http://127.0.0.1:{port}", proc
+
+    yield start
+    for proc, log in started:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:  # a socket it waits on to close: it goes anyway
+                proc.kill()
+                proc.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture
 def page(new_page):
     return new_page()

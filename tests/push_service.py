@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import pytest
+
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
@@ -141,3 +143,25 @@ def vapid_claims(received: Received) -> tuple[dict, str]:
     header, claims = (json.loads(unb64url(p)) for p in signing_input.split("."))
     assert header["alg"] == "ES256"
     return claims, parts["k"]
+
+
+# --- fixtures (imported by the test modules that use them) ---------------------------------
+
+@pytest.fixture
+def push_service():
+    service = PushService().start()
+    yield service
+    service.stop()
+
+
+@pytest.fixture
+def push_on(settings):
+    """A VAPID key of the test's own; the loopback push service is let in; a short window."""
+    from games import push  # Django's; this module is also the benchmark's push service
+
+    settings.VAPID_PRIVATE_KEY = push.generate_private_key()
+    settings.VAPID_SUBJECT = "mailto:test@grailsite.local"
+    settings.PUSH_ALLOW_HTTP_ENDPOINTS = True
+    settings.PUSH_BATCH_SECONDS = 1
+    push._scheduled.clear()  # user ids come again after a database reset
+    return settings

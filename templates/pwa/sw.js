@@ -51,6 +51,16 @@ self.addEventListener("fetch", (event) => {
 
 // Push (games/push.py): the payload is {title, body, url, tag, count}, encrypted for this
 // browser; the push service cannot read it.
+function showPush(data) {
+  return self.registration.showNotification(data.title || "grailsite", {
+    body: data.body || "",
+    tag: data.tag || "grailsite",   // a newer push about the same game replaces the older one
+    renotify: true,
+    icon: ICON_PREFIX + "grail-192.png",
+    data: { url: data.url || "/" },
+  });
+}
+
 self.addEventListener("push", (event) => {
   let data = {};
   try {
@@ -58,24 +68,52 @@ self.addEventListener("push", (event) => {
   } catch (err) {
     data = { body: event.data ? event.data.text() : "" };
   }
-  event.waitUntil(self.registration.showNotification(data.title || "grailsite", {
-    body: data.body || "",
-    tag: data.tag || "grailsite",   // a newer push about the same game replaces the older one
-    renotify: true,
-    icon: ICON_PREFIX + "grail-192.png",
-    data: { url: data.url || "/" },
-  }));
+  event.waitUntil(showPush(data));
 });
 
-// A click opens the game at the right place (its board, or its chat), in a window already
-// showing it if there is one.
+// A click opens the game at the right place (its board, or its chat): in the window already
+// showing that game if there is one, else in a window of the site already open (an installed
+// app keeps one window), else in a new one. Focusing is allowed only inside a click: a focus
+// refused leaves the window navigated all the same.
+function openFromNotification(notification) {
+  notification.close();
+  const target = new URL((notification.data && notification.data.url) || "/", self.location.origin);
+  if (target.origin !== self.location.origin) return Promise.resolve(null);
+  return self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+    const open = windows.find((w) => w.url === target.href)
+      || windows.find((w) => new URL(w.url).pathname === target.pathname)
+      || windows.find((w) => w.focused) || windows[0];
+    if (!open) return self.clients.openWindow(target.href);
+    const there = open.url === target.href ? Promise.resolve(open) : open.navigate(target.href);
+    return there.then((w) => (w || open).focus().catch(() => w || open));
+  });
+}
+
 self.addEventListener("notificationclick", (event) => {
-  event.notification.close();
-  const target = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
-  if (target.origin !== self.location.origin) return;
-  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
-    const open = windows.find((w) => w.url === target.href) || windows.find((w) => new URL(w.url).pathname === target.pathname);
-    if (open) return open.focus().then((w) => (w.url === target.href ? w : w.navigate(target.href)));
-    return self.clients.openWindow(target.href);
-  }));
+  event.waitUntil(openFromNotification(event.notification));
+});
+
+// A push service may replace a browser's subscription (keys expired, the service moved it):
+// the site is told the new one, proving it held the old one by its endpoint and auth secret,
+// which only this browser and the site know. No cookie goes with it: a worker cannot read the
+// CSRF token, and the old subscription is proof enough.
+function renewSubscription(oldSubscription, newSubscription) {
+  if (!oldSubscription) return Promise.resolve(null);  // nothing to name the one replaced
+  const fresh = newSubscription ? Promise.resolve(newSubscription)
+    : self.registration.pushManager.subscribe(oldSubscription.options);
+  return fresh.then((subscription) => {
+    const was = oldSubscription.toJSON();
+    const now = subscription.toJSON();
+    return fetch("/api/push/subscriptions/renew/", {
+      method: "POST", credentials: "omit", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        old: { endpoint: was.endpoint, auth: was.keys.auth },
+        new: { endpoint: now.endpoint, keys: { p256dh: now.keys.p256dh, auth: now.keys.auth } },
+      }),
+    });
+  });
+}
+
+self.addEventListener("pushsubscriptionchange", (event) => {
+  event.waitUntil(renewSubscription(event.oldSubscription, event.newSubscription));
 });

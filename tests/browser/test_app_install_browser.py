@@ -5,50 +5,12 @@ only: after a game was played on the page, its cache holds nothing else."""
 from __future__ import annotations
 
 import io
-import os
-import socket
-import subprocess
-import sys
-import time
 
 import pytest
-from django.conf import settings
 from PIL import Image
 
 from games import services
 from tests.browser.helpers import log_in, open_game
-from tests.browser_fixtures import ROOT, _database_url, _free_port
-
-
-@pytest.fixture
-def own_server(tmp_path, new_page):
-    """A Daphne of this test's own on the test database, which the test may stop (the
-    session's server must stay up for the others). ``new_page`` first: it brings the database."""
-    port = _free_port()
-    env = dict(os.environ, DATABASE_URL=_database_url(), DJANGO_SETTINGS_MODULE="tests.live_settings",
-               GRAILSITE_CHANNEL_PREFIX=settings.CHANNEL_PREFIX, ALLOWED_HOSTS="127.0.0.1,localhost",
-               RATE_LOGIN_IP="100000/m")
-    env.pop("GRAILSITE_TEST_DB", None)
-    log = open(tmp_path / "daphne.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                             "grailsite.asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-        except OSError:
-            assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.2)
-    yield f"http://127.0.0.1:{port}", proc
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:  # a socket it waits on to close: it goes anyway
-            proc.kill()
-            proc.wait(timeout=10)
-    log.close()
 
 
 def _worker_ready(page) -> dict:
@@ -75,7 +37,7 @@ def test_the_manifest_and_service_worker_register(live_url, page):
 
 
 def test_the_offline_page_shows_when_the_server_is_stopped(own_server, page, make_user):
-    url, server = own_server
+    url, server = own_server()
     alice, bob = make_user("alice"), make_user("bob")
     match = services.match_create(creator=alice, kind="duel", num_seats=2, invite=["bob"], seed=3)
     services.match_join(match_id=match.pk, user=bob)

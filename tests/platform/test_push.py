@@ -5,6 +5,7 @@ push library is replaced."""
 from __future__ import annotations
 
 import json
+import os
 import time
 from datetime import datetime, time as clock_time, timedelta, timezone as dt_timezone
 
@@ -15,25 +16,7 @@ from games import push, services
 from games.models import Notification
 from grailsite.accounts.models import PushDelivery, PushPreferences, PushSubscription
 from tests.celery_worker import wait_for
-from tests.push_service import BrowserKeys, PushService, vapid_claims
-
-
-@pytest.fixture
-def push_service():
-    service = PushService().start()
-    yield service
-    service.stop()
-
-
-@pytest.fixture
-def push_on(settings):
-    """A VAPID key of the test's own; the loopback push service is let in; a short window."""
-    settings.VAPID_PRIVATE_KEY = push.generate_private_key()
-    settings.VAPID_SUBJECT = "mailto:test@grailsite.local"
-    settings.PUSH_ALLOW_HTTP_ENDPOINTS = True
-    settings.PUSH_BATCH_SECONDS = 1
-    push._scheduled.clear()  # user ids come again after a database reset
-    return settings
+from tests.push_service import BrowserKeys, PushService, b64url, push_on, push_service, vapid_claims  # noqa: F401 (fixtures)
 
 
 def subscribe(client, user, service: PushService, name: str) -> BrowserKeys:
@@ -293,6 +276,36 @@ def test_the_same_browser_subscribing_again_is_one_subscription_of_whoever_is_si
         client.post("/api/push/subscriptions/", data=json.dumps(keys.subscription(push_service.url("shared"))),
                     content_type="application/json")
     assert list(PushSubscription.objects.values_list("user__username", flat=True)) == ["carol"]
+
+
+@pytest.mark.django_db
+def test_a_subscription_the_push_service_replaced_is_renewed_by_proof_of_the_old_one_alone(push_on, push_service,
+                                                                                          client, make_user):
+    """The service worker's pushsubscriptionchange (templates/pwa/sw.js) sends no cookie: the
+    old endpoint and its auth secret say whose subscription it was, and nothing else will do."""
+    bob = make_user("bob")
+    old = subscribe(client, bob, push_service, "bob-phone")
+    client.logout()
+    new = BrowserKeys()
+    body = {"old": {"endpoint": push_service.url("bob-phone"), "auth": b64url(os.urandom(16))},
+            "new": new.subscription(push_service.url("bob-phone-2"))}
+    wrong = client.post("/api/push/subscriptions/renew/", data=json.dumps(body), content_type="application/json")
+    assert wrong.status_code == 404 and wrong.json()["error"]["message"] == "No such push subscription."
+    assert PushSubscription.objects.get().endpoint == push_service.url("bob-phone")
+
+    body["old"]["auth"] = b64url(old.auth)
+    body["new"]["endpoint"] = "http://" + "a" * 2000
+    assert client.post("/api/push/subscriptions/renew/", data=json.dumps(body),
+                       content_type="application/json").status_code == 400
+    body["new"]["endpoint"] = push_service.url("bob-phone-2")
+    response = client.post("/api/push/subscriptions/renew/", data=json.dumps(body), content_type="application/json")
+    assert response.status_code == 200, response.content
+    kept = PushSubscription.objects.get()
+    assert (kept.user, kept.endpoint, kept.p256dh, kept.auth) == (bob, push_service.url("bob-phone-2"),
+                                                                  b64url(new.public), b64url(new.auth))
+    # The old proof is spent: the same request again finds nothing.
+    again = client.post("/api/push/subscriptions/renew/", data=json.dumps(body), content_type="application/json")
+    assert again.status_code == 404
 
 
 @pytest.mark.django_db
