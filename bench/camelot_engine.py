@@ -14,6 +14,10 @@ players: the share that finishes within the turn limit, and their length in turn
 and minutes at the computer players' default pace.
 
     .venv/bin/python bench/camelot_engine.py [--games 40] [--players 6] [--knights 20]
+        [--seed-offset 1000] [--tables 4,6]
+
+``--games 0`` skips the engine lines (the knight games only); ``--seed-offset`` plays the
+knight games from other seeds (a second sample, so the knight is not tuned to one).
 """
 from __future__ import annotations
 
@@ -57,18 +61,19 @@ def playouts(games, players, chooser, options, in_place):
 COMPUTER_DELAY = 2
 
 
-def knight_games(players, games, turn_cap=400):
-    """Seeded games with the knight in every seat: (share won, mean turns, mean moves, and the
-    mean and largest of both over the finished games only)."""
+def knight_games(players, games, turn_cap=400, seed_offset=0):
+    """Seeded games with the knight in every seat: the (turns, moves) of the finished games,
+    every game's turns and moves, and the CPU seconds the games took."""
     finished, turns, moves = [], [], []
-    for seed in range(games):
+    start = time.process_time()
+    for seed in range(seed_offset, seed_offset + games):
         state = GAME.setup(players, {"turn_cap": turn_cap}, seed)
         state, made, _ = computer.play_game(GAME, state, ["knight"] * players, seed)
         turns.append(state["turn_count"])
         moves.append(made)
         if GAME.outcome(state).winners:
             finished.append((state["turn_count"], made))
-    return finished, turns, moves
+    return finished, turns, moves, time.process_time() - start
 
 
 def minutes(moves):
@@ -91,7 +96,16 @@ def main():
     parser.add_argument("--games", type=int, default=40, help="games per line")
     parser.add_argument("--players", type=int, default=6, choices=range(3, 7))
     parser.add_argument("--knights", type=int, default=20, help="knight games per table size (0: none)")
+    parser.add_argument("--seed-offset", type=int, default=0, help="the knight games' first seed")
+    parser.add_argument("--tables", default="3,4,5,6", help="table sizes of the knight games, e.g. 4,6")
     args = parser.parse_args()
+    if args.games:
+        engine_lines(args)
+    if args.knights:
+        knight_lines(args)
+
+
+def engine_lines(args):
     floor = floor_per_second(2.0)
     print(f"Camelot engine, {args.players} players, {args.games} seeded games per line (one core), turn cap 400")
     print(f"  floor (fixed pure-Python loop, 2 s): {floor:7.1f} runs/s")
@@ -114,20 +128,25 @@ def main():
     size = sum(len(json.dumps(s)) for s in sample) / len(sample)
     print(f"  state size (JSON)      : {size:8.0f} bytes on average over {len(sample)} sampled states")
     print(f"  floor again            : {floor_per_second(2.0):8.1f} runs/s")
-    if args.knights:
-        print(f"Knight level in every seat, basic game, {args.knights} seeded games per table, turn limit 400; "
-              f"minutes at {COMPUTER_DELAY} s a move, two turns at once")
-        for players in (3, 4, 5, 6):
-            done, turns, moves = knight_games(players, args.knights)
-            share = len(done) / args.knights
-            line = (f"  {players} players: {share:4.0%} finished; all games {statistics.mean(turns):4.0f} turns, "
-                    f"{statistics.mean(moves):5.0f} moves (~{minutes(statistics.mean(moves)):3.0f} min)")
-            if done:
-                t = sorted(x for x, _ in done)
-                m = statistics.mean(y for _, y in done)
-                line += (f"; finished ones: median {statistics.median(t):4.0f} turns, mean {m:5.0f} moves "
-                         f"(~{minutes(m):3.0f} min), longest {t[-1]} turns")
-            print(line)
+
+
+def knight_lines(args):
+    first, last = args.seed_offset, args.seed_offset + args.knights - 1
+    print(f"Knight level in every seat, basic game, {args.knights} seeded games per table (seeds {first}-{last}), "
+          f"turn limit 400; minutes at {COMPUTER_DELAY} s a move, two turns at once; "
+          f"CPU per move (the knight's choice and the engine's apply)")
+    for players in (int(t) for t in args.tables.split(",")):
+        done, turns, moves, seconds = knight_games(players, args.knights, seed_offset=args.seed_offset)
+        share = len(done) / args.knights
+        line = (f"  {players} players: {share:4.0%} finished; all games {statistics.mean(turns):4.0f} turns, "
+                f"{statistics.mean(moves):5.0f} moves (~{minutes(statistics.mean(moves)):3.0f} min), "
+                f"{1000 * seconds / sum(moves):4.2f} ms a move")
+        if done:
+            t = sorted(x for x, _ in done)
+            m = statistics.mean(y for _, y in done)
+            line += (f"; finished ones: median {statistics.median(t):4.0f} turns, mean {m:5.0f} moves "
+                     f"(~{minutes(m):3.0f} min), longest {t[-1]} turns")
+        print(line, flush=True)
 
 
 if __name__ == "__main__":

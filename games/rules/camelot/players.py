@@ -10,7 +10,9 @@ The knight ("Knight"), on each of its turns:
   the enemy carrying Excalibur (or any item) first, then enemies beside its own carrier;
 * moves its carrier home, its Arthurs to a loose Excalibur (or towards the enemy who holds
   it), its other units beside its carrier as escorts or towards the fight for the sword,
-  and brings pieces on when it has moves to spare; units that will strike stay put;
+  and brings pieces on when it has moves to spare; units that will strike stay put; the
+  carrier steps home before any strike (a strike ends the turn's movement), and an attack
+  is planned with the moves its step leaves;
 * strikes a declared target until the strikes made are enough to kill it, plain strikes
   before the once-a-game spells; then ends the turn;
 * lends units to an ally's attack only on a carrier, lets others disengage unless they
@@ -68,6 +70,17 @@ class _Field:
             (x["hex"] for x in self.units.values() if x["carry"] == "excalibur"), None)
         self.declared = [t for t in self.turn.get("declared", []) if t in self.units]
         self._uncovered: list[str] | None = None
+        self.walker = self._carrier_walking()
+
+    def _carrier_walking(self) -> str | None:
+        """Our carrier, when it will step homewards this turn (its step comes first: a strike
+        ends the turn's movement, and an attack planned with both moves left it standing)."""
+        for m in self.legal:
+            if m["type"] == "move" and self.units[m["unit"]]["carry"] and m["unit"] in self.mine:
+                unit = self.units[m["unit"]]
+                if self.d(m["to"], self.home) < self.d(unit["hex"], self.home):
+                    return m["unit"]
+        return None
 
     def d(self, a: str | None, b: str | None) -> int:
         if a is None or b is None:
@@ -127,7 +140,7 @@ class _Field:
 
     def strikers(self) -> list[str]:
         struck = {s["unit"] for s in self.turn.get("strikes", [])}
-        return [u for u in self.mine if u not in self.frozen and u not in struck]
+        return [u for u in self.mine if u not in self.frozen and u not in struck and u != self.walker]
 
     def killable(self, target: str) -> bool:
         total = 0
@@ -161,7 +174,7 @@ class _Field:
             if value > (best_by_mover.get(who) or 0):
                 best_by_mover[who] = value
         coming = sorted((v for v in best_by_mover.values() if v), reverse=True)
-        return ready + sum(coming[:self.turn.get("moves_left", 2)]) > SHIELDS[tgt["type"]]
+        return ready + sum(coming[:self.turn.get("moves_left", 2) - (1 if self.walker else 0)]) > SHIELDS[tgt["type"]]
 
     def uncovered(self) -> list[str]:
         """Declared targets the strikes made and the units already in reach do not yet kill."""
@@ -249,6 +262,11 @@ class _Field:
                 return -1.0
             if move["unit"] in self.attackers() and not unit["carry"]:
                 return -5.0
+            if move["unit"] == self.walker:
+                # After the declaration (a first move ends it: attacks worth making come
+                # first), before any strike.
+                base = 15.0 if self.turn.get("stage") == "declare" else 30.0
+                return base + self.step_value(unit, unit["hex"], move["to"]) / 10
             if not unit["carry"] and self.uncovered() and self.reaches_from(unit["type"], move["to"]):
                 return 25.0  # into reach of a declared target that still needs the blow
             return self.step_value(unit, unit["hex"], move["to"]) - self._loiter(unit, move["to"])

@@ -1,0 +1,56 @@
+"""The knight's carrier of Excalibur (issue 33, games that end): what it does with the
+sword and how its other units keep it alive."""
+from games.rules.camelot.players import knight
+from games.rules.rng import Rng, new_rng_state
+
+from .helpers import BOARD, GAME, play, put, table
+
+
+def _choose(state, seat):
+    return knight(GAME.view_for(state, seat), GAME.legal_moves(state, seat), Rng(new_rng_state(7)))
+
+
+def _turn(state, seat, limit=8):
+    """The knight's moves until its turn ends."""
+    made = []
+    while len(made) < limit:
+        move = _choose(state, seat)
+        made.append(move)
+        state = play(state, seat, move)
+        if move["type"] == "end_turn":
+            break
+    return made, state
+
+
+def test_the_carrier_steps_home_before_the_turns_strikes_end_all_movement():
+    # A strike ends the turn's movement: an attack elsewhere that walked a unit up and
+    # struck at once left the carrier where it stood, turn after turn.
+    state = table(3)
+    state["spells"][0]["teleport"] = False
+    state["pool"][0] = {k: 0 for k in state["pool"][0]}
+    home = state["entries"][0]
+    carrier = put(state, 0, "arthur", "-4,4", carry="excalibur")
+    target = put(state, 1, "arthur", "1,0")               # 1 shield: two blows kill it
+    put(state, 0, "arthur", "0,1")                        # in reach now
+    put(state, 0, "arthur", "-1,2")                       # in reach after a walk
+    made, after = _turn(state, 0)
+    assert made[0] == {"type": "declare", "targets": [target]}
+    assert BOARD.distance(after["units"][carrier]["hex"], home) == 2
+    assert target not in after["units"] and after["last_combat"][0]["outcome"] == "killed"
+
+
+def test_an_attack_that_needs_both_moves_waits_while_the_carrier_walks():
+    # Only one move is left beside the carrier's step: a kill that needs two units to walk
+    # up is not declared (a failed attack costs a unit), and the carrier still walks.
+    state = table(3)
+    state["spells"][0]["teleport"] = False
+    state["pool"][0] = {k: 0 for k in state["pool"][0]}
+    home = state["entries"][0]
+    carrier = put(state, 0, "arthur", "-4,4", carry="excalibur")
+    put(state, 1, "arthur", "1,0")
+    put(state, 0, "arthur", "-1,2")                       # two walkers needed, one move to spare
+    put(state, 0, "arthur", "2,-2")
+    made, after = _turn(state, 0)
+    assert not any(m["type"] == "declare" and m["targets"] for m in made)
+    assert BOARD.distance(after["units"][carrier]["hex"], home) == 2
+    assert not any(entry.get("penalty") for entry in after["last_combat"])
