@@ -167,15 +167,21 @@ def _check_keys(p256dh: str, auth: str) -> None:
         raise ServiceError("The subscription's keys have the wrong length (p256dh 65 bytes, auth 16).")
 
 
-def subscription_save(*, user, endpoint: str, p256dh: str, auth: str, label: str = "") -> PushSubscription:
-    """Turn push on for one browser. An endpoint already known (the same browser subscribing
-    again, perhaps signed in as someone else now) is updated and moved to this person."""
+def _check_subscription(endpoint: str, p256dh: str, auth: str) -> None:
+    """What a browser's subscription must be before it is stored: push set up here, an
+    endpoint the site may call, and keys that are a P-256 point and a 16-byte secret."""
     if not settings.VAPID_PRIVATE_KEY:
         raise ServiceError("Push notifications are not set up on this site.")
     refusal = _endpoint_refusal(endpoint)
     if refusal:
         raise ServiceError(refusal)
     _check_keys(p256dh, auth)
+
+
+def subscription_save(*, user, endpoint: str, p256dh: str, auth: str, label: str = "") -> PushSubscription:
+    """Turn push on for one browser. An endpoint already known (the same browser subscribing
+    again, perhaps signed in as someone else now) is updated and moved to this person."""
+    _check_subscription(endpoint, p256dh, auth)
     with transaction.atomic():
         subscription, _ = PushSubscription.objects.update_or_create(
             endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth, "label": label[:120]})
@@ -192,12 +198,7 @@ def subscription_renew(*, old_endpoint: str, old_auth: str, endpoint: str, p256d
     The old endpoint and auth secret are the proof: only that browser and the site hold the
     secret (the push service never sees it), so no session is needed, which the worker has no
     CSRF token for."""
-    if not settings.VAPID_PRIVATE_KEY:
-        raise ServiceError("Push notifications are not set up on this site.")
-    refusal = _endpoint_refusal(endpoint)
-    if refusal:
-        raise ServiceError(refusal)
-    _check_keys(p256dh, auth)
+    _check_subscription(endpoint, p256dh, auth)
     with transaction.atomic():
         old = PushSubscription.objects.select_for_update().filter(endpoint=old_endpoint).first()
         if old is None or not hmac.compare_digest(old.auth.encode(), old_auth.encode()):
