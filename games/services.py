@@ -185,6 +185,7 @@ def _join_running(match: Match, seats: list[Seat], user, choice: dict) -> None:
         state, events = game.add_seat(match.state)
     except IllegalMove as exc:
         raise ServiceError(exc.reason) from None
+    opening = _opening_events(match, game)
     seat = Seat.objects.create(match=match, index=len(seats), user=user, accepted=True,
                                choice=_seat_choice(match.kind, user, choice))
     seats.append(seat)
@@ -193,7 +194,7 @@ def _join_running(match: Match, seats: list[Seat], user, choice: dict) -> None:
     match.state = state
     match.move_count += 1
     record = MoveRecord(match=match, seq=match.move_count, seat=seat.index, user=user, move=JOIN_MOVE,
-                        events=[e.as_dict() for e in events], key=f"join-{uuid.uuid4().hex}", by_timeout=False,
+                        events=[*opening, *(e.as_dict() for e in events)], key=f"join-{uuid.uuid4().hex}", by_timeout=False,
                         version_after=match.version + 1)
     _after_change(match, seats, game, mover=seat.index, record=record)  # stores the record too
 
@@ -284,6 +285,13 @@ def move_submit_locked(match: Match, seats: list[Seat], earlier, *, user, move: 
     return {"version": record.version_after, "seq": record.seq, "repeated": False}
 
 
+def _opening_events(match: Match, game) -> list[dict]:
+    """The rules' words for how the game began (``Game.opening_events``: who goes first),
+    stored with its first record, so the log, the recap, history and replay all start with
+    them; nothing once the game has a record."""
+    return [] if match.move_count else [e.as_dict() for e in game.opening_events(match.state)]
+
+
 def _stale_for(match: Match, seat: Seat, version: int) -> bool:
     """Whether a move made on ``version`` (not the current one) must be refused as stale."""
     if registry.get(match.kind).strict_versions or version > match.version:
@@ -302,10 +310,11 @@ def _apply(match: Match, seats: list[Seat], seat_index: int, move: dict, *, user
         state, events = game.apply(match.state, seat_index, move)
     except IllegalMove as exc:
         raise MoveRejected(exc.reason) from None
+    opening = _opening_events(match, game)
     previous_state, match.state = match.state, state
     match.move_count += 1
     record = MoveRecord(match=match, seq=match.move_count, seat=seat_index, user=user, move=move,
-                        events=[*lead_events, *(e.as_dict() for e in events)], key=key, by_timeout=by_timeout,
+                        events=[*opening, *lead_events, *(e.as_dict() for e in events)], key=key, by_timeout=by_timeout,
                         version_after=match.version + 1)
     hooks = registry.room(match.kind).hooks
     if hooks.after_move:

@@ -263,6 +263,13 @@ class Game:
         they are shown to this viewer (``seat``; None, a spectator)."""
         return []
 
+    def opening_events(self, state: State) -> list[Event]:
+        """The log's first lines, read from the state ``setup`` made (Fluxx: who goes first).
+        The shell stores them with the game's first record, before that move's own lines:
+        words only, so a game stored before a kind said them still replays (no state
+        changes, no draw from the generator). None by default."""
+        return []
+
     # --- provided -----------------------------------------------------------------
     def views_for(self, state: State, seats) -> dict:
         """``view_for`` of one state for each of ``seats`` (None: a spectator), by seat. The

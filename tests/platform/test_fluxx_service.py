@@ -450,3 +450,18 @@ def test_a_printed_deck_game_stored_before_judged_quotes_replays_after_migration
     migration.unmark_checked_quotes(apps, None)
     match.refresh_from_db()
     assert "quotes" not in match.setup_options
+
+
+def test_the_logs_first_line_says_who_goes_first_in_each_viewers_words(fluxx):
+    match, users = fluxx
+    first = match.state["first"]
+    seats = selectors.seats_for(match)
+    assert selectors.log_for(match, 0, seats=seats) == []  # nothing stored before the first move
+    match = _play(match, users, 1)
+    for viewer in (0, 1, 2, None):
+        words = [line["text"] for line in selectors.log_for(match, viewer, seats=seats)]
+        assert words[0] == ("You go first." if viewer == first else f"{PLAYERS_BY_SEAT[first]} goes first."), viewer
+        assert sum("goes first" in w or "go first" in w for w in words) == 1
+    match = _play(match, users, 3)
+    assert sum("first" in line["kind"] for line in selectors.log_for(match, None, seats=seats)) == 1
+    assert _replays(match)

@@ -107,6 +107,13 @@ class MontyPythonFluxx(Game):
         engine.settle(state, events)
         return state
 
+    def opening_events(self, state):
+        """Who goes first, for the log's first line (the shell stores it with the game's first
+        record): "You go first." to that player, "Seat 3 goes first." to everyone else."""
+        first = state["first"]
+        return [Event("first", "You go first.", audience=(first,), data={"seat": first}),
+                Event("first", f"{seat_name(first)} goes first.", data={"seat": first}, hidden_from=(first,))]
+
     def add_seat(self, state):
         """A newcomer joins a running game: dealt three cards (Creepers replaced), seated
         last in the turn order. Pure: returns ``(new_state, events)``."""

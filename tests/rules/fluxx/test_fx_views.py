@@ -143,3 +143,17 @@ def test_a_claim_shows_its_words_to_everyone():
     state, events = act(state, 0, {"type": "sing", "song": "Spam", "words": "Lovely spam"})
     assert all(e.audience is None for e in events if e.kind == "claim")
     assert "Lovely spam" in GAME.view_for(state, 1)["decisions"][0]["prompt"]
+
+
+def test_the_opening_line_says_who_goes_first_once_to_each_viewer():
+    # The generator picks the first player (docs/rules/fluxx.md); the log's first line says
+    # whom: "You go first." to that player, "Seat N goes first." to the others and spectators.
+    state = GAME.setup(3, {}, 7)
+    first = state["first"]
+    assert state["turn"]["seat"] == first
+    events = GAME.opening_events(state)
+    for viewer in (0, 1, 2, None):
+        said = [e.text for e in events if e.visible_to(viewer)]
+        assert said == (["You go first."] if viewer == first else [f"Seat {first + 1} goes first."]), viewer
+    # Words only: the state and the generator are as setup left them.
+    assert GAME.setup(3, {}, 7) == state
