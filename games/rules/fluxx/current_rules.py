@@ -202,9 +202,44 @@ def _bonus_rule(state: dict, word: str) -> str:
     return next(r for r in state["rules"] if EFFECT[r].get("bonus") == word)
 
 
+# How the table display names each number ("Keeper limit 2"), and the card that sets it when
+# no New Rule does.
+_LABELS = {"draw": "Draw", "play": "Play", "hand_limit": "Hand limit", "keeper_limit": "Keeper limit",
+           "goal_limit": "Goals at once:"}
+_BASIC, _ONE_GOAL = "Basic Rules", "One Goal at a time"
+
+
 def explain(state: dict, seat: int | None) -> dict:
     """Each effective number with the words that justify it, for the table display.
-    ``seat`` is whose bonuses to include (the player whose turn it is)."""
+    ``seat`` is whose bonuses to include (the player whose turn it is).
+
+    Each entry: ``value``; ``text``, the card that sets it and how ("Play 3 (One, Two, Five!
+    (Three, Sir!) makes it 5)"); ``label``, the number as the display says it ("Play 5");
+    ``why``, what ``text`` adds to the label, or None when it only says it again (a Keeper
+    Limit 2 card for "Keeper limit 2"): each thing said once."""
+    out = _explain(state, seat)
+    for key, entry in out.items():
+        if entry is not None:
+            entry["label"], entry["why"] = _label(key, entry)
+    return out
+
+
+def _label(key: str, entry: dict) -> tuple[str, str | None]:
+    value = "all" if entry["value"] == ALL else entry["value"]
+    label = f"{_LABELS[key]} {value}"
+    text = entry["text"]
+    if text == _ONE_GOAL:
+        return label, _BASIC
+    if text.startswith(_BASIC):  # "Draw 1" from the Basic Rules, not "Draw 1 — Basic Rules: draw 1"
+        head, comma, bonus = text.partition(",")
+        return label, _BASIC + comma + bonus
+    if text.casefold().startswith(label.casefold()):
+        rest = text[len(label):].lstrip(" :,")  # "Keeper Limit 2" for "Keeper limit 2": nothing more
+        return label, rest or None
+    return label, text
+
+
+def _explain(state: dict, seat: int | None) -> dict:
     out = {}
     rule = rule_in(state, "draw")
     printed = EFFECT[rule]["value"] if rule else 1
@@ -230,5 +265,5 @@ def explain(state: dict, seat: int | None) -> dict:
         out[slot] = None if rule is None else {
             "value": reader(state), "text": NAME[rule] + _numbers_note(state, EFFECT[rule]["value"])}
     rule = rule_in(state, "goal_limit")
-    out["goal_limit"] = {"value": goal_limit(state), "text": NAME[rule] if rule else "One Goal at a time"}
+    out["goal_limit"] = {"value": goal_limit(state), "text": NAME[rule] if rule else _ONE_GOAL}
     return out

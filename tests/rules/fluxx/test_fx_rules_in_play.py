@@ -149,8 +149,29 @@ def test_view_explains_each_number_with_the_rules_behind_it():
     state = table_for()
     rules(state, "draw-3", "one-two-five", "hand-limit-2", "double-agenda")
     eff = GAME.view_for(state, 1)["effective"]
-    assert eff["draw"] == {"value": 5, "text": "Draw 3 (One, Two, Five! (Three, Sir!) makes it 5)"}
-    assert eff["play"] == {"value": 1, "text": "Basic Rules: play 1"}
-    assert eff["hand_limit"] == {"value": 2, "text": "Hand Limit 2"}
+    assert eff["draw"] == {"value": 5, "text": "Draw 3 (One, Two, Five! (Three, Sir!) makes it 5)",
+                           "label": "Draw 5", "why": "Draw 3 (One, Two, Five! (Three, Sir!) makes it 5)"}
+    assert eff["play"] == {"value": 1, "text": "Basic Rules: play 1", "label": "Play 1", "why": "Basic Rules"}
+    assert eff["hand_limit"] == {"value": 2, "text": "Hand Limit 2", "label": "Hand limit 2", "why": None}
     assert eff["keeper_limit"] is None
-    assert eff["goal_limit"] == {"value": 2, "text": "Double Agenda"}
+    assert eff["goal_limit"] == {"value": 2, "text": "Double Agenda", "label": "Goals at once: 2", "why": "Double Agenda"}
+
+
+def test_each_number_is_said_once_never_its_label_again():
+    # "Keeper limit 2 — Keeper Limit 2" read the same thing twice: the card's name is left out
+    # when it only says the number again; a card that changes it, or another source, stays.
+    state = table_for()
+    rules(state, "keeper-limit-3", "hand-limit-2", "play-all")
+    eff = GAME.view_for(state, 0)["effective"]
+    assert (eff["keeper_limit"]["label"], eff["keeper_limit"]["why"]) == ("Keeper limit 3", None)
+    assert (eff["hand_limit"]["label"], eff["hand_limit"]["why"]) == ("Hand limit 2", None)
+    assert (eff["play"]["label"], eff["play"]["why"]) == ("Play all", "every card in hand")
+    assert (eff["draw"]["label"], eff["draw"]["why"]) == ("Draw 1", "Basic Rules")
+    assert (eff["goal_limit"]["label"], eff["goal_limit"]["why"]) == ("Goals at once: 1", "Basic Rules")
+    rules(state, "one-two-five")
+    eff = GAME.view_for(state, 0)["effective"]
+    assert (eff["keeper_limit"]["label"], eff["keeper_limit"]["why"]) == \
+        ("Keeper limit 5", "Keeper Limit 3 (One, Two, Five! (Three, Sir!) makes it 5)")
+    for entry in eff.values():  # no line says its label twice, in any case
+        if entry and entry["why"]:
+            assert not entry["why"].casefold().startswith(entry["label"].casefold()), entry

@@ -84,7 +84,8 @@ def test_the_table_shows_the_rules_goals_keepers_and_the_turn():
     state, _ = play(state, 0, "cow")
     view = GAME.view_for(state, 1)
     assert view["rules"] == ["play-3", "one-two-five"] and view["basic_rules"] == "basic-rules"
-    assert view["effective"]["play"] == {"value": 5, "text": "Play 3 (One, Two, Five! (Three, Sir!) makes it 5)"}
+    assert view["effective"]["play"] == {"value": 5, "text": "Play 3 (One, Two, Five! (Three, Sir!) makes it 5)",
+                                         "label": "Play 5", "why": "Play 3 (One, Two, Five! (Three, Sir!) makes it 5)"}
     assert view["keepers"][0] == ["cow"] and view["turn"]["plays_left"] == 2
     assert view["turn"]["seat"] == 0 and view["draw_count"] == len(state["draw"])
 

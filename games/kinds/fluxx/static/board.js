@@ -187,22 +187,19 @@
     return ctx.seatName(t.seat) + "'s turn (turn " + t.number + "): " + (t.plays_left ? left + "." : "plays done.");
   }
 
-  // The effective numbers, each with the card that sets it and why ("Play 5: Play 3 (One, Two, Five! makes it 5)").
+  // The effective numbers, each with the card that sets it and why, said once ("Play 5: Play 3
+  // (One, Two, Five! makes it 5)", "Keeper limit 2" alone): the rules' label and why (current_rules.explain).
   function rulesPanel(v, ctx) {
     var box = el("section", { class: "fx-panel fx-rules", "data-testid": "rules" }, el("h3", { text: "Rules in play" }));
     var e = v.effective, list = el("ul", { class: "fx-numbers" });
-    function row(key, label, value, why) {
-      var li = el("li", { "data-rule": key }, el("b", { text: label + " " + value }));
-      if (why && why !== label + " " + value) li.appendChild(el("span", { class: "why", text: why }));
+    function row(key, none) {
+      var entry = e[key];
+      var li = el("li", { "data-rule": key }, el("b", { text: entry ? entry.label : none }));
+      if (entry && entry.why) li.appendChild(el("span", { class: "why", text: entry.why }));
       list.appendChild(li);
     }
-    row("draw", "Draw", e.draw.value, e.draw.text);
-    if (e.play.value === "all") row("play", "Play", "all", e.play.text);
-    else row("play", "Play", e.play.value, e.play.text);
-    row("hand_limit", "Hand limit", e.hand_limit ? e.hand_limit.value : "none", e.hand_limit ? e.hand_limit.text : "");
-    row("keeper_limit", "Keeper limit", e.keeper_limit ? e.keeper_limit.value : "none",
-        e.keeper_limit ? e.keeper_limit.text : "");
-    row("goal_limit", "Goals at once:", e.goal_limit.value, e.goal_limit.text);
+    row("draw"); row("play"); row("hand_limit", "No hand limit"); row("keeper_limit", "No Keeper limit");
+    row("goal_limit");
     box.appendChild(list);
     var faces = el("div", { class: "fx-row fx-rule-cards" }, faceButton(v.basic_rules, "small"));
     v.rules.forEach(function (id) { faces.appendChild(faceButton(id, "small")); });
