@@ -465,3 +465,34 @@ def test_the_logs_first_line_says_who_goes_first_in_each_viewers_words(fluxx):
     match = _play(match, users, 3)
     assert sum("first" in line["kind"] for line in selectors.log_for(match, None, seats=seats)) == 1
     assert _replays(match)
+
+
+def test_a_person_among_computers_has_a_quote_judged_at_once_and_the_game_goes_on(make_user):
+    """One person and two knights: the person's quote is judged by the computers as soon as
+    their turn to answer comes (each judge seat is due, so the sweep makes the move if a task
+    is lost), and the bonus card comes; nobody waits on a judge."""
+    from tests.rules.fluxx.helpers import give, rules
+
+    seed = next(s for s in range(100) if GAME.setup(3, {}, s)["first"] == 0)
+    alice = make_user("alice")
+    match = services.match_create(creator=alice, kind="fluxx", num_seats=3, seed=seed, computer_delay=1,
+                                  computers_at={1: "knight", 2: "knight"}, clock_kind="hours", clock_amount=12)
+    match.refresh_from_db()
+    assert match.status == "active" and match.state["quotes"] == "judged" and match.state["turn"]["seat"] == 0
+    state = match.state
+    rules(state, "what-is-your-quote", "play-2")
+    give(state, 0, "coconuts")
+    match.state = state
+    match.save(update_fields=["state"])
+    hand = len(state["hands"][0])
+    services.move_submit(match_id=match.pk, user=alice, version=match.version,
+                         move={"type": "play", "card": "coconuts", "quote": "You've got two empty halves of coconut"})
+    judges = Seat.objects.filter(match=match, index__in=(1, 2)).order_by("index")
+    assert [(s.waiting_for, s.computer_due is not None) for s in judges] == [("judge", True), ("judge", True)]
+    for seat in (1, 2):
+        assert services.computer_move_apply(match_id=match.pk, seat_index=seat)
+    match.refresh_from_db()
+    assert [p.kind for p in GAME.pending(match.state)] == ["turn"] and match.state["turn"]["seat"] == 0
+    assert len(match.state["hands"][0]) == hand - 1 + 1  # coconuts played, the quote's card drawn
+    words = [line["text"] for line in selectors.log_for(match, 0, seats=selectors.seats_for(match))]
+    assert not any("refuses" in w for w in words)

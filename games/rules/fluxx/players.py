@@ -11,7 +11,14 @@ the opponent nearest to meeting one. Then every legal move is scored by the tabl
 leads to: a Keeper placed, a Goal put in play (never one that lets an opponent win), a
 Keeper stolen or trashed from the opponent who needs it, a Creeper handed to the leader.
 Actions it cannot picture as a table get a fixed worth (drawing cards is good). It never
-makes a sing or accent claim (a computer cannot sing) and lets every claim it judges count.
+makes a sing or accent claim (a computer cannot sing).
+
+Quotes: where the other players judge them (every game set up since, ``view["quotes"]``),
+no level quotes at all: a computer has no line to offer, and the card's bare name the legal
+list holds would only ask the people to judge nothing. In a game stored before, whose quotes
+the engine checks for a word of the card's name, the knight still quotes the name. As a
+judge, a computer cannot hear: it lets a claim count, unless nothing was said, or a quote is
+only words of the card's own name (the bare name, not a line).
 """
 from __future__ import annotations
 
@@ -19,6 +26,7 @@ from ..computer import random_move
 from ..rng import Rng
 from .cards import EFFECT, NAME, TAGS, TYPE
 from .current_rules import number_under
+from .free_actions import JUDGED, normalize
 from .goals import _GOALS, STAND_INS
 
 WIN = 10_000.0
@@ -37,7 +45,25 @@ ACTION_WORTH = {"draw": 1.0, "draw_use": 2.5, "another_turn": 3.0, "discard_draw
 
 
 def random_level(view: dict, legal: list[dict], rng: Rng) -> dict:
+    if view.get("quotes") == JUDGED:  # no line to offer the judges (the plain play is listed too)
+        legal = [m for m in legal if "quote" not in m] or legal
     return random_move(legal, rng)
+
+
+def judge_verdict(prompt: str) -> str:
+    """A computer's answer to a judge decision, from its prompt: "yes" unless the words said
+    (the last “…” of "Seat 1 sings from “…”: “…”. Does it count?" or "Seat 1 plays Coconuts,
+    quoting “…”. Does the quote count?") are empty, or a quote uses no word beyond the name of
+    the card it is played with."""
+    said = prompt.rsplit("\u201c", 1)[-1].split("\u201d", 1)[0] if "\u201c" in prompt else ""
+    words = set(normalize(said).split())
+    if not words:
+        return "no"
+    if "Does the quote count?" in prompt:
+        played = next((c for c, n in NAME.items() if f" plays {n}, quoting \u201c" in prompt), None)
+        if played is not None and words <= set(normalize(NAME[played]).split()):
+            return "no"
+    return "yes"
 
 
 def missing(tables: list, seat: int, goal: str, rules: tuple, hand: tuple = (), hand_counts=None) -> float:
@@ -98,6 +124,7 @@ class _Table:
         self.goal_limit = (eff.get("goal_limit") or {}).get("value") or 1
         self.keeper_limit = (eff.get("keeper_limit") or {}).get("value") if eff.get("keeper_limit") else None
         self.resolving = list(view["resolving"])
+        self.judged_quotes = view.get("quotes") == JUDGED
         self.now = self.score(self.tables, self.goals, self.hand)
         self._played: dict[str, float] = {}  # play_value per card, asked again and again by discards
 
@@ -277,7 +304,7 @@ class _Table:
         kind = decision["kind"]
         chosen = choice if isinstance(choice, list) else [choice]
         if kind == "judge":
-            return 1.0 if choice == "yes" else 0.0
+            return 1.0 if choice == judge_verdict(decision["prompt"]) else 0.0
         if kind in ("discard", "give_card"):
             # Part with the cards worth least to play.
             return -sum(self.play_value(c) - self.now for c in chosen if c in self.hand)
@@ -384,7 +411,9 @@ def _move_value(table: _Table, mine: dict, move: dict) -> float:
         decision = mine.get(move["id"])
         return 0.0 if decision is None else table.decision_value(decision, move["choice"])
     if kind == "play":
-        return table.play_value(move["card"]) + (0.5 if move.get("quote") else 0.0)
+        if move.get("quote"):  # a checked game's bonus card; never a bare name for judges (above)
+            return table.play_value(move["card"]) + (-1.0 if table.judged_quotes else 0.5)
+        return table.play_value(move["card"])
     if kind == "power":
         return _power_value(table, move)
     if kind == "end_turn":

@@ -12,6 +12,7 @@ from __future__ import annotations
 from .. import decisions
 from .cards import BASIC, TYPE, deck_of
 from .current_rules import explain
+from .free_actions import CHECKED
 from .turn import plays_left
 
 
@@ -46,6 +47,7 @@ def build_view(state: dict, seat: int | None) -> dict:
             "played": t["played"], "plays_left": plays_left(state), "powers_used": _on_tables(state, t["used"])},
         "extra_turns": state["extra_turns"],
         "first": state["first"],
+        "quotes": state.get("quotes", CHECKED),  # judged by the others, or checked for the card's name
         "songs_sung": list(state["songs"]),
         "tie": list(state["tie"]),
         "turn_cap": state["options"]["turn_cap"],

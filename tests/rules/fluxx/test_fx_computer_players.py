@@ -82,3 +82,49 @@ def test_what_the_knight_counts_as_missing_follows_the_new_words():
     assert missing(shop, 0, "the-cheese-shop", (), hand_counts=[0, 0, 2]) == 0
     assert missing(shop, 0, "the-cheese-shop", (), hand_counts=[0, 0, 0]) == 1  # seat 2 has nothing too
     assert missing(shop, 1, "the-cheese-shop", (), hand_counts=[0, 3, 0]) == 4
+
+
+# --- What Is Your Quote? with computers at the table ------------------------------------------
+
+def _quote_table(quotes):
+    state = table_for(players=3)
+    if quotes == "judged":
+        state["quotes"] = "judged"
+    else:
+        state.pop("quotes", None)
+    rules(state, "what-is-your-quote", "play-2")
+    give(state, 0, "coconuts", "the-foot")
+    return state
+
+
+def test_no_computer_quotes_where_people_judge_quotes_and_the_knight_still_quotes_where_the_engine_checks():
+    from games.rules.fluxx.players import random_level
+
+    judged = _quote_table("judged")
+    legal = GAME.legal_moves(judged, 0)
+    assert any("quote" in m for m in legal)  # the rule offers it...
+    assert "quote" not in _choice(judged)  # ...but a bare card name is no line for the judges
+    view = GAME.view_for(judged, 0)
+    assert view["quotes"] == "judged"
+    assert not any("quote" in random_level(view, legal, Rng({"seed": s, "n": 0})) for s in range(40))
+    checked = _quote_table("checked")
+    assert GAME.view_for(checked, 0)["quotes"] == "checked"
+    assert "quote" in _choice(checked)  # the name passes the engine's check: a card for free
+
+
+def test_a_computer_judge_lets_a_line_count_and_refuses_a_bare_card_name_or_nothing():
+    for quote, verdict in (("You've got two empty halves of coconut", "yes"), ("Coconuts", "no"), ("coconuts!", "no")):
+        state = _quote_table("judged")
+        state, _ = GAME.apply(state, 0, {"type": "play", "card": "coconuts", "quote": quote})
+        for judge in (1, 2):
+            move = _choice(state, judge)
+            assert move["type"] == "decide" and move["choice"] == verdict, (quote, judge)
+            state, _ = GAME.apply(state, judge, move)
+        assert not GAME.pending(state)[0].kind == "judge"
+        assert len(state["hands"][0]) == 1 + (verdict == "yes")  # The Foot, and the bonus card if it counted
+    state = table_for(players=3)
+    state["quotes"] = "judged"
+    rules(state, "sing-bonus")
+    for words, verdict in (("He bravely turned his tail and fled", "yes"), ("", "no")):
+        sung, _ = GAME.apply(state, 0, {"type": "sing", "song": "Brave Sir Robin", "words": words})
+        assert _choice(sung, 1)["choice"] == verdict
