@@ -227,7 +227,7 @@ def test_three_players_click_through_a_whole_game(live_url, make_page, shots):
     assert first.inner_text("[data-testid=status]") == "Your turn: 1 more card to play."
     assert first.inner_text("[data-rule=draw] b") == "Draw 1" and first.inner_text("[data-rule=draw] .why") == "Basic Rules"
     assert "No Goal yet" in first.inner_text("[data-testid=goals]")
-    assert first.locator("[data-testid=hand] .fx-card.playable svg.fx-face").count() == 4
+    assert first.locator("[data-testid=hand] .fx-card.playable .fx-face").count() == 4
     assert pages[0].inner_text("[data-testid=status]") == "robin's turn (turn 1): 1 more card to play."
     # The table talks: a chat line reaches the others' pages as it is sent.
     pages[0].fill("#chat-form input[name=text]", "Ni!")
@@ -301,23 +301,163 @@ def test_three_players_click_through_a_whole_game(live_url, make_page, shots):
     assert errors == []
 
 
-# Every text line of a face must lie inside its card, and the smallest on a phone must stay
-# readable: measured in the page with the browser's own font metrics.
+# --- the faces, read at a phone's width and a laptop's ---------------------------------------
+
+# Every text of a small face (hand, table, piles) and of a Keeper or Creeper on the table:
+# its computed font size, whether it lies inside its card, and the face's words by part.
+READ_FACES = """() => Array.from(document.querySelectorAll(
+    '[data-testid=hand] .fx-face, [data-testid=rules] .fx-face, [data-testid=goals] .fx-face, [data-testid=piles] .fx-face,'
+    + ' .fx-chip'), face => {
+  const box = face.getBoundingClientRect();
+  const texts = [face, ...face.querySelectorAll('*')].filter(n =>
+    Array.from(n.childNodes).some(c => c.nodeType === 3 && c.textContent.trim()));
+  const part = cls => (face.querySelector(cls) || {}).textContent || null;
+  return {card: face.dataset.card || face.closest('[data-card]').dataset.card, where: face.closest('[data-testid]').dataset.testid,
+          sizes: texts.map(n => parseFloat(getComputedStyle(n).fontSize)),
+          outside: texts.filter(n => { const r = n.getBoundingClientRect();
+                                       return r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5
+                                              || r.bottom > box.bottom + 0.5; }).map(n => n.textContent),
+          type: part('.fx-f-type'), name: face.classList.contains('fx-chip') ? face.firstChild.textContent : part('.fx-f-name'),
+          line: part('.fx-f-line')};
+})"""
+
+# Whether the element is what the eye meets at its centre (nothing covers it, no backdrop).
+ON_TOP = """sel => { const n = document.querySelector(sel); if (!n) return false;
+  const r = n.getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return r.width > 0 && r.height > 0 && (top === n || n.contains(top)); }"""
+
+
+def _laid_out_table(users):
+    """A two-player game (quotes checked by the engine, so that the server refuses a quote that
+    does not name the card) where arthur, to play, holds a Keeper, the longest Goal and an
+    Action; the rules in play include What Is Your Quote?, the song bonus and a Keeper limit;
+    a Goal is in play, and Keepers and a Creeper lie on the table."""
+    from games.models import Match
+    from tests.rules.fluxx.helpers import give, goals, put, rules
+
+    seed = next(s for s in range(200) if GAME.setup(2, {"quotes": "checked"}, s)["first"] == 0)
+    match = _start_game(users, seed, quotes="checked")
+    state = match.state
+    rules(state, "what-is-your-quote", "play-2", "sing-bonus", "keeper-limit-3")
+    give(state, 0, "airborne-cow", "strange-women-2008", "something-completely-different")
+    goals(state, "grail-shaped-beacon")
+    put(state, 0, "sir-galahad", "grim-reaper")
+    put(state, 1, "holy-grail", "the-finger-of-god")
+    Match.objects.filter(pk=match.pk).update(state=state)
+    return match
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1280, 800)], ids=["phone", "laptop"])
+def test_faces_read_at_12px_open_whole_with_a_tap_and_a_refused_quote_says_why_in_the_card(
+        live_url, make_page, shots, width, height):
+    from django.contrib.auth import get_user_model
+
+    from games.kinds.fluxx.faces import deck_faces
+
+    page = make_page(width=width, height=height)
+    sign_up(page, live_url, "arthur")
+    users = [get_user_model().objects.get(username="arthur"),
+             get_user_model().objects.create_user("lancelot", password="a-long-test-password-42")]
+    match = _laid_out_table(users)
+    errors: list = []
+    _open(page, f"{live_url}/games/{match.pk}/", errors)
+    shots(page, f"faces-{width}", full=True)
+    cards = deck_faces()["cards"]
+
+    # Legible: no text on a face under 12 px, none spilling out of its card; every part of the table there.
+    faces = page.evaluate(READ_FACES)
+    assert {f["where"] for f in faces} >= {"hand", "rules", "goals", "players"}
+    assert len([f for f in faces if f["where"] == "hand"]) == len(match.state["hands"][0])
+    assert {f["card"] for f in faces} >= {"sir-galahad", "grim-reaper", "holy-grail", "grail-shaped-beacon", "keeper-limit-3"}
+    small = [(f["card"], size) for f in faces for size in f["sizes"] if size < 12]
+    assert small == [], small
+    assert [(f["card"], f["outside"]) for f in faces if f["outside"]] == []
+    # Each thing said once: the name is not said again by the short line, nor the number by its why.
+    for f in faces:
+        if f["line"]:
+            assert f["name"].casefold() not in f["line"].casefold() and f["line"] != cards[f["card"]]["text"], f
+    assert [f for f in faces if f["card"] == "keeper-limit-3" and f["where"] == "rules"][0]["line"] is None
+    for rule in page.locator("[data-testid=rules] .fx-numbers li").all():
+        label, why = rule.locator("b").inner_text(), rule.locator(".why")
+        assert not why.count() or label.casefold() not in why.inner_text().casefold(), label
+    assert page.inner_text("[data-rule=keeper_limit]").strip() == "Keeper limit 3"
+
+    # The whole text one tap away, for a card in the hand, a rule, the Goal and a Keeper on the
+    # table; Escape closes it and gives the keyboard back to the card that opened it.
+    opened = page.locator("[data-testid=opened]")
+    for opener, card in (("[data-testid=hand] .fx-card[data-card='strange-women-2008']", "strange-women-2008"),
+                         ("[data-testid=rules] .fx-facebtn[data-card='sing-bonus']", "sing-bonus"),
+                         ("[data-testid=goals] .fx-facebtn[data-card='grail-shaped-beacon']", "grail-shaped-beacon"),
+                         (".fx-chip[data-card='the-finger-of-god']", "the-finger-of-god")):
+        page.click(opener)
+        assert opened.is_visible() and page.evaluate("() => document.querySelector('dialog').open")
+        whole = cards[card]["summary"] if cards[card]["type"] == "goal" else cards[card]["text"]
+        assert opened.locator(".fx-f-name").inner_text() == cards[card]["name"]
+        assert opened.locator(".fx-f-text").inner_text() == whole
+        assert page.evaluate(ON_TOP, "[data-testid=opened] .fx-f-text")
+        sizes = page.evaluate("() => Array.from(document.querySelectorAll('dialog .fx-face *'), n => parseFloat(getComputedStyle(n).fontSize))")
+        assert min(sizes) >= 12
+        if card == "strange-women-2008":
+            shots(page, f"faces-{width}-opened")
+        page.keyboard.press("Escape")
+        opened.wait_for(state="detached")
+        assert page.evaluate("() => document.activeElement.dataset.card") == card
+    # From the keyboard alone: Enter on a focused card opens it.
+    page.focus(".fx-chip[data-card='grim-reaper']")
+    page.keyboard.press("Enter")
+    assert opened.locator(".fx-f-text").inner_text() == cards["grim-reaper"]["text"]
+    page.keyboard.press("Escape")
+    opened.wait_for(state="detached")
+
+    # A quote refused, before it is sent (empty) or by the server (a checked game's quote must
+    # name the card), says why inside the open card, on top of everything; the page's own box stays empty.
+    page.click("[data-testid=hand] .fx-card[data-card='airborne-cow']")
+    opened.locator("[data-testid=play-quote]").click()
+    error = opened.locator("[data-testid=form-error]")
+    assert error.inner_text() == "Type the line you quote first, or play the card without one."
+    assert page.evaluate(ON_TOP, "[data-testid=opened] [data-testid=form-error]")
+    opened.locator("[data-testid=quote]").fill("Ni!")
+    opened.locator("[data-testid=play-quote]").click()
+    page.wait_for_function("() => (document.querySelector('dialog [data-testid=form-error]') || {}).textContent"
+                           " && document.querySelector('dialog [data-testid=form-error]').textContent.includes('must mention')")
+    assert "it must mention Airborne Cow" in error.inner_text()
+    assert page.evaluate(ON_TOP, "[data-testid=opened] [data-testid=form-error]")
+    assert not page.is_visible("#move-error")
+    assert opened.locator("[data-testid=quote]").input_value() == "Ni!", "the words typed are kept"
+    shots(page, f"faces-{width}-quote-refused")
+    page.keyboard.press("Escape")
+    opened.wait_for(state="detached")
+    # A song with no words says so in its own form, where the eye is.
+    form = page.locator("[data-testid=sing-form]")
+    form.locator("[data-testid=song]").fill("The Lumberjack Song")
+    form.locator("[data-testid=sing]").click()
+    assert form.locator("[data-testid=form-error]").inner_text() == "Type a few lines of the song for the others to judge."
+    form.locator("[data-testid=form-error]").scroll_into_view_if_needed()
+    assert page.evaluate(ON_TOP, "[data-testid=sing-form] [data-testid=form-error]")
+    assert errors == []
+
+
+# Every face of the deck, small in a hand card's width on a phone (a third of the screen) and
+# large as the opened card shows it: each text at least 12 px, inside its card.
 MEASURE_FACES = """ids => ids.map(id => {
   const box = document.createElement("div");
-  box.style.width = "33vw";  // a card in the hand on a phone: a third of the screen
+  box.className = "fx";
   document.body.appendChild(box);
   const out = {id: id, outside: [], smallest: 99};
   for (const large of [false, true]) {
-    const face = Grail.fluxxFace(id, large);
+    const holder = document.createElement(large ? "div" : "button");
+    holder.className = large ? "fx-opened" : "fx-card";
+    holder.style.width = large ? "22rem" : "calc((100vw - 3rem) / 3)";
+    holder.appendChild(Grail.fluxxFace(id, large));
     box.textContent = "";
-    box.appendChild(face);
-    const scale = face.getBoundingClientRect().width / 120;
-    for (const text of face.querySelectorAll("text")) {
-      const b = text.getBBox();
-      if (b.x < 1 || b.y < 1 || b.x + b.width > 119 || b.y + b.height > 167) out.outside.push(text.textContent);
-      const size = text.getAttribute("font-size");  // the type band's is the stylesheet's
-      if (!large && size) out.smallest = Math.min(out.smallest, parseFloat(size) * scale);
+    box.appendChild(holder);
+    const face = holder.firstChild, edge = face.getBoundingClientRect();
+    for (const n of face.querySelectorAll("span")) {
+      const r = n.getBoundingClientRect();
+      if (r.left < edge.left - .5 || r.right > edge.right + .5 || r.top < edge.top - .5 || r.bottom > edge.bottom + .5)
+        out.outside.push(n.textContent);
+      out.smallest = Math.min(out.smallest, parseFloat(getComputedStyle(n).fontSize));
     }
   }
   box.remove();
@@ -340,6 +480,5 @@ def test_every_face_of_the_printed_deck_fits_its_card_and_reads_on_a_phone(live_
     ids = [r["id"] for r in DECK_RECORDS[PRINTED]]
     measured = page.evaluate(MEASURE_FACES, ids)
     assert [m["id"] for m in measured if m["outside"]] == [], [m for m in measured if m["outside"]]
-    # Every line of a small face (the type band aside) is at least 8.5 px high on a 390 px phone.
-    assert min(m["smallest"] for m in measured) >= 8.5, sorted(measured, key=lambda m: m["smallest"])[:3]
+    assert min(m["smallest"] for m in measured) >= 12, sorted(measured, key=lambda m: m["smallest"])[:3]
     assert errors == []

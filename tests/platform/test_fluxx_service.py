@@ -119,6 +119,16 @@ def test_the_card_faces_are_public_data_drawn_from_the_deck(client):
     assert cards["course-its-a-good-idea"]["needs"][1]["or"] == ["the-animator"]
     assert cards["excalibur"]["power"] == "move_creeper" and "power" not in cards["cow"]
     assert cards["the-catapult"]["power"] == "catapult" and cards["resting-parrot"]["tags"] == ["parrot"]
+    # A small face's one line under the name: never the name again, fewer words than the text.
+    assert cards["keeper-limit-3"]["short"] is None and cards["draw-2"]["short"] is None  # the name says it
+    assert cards["grail-shaped-beacon"]["short"] == "Sir Galahad + someone else: The Holy Grail"
+    assert cards["knights-of-the-round-table"]["short"] == "any 3 knights"
+    assert cards["the-finger-of-god"]["short"] == "Smites a Creeper" and cards["sir-galahad"]["short"] == \
+        "A Knight of the Round Table"
+    for face in cards.values():
+        short = face["short"]
+        assert short is None or (face["name"].casefold() not in short.casefold()
+                                 and len(short.split()) <= min(len(face["text"].split()), 12)), face
 
 
 # --- moves in words ------------------------------------------------------------------------

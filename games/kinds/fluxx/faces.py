@@ -4,12 +4,15 @@ board script to draw its SVG faces from (static/board.js).
 Everything here is printed on the card itself, so it is the same for every viewer and
 reveals nothing about where any card is. The engine's own notes (``effect`` in full,
 ``certainty``, ``sources``) stay out: a face needs the words and, for a Goal, what it needs
-(``needs``, one line each, and ``summary``, the whole of it in a sentence for the table's
-Goal panel); for the quote rule, the words a quote may use. Both decks' cards are served:
-games stored on the legacy deck still draw theirs.
+(``needs``, one line each, and ``summary``, the whole of it in a sentence for the opened
+card); for the quote rule, the words a quote may use. ``short`` is the one short line a
+small face prints under the name (None when the name says it all, as "Keeper Limit 3" does):
+the full text is one tap away, on the opened card. Both decks' cards are served: games
+stored on the legacy deck still draw theirs.
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from games.rules.fluxx.cards import ALL_RECORDS, EFFECT, NAME, TAGS
@@ -77,10 +80,50 @@ def _summary(effect: dict) -> str:
     return sentence + " in front of you" * (not others) + ". A Creeper the Goal does not name stops you."
 
 
+# What a Keeper's power does, in a few words for its small face.
+POWER_LINE = {"smite": "Smites a Creeper", "grenade": "Thrown away with a Creeper", "sacrifice": "Thrown away with a Creeper",
+              "move_creeper": "Hands a Creeper on", "catapult": "Flings a Keeper"}
+SHORT_WORDS = 9  # at most, on a small face (a word more gets an ellipsis)
+# New Rules whose name is the whole rule: "Draw 2", "Hand Limit 1", "Keeper Limit 3", "Play 4".
+_SAYS_IT_ALL = re.compile(r"^(Draw|Play|Hand Limit|Keeper Limit) \d+$")
+
+
+def _first_words(text: str) -> str:
+    sentence = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0]
+    words = sentence.split()
+    if len(words) <= SHORT_WORDS:
+        return sentence.rstrip(".")
+    return " ".join(words[:SHORT_WORDS]).rstrip(",;:") + "\u2026"
+
+
+def _short(record: dict) -> str | None:
+    """The small face's one line under the name, never the name again: a Goal's needs, a
+    Keeper's power or kind, what a Creeper does, the start of a rule's or an Action's text."""
+    kind, effect = record["type"], record["effect"]
+    if kind == "goal":
+        line = " + ".join(need["text"] for need in _needs(effect))
+        # "Knights of the Round Table" needs "any 3 Knights of the Round Table": "any 3 knights".
+        return re.sub(re.escape(record["name"]), record["name"].split()[0].lower(), line, flags=re.IGNORECASE)
+    if kind == "keeper":
+        if effect.get("power") in POWER_LINE:
+            return POWER_LINE[effect["power"]]
+        if effect.get("counts_as"):
+            return f"Counts as {NAME[effect['counts_as']]}"
+        tags = record.get("tags") or ()
+        if tags:
+            return _category(tags[0])[0].upper() + _category(tags[0])[1:]
+        return None  # a plain Keeper: its name and its type say it all
+    if kind == "creeper":
+        return "Stops you winning"
+    if kind == "rule" and _SAYS_IT_ALL.match(record["name"]):
+        return None
+    return _first_words(record["text"])
+
+
 def _face(record: dict) -> dict:
     effect = record["effect"]
     face = {"id": record["id"], "type": record["type"], "name": record["name"], "text": record["text"],
-            "keywords": list(record["keywords"])}
+            "keywords": list(record["keywords"]), "short": _short(record)}
     if record["type"] == "goal":
         face["needs"] = _needs(effect)
         face["summary"] = _summary(effect)

@@ -1,16 +1,16 @@
 /* Monty Python Fluxx: the table in the browser.
 
-   Card faces are SVG drawn from the deck's data (GET /api/fluxx/cards/, fetched once):
-   the type's colour, the name, our own words, and for a Goal the cards it needs. Every
-   control is built from data.legal_moves; the choices inside Actions and the out-of-turn
-   discards are the shared decision bar's (static/js/match.js, drawDecisions). Any card on
-   the table opens a large face with its text; a card from your hand opens with its plays.
-   Text goes in with textContent only: usernames, songs and quotes are user input. */
+   Card faces are HTML drawn from the deck's data (GET /api/fluxx/cards/, fetched once):
+   the type's colour, the name and one short line; a tap (or Enter) on any card opens it in
+   a <dialog> with its whole text, and a card from your hand with its plays; Escape closes
+   it. Every control is built from data.legal_moves; the choices inside Actions and the
+   out-of-turn discards are the shared decision bar's (static/js/match.js, drawDecisions).
+   A move refused (a quote, a song, an accent) says why beside the form it came from, in
+   the opened card when it came from there. Text goes in with textContent only: usernames,
+   songs and quotes are user input. */
 (function () {
   "use strict";
   var el = Grail.el;
-  var SVG = "http://www.w3.org/2000/svg";
-  var CARD_W = 120, CARD_H = 168;
   var TYPE_LABEL = { basic: "Basic Rules", rule: "New Rule", goal: "Goal", keeper: "Keeper",
                      creeper: "Creeper", action: "Action" };
   var MAX_WORDS = 200;  // the engine's limit on a song, an accent or a quote
@@ -35,109 +35,55 @@
 
   function card(id) { return deck[id] || { id: id, type: "action", name: id, text: "", keywords: [] }; }
 
-  /* ---- SVG faces ----------------------------------------------------------------- */
+  /* ---- faces ---------------------------------------------------------------------- */
 
-  function svg(tag, attrs, text) {
-    var node = document.createElementNS(SVG, tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (text != null) node.textContent = text;
-    return node;
-  }
-
-  // Words into lines of at most `width` characters (a word longer than that gets its own line).
-  function wrap(text, width) {
-    var lines = [], line = "";
-    String(text).split(/\s+/).forEach(function (word) {
-      if (!word) return;
-      if (line && (line + " " + word).length > width) { lines.push(line); line = word; }
-      else line = line ? line + " " + word : word;
-    });
-    if (line) lines.push(line);
-    return lines;
-  }
-
-  // How many characters of Georgia at `size` fit in `room` units (a measured average, bold a little wider).
-  function fits(size, room, bold) { return Math.floor(room / (size * (bold ? 0.56 : 0.5))); }
-
-  function textLines(node, lines, x, y, size, cls, anchor) {
-    lines.forEach(function (line, i) {
-      node.appendChild(svg("text", { x: x, y: (y + i * size * 1.15).toFixed(1), class: cls, "font-size": size,
-                                     "text-anchor": anchor || "middle" }, line));
-    });
-    return y + lines.length * size * 1.15;
-  }
-
-  /* A card face: the type's band, the name, a Goal's needs, the card's text. A small face
-     (hand, goals, rules) has the name large and as much text as fits; a small Goal only its
-     needs. The large face (the card opened) has it all. */
+  /* A card face in HTML text, so it reads at the page's own sizes (nothing under 12 px, a
+     phone's hand included): the type's band, the name, and on a small face (hand, table,
+     piles) one short line from the deck's data (a Goal's needs, a Keeper's power, the start
+     of the text; none when the name says it all). The large face, on the opened card, has
+     the whole text (a Goal's in a sentence, with what stands in and what stops it). */
   function face(id, large) {
     var c = card(id);
-    var node = svg("svg", { viewBox: "0 0 " + CARD_W + " " + CARD_H, class: "fx-face fx-" + c.type + (large ? " large" : ""),
-                            role: "img", "aria-label": TYPE_LABEL[c.type] + ": " + c.name, "data-card": id });
-    node.appendChild(svg("rect", { x: 1.5, y: 1.5, width: CARD_W - 3, height: CARD_H - 3, rx: 9, class: "fx-bg" }));
-    node.appendChild(svg("rect", { x: 1.5, y: 1.5, width: CARD_W - 3, height: 22, rx: 9, class: "fx-band" }));
-    node.appendChild(svg("rect", { x: 1.5, y: 12, width: CARD_W - 3, height: 11.5, class: "fx-band" }));
-    node.appendChild(svg("text", { x: CARD_W / 2, y: 17, class: "fx-type", "text-anchor": "middle" },
-                         TYPE_LABEL[c.type].toUpperCase()));
-    // The name as large as its lines allow (three lines at most at the first size; the
-    // longest Goal, "Strange Women Lying in Ponds...", takes five at the last).
-    var sizes = large ? [13, 11, 9.5] : [16, 13, 11, 9.5], size, name;
-    for (var i = 0; i < sizes.length; i++) {
-      size = sizes[i]; name = wrap(c.name, fits(size, 108, true));
-      if (name.length * size * 1.15 <= (large ? 48 : 56)) break;
-    }
-    var y = textLines(node, name, CARD_W / 2, 30 + size, size, "fx-name");
-    if (c.type === "goal") y = goalNeeds(node, c, y + 4, large);
-    // A small Goal shows only what it needs; every other face its text, as much as fits
-    // (the opened card shows all of it, larger).
-    if (large || c.type !== "goal") {
-      var body = large ? 8.8 : 9.6;
-      node.appendChild(svg("line", { x1: 14, x2: CARD_W - 14, y1: y + 1, y2: y + 1, class: "fx-rule-line" }));
-      var room = Math.floor((CARD_H - 6 - (y + 4)) / (body * 1.15));
-      var text = wrap(c.text, fits(body, 108));
-      // Cut to the lines that fit (none on a Goal whose name and needs fill it: the opened
-      // card prints the text in full beside the face).
-      if (text.length > room) { text = text.slice(0, Math.max(room, 0)); if (text.length) text[text.length - 1] += "\u2026"; }
-      textLines(node, text, CARD_W / 2, y + body + 4, body, "fx-text");
-    }
-    node.appendChild(svg("title", {}, c.name + (c.text ? ": " + c.text : "")));
+    var node = el(large ? "div" : "span", { class: "fx-face fx-" + c.type + (large ? " large" : " small"),
+                                            "data-card": id });
+    node.appendChild(el("span", { class: "fx-f-type", text: TYPE_LABEL[c.type] }));
+    node.appendChild(el("span", { class: "fx-f-name", text: c.name }));
+    var line = large ? (c.type === "goal" && c.summary ? c.summary : c.text) : c.short;
+    if (line) node.appendChild(el("span", { class: large ? "fx-f-text" : "fx-f-line", text: line }));
     return node;
-  }
-
-  // A Goal's needs: one line per card you must have ("+" between), then "someone else",
-  // "either ... or ..." and "any N": as large as the room left under the name allows.
-  function goalNeeds(node, c, y, large) {
-    var sizes = large ? [10, 9, 8.5] : [11.5, 10.5, 9.5, 8.5], size, blocks;
-    for (var i = 0; i < sizes.length; i++) {
-      size = sizes[i];
-      blocks = (c.needs || []).map(function (need, j) { return wrap((j ? "+ " : "") + need.text, fits(size, 108)); });
-      // each block takes its size and its lines (textLines); the last line ends at its descent
-      var bottom = blocks.reduce(function (h, lines) { return h + size + lines.length * size * 1.15; }, y) - size * 0.85;
-      if (bottom <= CARD_H - 5) break;
-    }
-    (c.needs || []).forEach(function (need, j) {
-      y = textLines(node, blocks[j], CARD_W / 2, y + size, size, "fx-need" + (need.others ? " others" : ""));
-    });
-    return y + 4;
   }
 
   /* ---- the pieces of the table --------------------------------------------------- */
 
-  // What the player is doing between redraws (a redraw comes with every update).
-  var ui = { match: null, open: null, fromHand: false, busy: null, fields: {} };
+  // What the player is doing between redraws (a redraw comes with every update). ``error``:
+  // the last refusal, {where: the form it belongs to, text}.
+  var ui = { match: null, open: null, fromHand: false, busy: null, fields: {}, error: null };
 
   /* One move at a time: a second click while the first is on its way is dropped. The page
      is free again when the move is answered or a newer state arrives, whichever comes first
      (the reply waits for a reload that may come after the next state: waiting for it would
      swallow the next click). A played card leaves the hand, which closes it (see draw). */
-  function send(ctx, move, then) {
+  function send(ctx, move, then, where) {
     if (ui.busy) return;
     var mine = ui.busy = { version: current.data.version };
-    ctx.submit(move).then(function () { if (then) then(); }, function () {})
-      .then(function () { if (ui.busy === mine) ui.busy = null; redraw(); });
+    ui.error = null;
+    ctx.submit(move).then(function () { if (then) then(); }, function (err) {
+      // Said here, beside the form (over the table when the card is open), not in the page's
+      // box above the table, which the opened card covers and a phone has scrolled away from.
+      ui.error = { where: where || "table", text: err.message };
+      ctx.showError("");
+    }).then(function () { if (ui.busy === mine) ui.busy = null; redraw(); });
   }
 
-  function openCard(id, fromHand) { ui.open = id; ui.fromHand = fromHand; ui.focus = true; redraw(); }
+  // Why a form cannot be sent, said in it without asking the server.
+  function refuse(where, text) { ui.error = { where: where, text: text }; redraw(); }
+
+  function errorFor(where) {
+    if (!ui.error || ui.error.where !== where) return null;
+    return el("p", { class: "fx-error", role: "alert", "data-testid": "form-error", text: ui.error.text });
+  }
+
+  function openCard(id, fromHand) { ui.open = id; ui.fromHand = fromHand; ui.error = null; ui.focus = true; redraw(); }
 
   function byType(moves, type) { return moves.filter(function (m) { return m.type === type; }); }
 
@@ -148,22 +94,24 @@
     return null;
   }
 
-  // A face that opens the card when clicked (a button, so keyboards reach it too).
+  // A face that opens the card when clicked (a button, so keyboards reach it too; what it
+  // says is its name for a screen reader, read once).
   function faceButton(id, cls, extra) {
     var b = el("button", { type: "button", class: "fx-facebtn " + (cls || ""), "data-card": id,
-                           "aria-label": "Look at " + card(id).name });
+                           "aria-haspopup": "dialog" });
     Object.keys(extra || {}).forEach(function (k) { b.setAttribute(k, extra[k]); });
     b.appendChild(face(id, false));
     b.addEventListener("click", function () { openCard(id, false); });
     return b;
   }
 
-  // A Keeper or Creeper on the table: a coloured label with its name; opens the card.
+  // A Keeper or Creeper on the table: a coloured label with its name (a star: it has a power); opens the card.
   function chip(id) {
     var c = card(id);
-    return el("button", { type: "button", class: "fx-chip fx-" + c.type, "data-card": id, title: c.text,
-                          onclick: function () { openCard(id, false); } },
-      c.name + (c.power ? " \u2605" : ""));
+    var b = el("button", { type: "button", class: "fx-chip fx-" + c.type, "data-card": id, "aria-haspopup": "dialog",
+                           onclick: function () { openCard(id, false); } }, c.name);
+    if (c.power) b.appendChild(el("span", { class: "fx-star", title: "Has a power", "aria-label": ", has a power" }, " \u2605"));
+    return b;
   }
 
   function statusLine(data, ctx) {
@@ -218,10 +166,8 @@
     var row = el("div", { class: "fx-row" });
     var me = data.my_seat;
     v.goals.forEach(function (id) {
-      var item = el("div", { class: "fx-goal" }, faceButton(id, "goal"));
-      // What the Goal needs in plain words (the face has room for its cards only).
-      if (card(id).summary) item.appendChild(el("p", { class: "fx-goal-summary", "data-testid": "goal-summary",
-                                                       text: card(id).summary }));
+      // The face says what it needs in short; the opened card in a sentence.
+      var item = el("div", { class: "fx-goal-item" }, faceButton(id, "goal"));
       if (me !== null && me !== undefined && v.keepers[me]) item.appendChild(goalProgress(card(id), v, me));
       row.appendChild(item);
     });
@@ -312,8 +258,9 @@
     v.my_hand.forEach(function (id) {
       var playable = moves.some(function (m) { return m.type === "play" && m.card === id; });
       var b = el("button", { type: "button", class: "fx-card" + (playable ? " playable" : "") + (ui.open === id ? " selected" : ""),
-                             "data-card": id, "aria-label": card(id).name + (playable ? " (playable)" : "") });
+                             "data-card": id, "aria-haspopup": "dialog" });
       b.appendChild(face(id, false));
+      if (playable) b.appendChild(el("span", { class: "fx-sr" }, " (playable)"));
       b.addEventListener("click", function () { openCard(id, true); });
       row.appendChild(b);
     });
@@ -397,10 +344,12 @@
     var form = el("form", { class: "fx-claim", "data-testid": "sing-form" },
       el("p", { class: "muted", text: "Python Song Bonus: sing before your first play and the others judge it. " +
                                       "Accepted, you draw 1 card, 2 for a song nobody has sung in this game." + sung }),
-      song, words, el("button", { class: "primary", "data-testid": "sing" }, "Sing it"));
+      song, words, errorFor("sing"), el("button", { class: "primary", "data-testid": "sing" }, "Sing it"));
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
-      send(ctx, { type: "sing", song: song.value, words: words.value }, function () { ui.fields.song = ui.fields["sing-words"] = ""; });
+      if (!words.value.trim()) { refuse("sing", "Type a few lines of the song for the others to judge."); return; }
+      send(ctx, { type: "sing", song: song.value, words: words.value }, function () { ui.fields.song = ui.fields["sing-words"] = ""; },
+           "sing");
     });
     return form;
   }
@@ -413,50 +362,60 @@
     var form = el("form", { class: "fx-claim", "data-testid": "accent-form" },
       el("p", { class: "muted", text: "Outrageous Accent Bonus: say something in a silly accent and the others judge it. " +
                                       "Accepted, you draw 1 card, 2 if you used the same accent on your last turn." }),
-      accent, words, el("button", { class: "primary", "data-testid": "accent" }, "Say it"));
+      accent, words, errorFor("accent"), el("button", { class: "primary", "data-testid": "accent" }, "Say it"));
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
+      if (!words.value.trim()) { refuse("accent", "Type what you say in the accent for the others to judge."); return; }
       send(ctx, { type: "accent", accent: accent.value, words: words.value },
-           function () { ui.fields.accent = ui.fields["accent-words"] = ""; });
+           function () { ui.fields.accent = ui.fields["accent-words"] = ""; }, "accent");
     });
     return form;
   }
 
-  /* The opened card: its large face and text; from your hand, its plays (and the quote). */
+  /* The opened card, in a modal <dialog> (over everything, the rest of the page inert
+     meanwhile): its large face with the whole text; from your hand, its plays (and the
+     quote). Escape, the close button or a tap beside it closes it. */
   function openedCard(data, ctx) {
     var id = ui.open, c = card(id), moves = data.legal_moves || [];
-    var shade = el("div", { class: "fx-shade", onclick: function (ev) { if (ev.target === shade) close(); } });
-    var box = el("div", { class: "fx-opened", role: "dialog", "aria-label": c.name, "data-testid": "opened" });
-    function close() { ui.open = null; redraw(); }
+    var dialog = el("dialog", { class: "fx-dialog", "aria-label": c.name, "data-testid": "opened" });
+    var box = el("div", { class: "fx-opened" });
+    function close() { if (ui.open === id) { ui.open = null; ui.error = null; ui.closedFrom = id; redraw(); } }
+    // Escape (the dialog's cancel) and a tap on the backdrop (outside the box) close it; a
+    // dialog taken out by a redraw says nothing (it is no longer in the page).
+    dialog.addEventListener("close", function () { if (dialog.isConnected) close(); });
+    dialog.addEventListener("click", function (ev) { if (ev.target === dialog) close(); });
     box.appendChild(el("button", { type: "button", class: "fx-close", "aria-label": "Close", onclick: close }, "\u00d7"));
     box.appendChild(face(id, true));
-    box.appendChild(el("p", { class: "fx-opened-text", text: c.text }));
     if (ui.fromHand) {
       var plain = moves.filter(function (m) { return m.type === "play" && m.card === id && m.quote === undefined; })[0];
       var quoted = moves.filter(function (m) { return m.type === "play" && m.card === id && m.quote !== undefined; })[0];
       if (plain) {
         box.appendChild(el("button", { type: "button", class: "primary", "data-testid": "play",
-                                       onclick: function () { send(ctx, plain); } }, "Play " + c.name));
+                                       onclick: function () { send(ctx, plain, null, "play"); } }, "Play " + c.name));
+        var refused = errorFor("play");
+        if (refused) box.appendChild(refused);
       } else {
         box.appendChild(el("p", { class: "muted", text: whyNotPlayable(data) }));
       }
-      if (quoted) box.appendChild(quoteForm(c, ctx));
+      if (quoted) box.appendChild(quoteForm(c, data.view, ctx));
     }
-    shade.appendChild(box);
-    shade.addEventListener("keydown", function (ev) { if (ev.key === "Escape") close(); });
-    return shade;
+    dialog.appendChild(box);
+    return dialog;
   }
 
-  function quoteForm(c, ctx) {
+  function quoteForm(c, v, ctx) {
+    var judged = v.quotes === "judged";
     var quote = field("quote-" + c.id, { "aria-label": "Your quote", "data-testid": "quote",
-                                         placeholder: "A Python line that mentions " + c.name });
+                                         placeholder: judged ? "A Python line about " + c.name : "A Python line that mentions " + c.name });
+    var how = judged ? "play it with a Python line about it, and if the other players accept the quote, draw 1 extra card"
+      : "play it with a line that mentions it (" + c.keywords.join(", ") + ") and draw 1 extra card";
     var form = el("form", { class: "fx-claim", "data-testid": "quote-form" },
-      el("p", { class: "muted", text: "What Is Your Quote?: play it with a line that mentions it (" +
-                                      c.keywords.join(", ") + ") and draw 1 extra card, once a turn." }),
-      quote, el("button", { class: "primary", "data-testid": "play-quote" }, "Play it with this quote"));
+      el("p", { class: "muted", text: "What Is Your Quote?: " + how + ", once a turn." }),
+      quote, errorFor("quote"), el("button", { class: "primary", "data-testid": "play-quote" }, "Play it with this quote"));
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
-      send(ctx, { type: "play", card: c.id, quote: quote.value }, function () { ui.fields["quote-" + c.id] = ""; });
+      if (!quote.value.trim()) { refuse("quote", "Type the line you quote first, or play the card without one."); return; }
+      send(ctx, { type: "play", card: c.id, quote: quote.value }, function () { ui.fields["quote-" + c.id] = ""; }, "quote");
     });
     return form;
   }
@@ -479,9 +438,22 @@
     else draw(current.root, current.data, current.ctx);
   }
 
+  // The control that has the keyboard, to give it back after a redraw (another player's move
+  // redraws the table while you type a quote): its test id, or the card its button shows.
+  function focusKey(root) {
+    var a = document.activeElement;
+    if (!a || a === document.body || !root.contains(a)) return null;
+    var inDialog = !!(a.closest && a.closest("dialog"));
+    if (a.getAttribute("data-testid")) return { sel: "[data-testid='" + a.getAttribute("data-testid") + "']", inDialog: inDialog };
+    if (a.getAttribute("data-card")) return { sel: "." + a.className.split(" ")[0] + "[data-card='" + a.getAttribute("data-card") + "']",
+                                               inDialog: inDialog };
+    return null;
+  }
+
   function draw(root, data, ctx) {
     var v = data.view;
-    if (ui.open && ui.fromHand && (!v.my_hand || v.my_hand.indexOf(ui.open) < 0)) ui.open = null;
+    if (ui.open && ui.fromHand && (!v.my_hand || v.my_hand.indexOf(ui.open) < 0)) { ui.open = null; ui.error = null; }
+    var had = focusKey(root);
     root.textContent = "";
     var wrapBox = el("div", { class: "fx" });
     wrapBox.appendChild(el("p", { class: "fx-status", "data-testid": "status", text: statusLine(data, ctx) }));
@@ -498,12 +470,18 @@
     }
     wrapBox.appendChild(playersPanel(v, data, ctx));
     wrapBox.appendChild(pilesPanel(v, ctx));
-    if (ui.open) wrapBox.appendChild(openedCard(data, ctx));
+    var dialog = ui.open ? openedCard(data, ctx) : null;
+    if (dialog) wrapBox.appendChild(dialog);
     root.appendChild(wrapBox);
-    if (ui.open && ui.focus) {  // a card just opened: keyboard focus goes into it (Escape closes)
-      ui.focus = false;
-      root.querySelector(".fx-opened .fx-close").focus();
+    if (dialog) dialog.showModal();  // focus goes into it (the close button first); Escape closes
+    var back = had && (!had.inDialog || dialog) && root.querySelector((had.inDialog ? "dialog " : "") + had.sel);
+    if (back && !ui.focus) back.focus();
+    else if (!dialog && ui.closedFrom) {  // a card just closed: back to the card that opened it
+      var opener = root.querySelector("[data-card='" + ui.closedFrom + "'][aria-haspopup]");
+      if (opener) opener.focus();
     }
+    ui.focus = false;
+    ui.closedFrom = null;
   }
 
   // The faces, for tests/browser/test_fluxx_browser.py to measure every card of the deck.
@@ -517,7 +495,7 @@
                                 (data.seats || []).map(function (s) { return s.username; })]);
       if (ui.busy && data.version > ui.busy.version) ui.busy = null;
       if (current && current.root === root && current.key === key && root.firstChild) return;
-      if (ui.match !== data.id) ui = { match: data.id, open: null, fromHand: false, busy: null, fields: {} };
+      if (ui.match !== data.id) ui = { match: data.id, open: null, fromHand: false, busy: null, fields: {}, error: null };
       current = { root: root, data: data, ctx: ctx, key: key };
       if (deck) draw(root, data, ctx);
       else { redraw(); withDeck(redraw); }
