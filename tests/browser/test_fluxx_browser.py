@@ -309,7 +309,7 @@ READ_FACES = """() => Array.from(document.querySelectorAll(
     '[data-testid=hand] .fx-face, [data-testid=rules] .fx-face, [data-testid=goals] .fx-face, [data-testid=piles] .fx-face,'
     + ' .fx-chip'), face => {
   const box = face.getBoundingClientRect();
-  const texts = [face, ...face.querySelectorAll('*')].filter(n =>
+  const texts = [face, ...face.querySelectorAll('*')].filter(n => !n.classList.contains('fx-sr') &&
     Array.from(n.childNodes).some(c => c.nodeType === 3 && c.textContent.trim()));
   const part = cls => (face.querySelector(cls) || {}).textContent || null;
   return {card: face.dataset.card || face.closest('[data-card]').dataset.card, where: face.closest('[data-testid]').dataset.testid,

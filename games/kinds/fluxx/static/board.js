@@ -68,9 +68,11 @@
     var mine = ui.busy = { version: current.data.version };
     ui.error = null;
     ctx.submit(move).then(function () { if (then) then(); }, function (err) {
-      // Said here, beside the form (over the table when the card is open), not in the page's
-      // box above the table, which the opened card covers and a phone has scrolled away from.
-      ui.error = { where: where || "table", text: err.message };
+      // A form's refusal is said beside it (over the table when the card is open), not in
+      // the page's box above the table, which the opened card covers and a phone has
+      // scrolled away from; the table's own buttons leave it to that box.
+      if (!where) return;
+      ui.error = { where: where, text: err.message };
       ctx.showError("");
     }).then(function () { if (ui.busy === mine) ui.busy = null; redraw(); });
   }
@@ -110,7 +112,10 @@
     var c = card(id);
     var b = el("button", { type: "button", class: "fx-chip fx-" + c.type, "data-card": id, "aria-haspopup": "dialog",
                            onclick: function () { openCard(id, false); } }, c.name);
-    if (c.power) b.appendChild(el("span", { class: "fx-star", title: "Has a power", "aria-label": ", has a power" }, " \u2605"));
+    if (c.power) {
+      b.appendChild(el("span", { class: "fx-star", title: "Has a power", "aria-hidden": "true" }, " \u2605"));
+      b.appendChild(el("span", { class: "fx-sr" }, " (has a power)"));
+    }
     return b;
   }
 
