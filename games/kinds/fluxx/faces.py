@@ -83,6 +83,12 @@ def _summary(effect: dict) -> str:
 # What a Keeper's power does, in a few words for its small face.
 POWER_LINE = {"smite": "Smites a Creeper", "grenade": "Thrown away with a Creeper", "sacrifice": "Thrown away with a Creeper",
               "move_creeper": "Hands a Creeper on", "catapult": "Flings a Keeper"}
+# What a New Rule adds, in a few words, by what it does (the engine's own vocabulary).
+RULE_LINE = {("claim", "quote"): "Quote a Python line for a card", ("claim", "song"): "Sing a Python song for a card",
+             ("claim", "accent"): "Speak in an accent for a card", ("free", "get_on_with_it"): "Free action: a new hand of 3",
+             ("free", "swap_plays"): "Free action: draws for plays", ("bonus", "poor"): "Fewest Keepers: draw 1 more",
+             ("bonus", "rich"): "Most Keepers: play 1 more", ("bonus", "no_hand"): "Empty hand: draw 3 more",
+             ("slot", "numbers"): "Every 3 counts as 5", ("slot", "goal_limit"): "Two Goals at once"}
 SHORT_WORDS = 9  # at most, on a small face (a word more gets an ellipsis)
 # New Rules whose name is the whole rule: "Draw 2", "Hand Limit 1", "Keeper Limit 3", "Play 4".
 _SAYS_IT_ALL = re.compile(r"^(Draw|Play|Hand Limit|Keeper Limit) \d+$")
@@ -115,8 +121,15 @@ def _short(record: dict) -> str | None:
         return None  # a plain Keeper: its name and its type say it all
     if kind == "creeper":
         return "Stops you winning"
-    if kind == "rule" and _SAYS_IT_ALL.match(record["name"]):
-        return None
+    if kind == "rule":
+        if _SAYS_IT_ALL.match(record["name"]):
+            return None
+        if effect.get("value") == "all":
+            return "Play every card in your hand"
+        line = next((RULE_LINE[k, effect[k]] for k in ("claim", "free", "bonus", "slot") if (k, effect.get(k)) in RULE_LINE),
+                    None)
+        if line:
+            return line
     return _first_words(record["text"])
 
 
