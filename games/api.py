@@ -191,6 +191,8 @@ class LogLineOut(Schema):
     kind: str
     text: str
     timeout: bool
+    provisional: bool = Field(False, description="Said before the game's first record (who goes first); the first "
+                                                "record's lines say it again, stored, and replace it.")
 
 
 class EndingOut(Schema):

@@ -74,9 +74,20 @@ def match_payload(match: Match, user, *, seats: list[Seat] | None = None) -> dic
         "allow_spectators": match.allow_spectators,
         "practice": match.practice,  # a game against the computer: nothing outside it is at stake
         "creator": match.creator_id and next((s.user.username for s in seats if s.user_id == match.creator_id), None),
-        "log": log_for(match, my_seat, seats=seats),
+        "log": log_for(match, my_seat, seats=seats) if match.move_count else opening_lines(match, my_seat, seats,
+                                                                                            game=game),
     })
     return payload
+
+
+def opening_lines(match: Match, seat: int | None, seats: list[Seat], *, game) -> list[dict]:
+    """Before a game's first record its log has nothing stored, yet the rules already say how
+    it began (who goes first): those lines, marked ``provisional``, which the page replaces
+    with the first record's lines (they begin with the same words, stored then)."""
+    if match.status != Match.Status.ACTIVE or match.state is None:
+        return []
+    events = [e.as_dict() for e in game.opening_events(match.state)]
+    return [{**line, "provisional": True} for line in _log_lines(1, events, False, seat, seats)]
 
 
 def change_payload(match: Match, seats: list[Seat], seat: int | None, *, game, prev: int, records,

@@ -465,7 +465,10 @@
     ["version", "view", "legal_moves", "outcome", "status", "moves", "my_seat", "seats", "ending", "situation",
      "rematch"].forEach(
       function (k) { next[k] = change[k]; });
-    next.log = (this.data.log || []).concat(change.events || []).slice(-LOG_KEPT);
+    // Lines said before the first record (who goes first) come again, stored, with it.
+    var earlier = (change.events || []).length
+      ? (this.data.log || []).filter(function (l) { return !l.provisional; }) : (this.data.log || []);
+    next.log = earlier.concat(change.events || []).slice(-LOG_KEPT);
     this.update(next);
   };
   var LOG_KEPT = 300;

@@ -151,7 +151,7 @@ def _wait_for_log(page, expected: list[str]) -> None:
                                arg=expected, timeout=10000)
     except Exception:
         shown = page.evaluate(LOG_TEXTS)
-        raise AssertionError(f"log shows {shown[-5:]}, expected {expected[-5:]}") from None
+        raise AssertionError(f"log shows {shown[-8:]}, expected {expected[-8:]}") from None
 
 
 def _confirm(match, seat: int, move: dict, pages: dict):
@@ -229,6 +229,9 @@ def test_three_players_click_through_a_whole_game(live_url, make_page, shots):
     assert "No Goal yet" in first.inner_text("[data-testid=goals]")
     assert first.locator("[data-testid=hand] .fx-card.playable .fx-face").count() == 4
     assert pages[0].inner_text("[data-testid=status]") == "robin's turn (turn 1): 1 more card to play."
+    # The log says who goes first before anyone moved, and once only after the first move.
+    assert first.inner_text("[data-testid=log]") == "You go first."
+    assert pages[0].inner_text("[data-testid=log]") == "robin goes first."
     # The table talks: a chat line reaches the others' pages as it is sent.
     pages[0].fill("#chat-form input[name=text]", "Ni!")
     pages[0].click("#chat-form button")
@@ -272,6 +275,10 @@ def test_three_players_click_through_a_whole_game(live_url, make_page, shots):
             shots(pages[2], f"phone-{kind}-{match.move_count}")
         _click_move(pages[seat], move, match.state)
         match = _confirm(match, seat, move, pages)
+        if match.move_count == 1:
+            for page in pages.values():
+                log = page.inner_text("[data-testid=log]")
+                assert log.count("You go first.") + log.count("goes first.") == 1, log
         if kind == "play" and "quote" in move:
             assert "quoting" in pages[0].inner_text("[data-testid=log]")
         if decisions.waiting(match.state) and len(match.state["decisions"][-1]) == 2 and out_of_turn == 0:

@@ -467,6 +467,11 @@ def test_the_logs_first_line_says_who_goes_first_in_each_viewers_words(fluxx):
     first = match.state["first"]
     seats = selectors.seats_for(match)
     assert selectors.log_for(match, 0, seats=seats) == []  # nothing stored before the first move
+    # ...but the page says it already, as a line the first record's lines replace.
+    for viewer, user in ((first, users[first]), ((first + 1) % 3, users[(first + 1) % 3])):
+        opening = selectors.match_payload(match, user, seats=seats)["log"]
+        assert [(line["text"], line["provisional"]) for line in opening] == [
+            ("You go first." if viewer == first else f"{PLAYERS_BY_SEAT[first]} goes first.", True)]
     match = _play(match, users, 1)
     for viewer in (0, 1, 2, None):
         words = [line["text"] for line in selectors.log_for(match, viewer, seats=seats)]
