@@ -7,12 +7,16 @@ The knight ("Knight"), on each of its turns:
 
 * declares an attack only on a target its units can kill from where they stand (strike
   values within reach and sight above the target's shields: a failed attack costs a unit),
-  the enemy carrying Excalibur (or any item) first, then enemies beside its own carrier;
+  the enemy carrying Excalibur (or any item) first, then enemies beside its own carrier --
+  but it leaves a carrier of Excalibur far from its home in the middle of the board alone
+  (see ``_Field.contested``: when every knight killed it there, the sword changed hands
+  where it lay until the turn limit);
 * moves its carrier home, its Arthurs to a loose Excalibur (or towards the enemy who holds
   it), its other units beside its carrier as escorts or towards the fight for the sword,
   and brings pieces on when it has moves to spare; units that will strike stay put; the
   carrier steps home before any strike (a strike ends the turn's movement), and an attack
-  is planned with the moves its step leaves;
+  is planned with the moves its step leaves; it steps only where no more players could
+  kill it than where it stands (``_Field.killers``), else it waits;
 * strikes a declared target until the strikes made are enough to kill it, plain strikes
   before the once-a-game spells; then ends the turn;
 * lends units to an ally's attack only on a carrier, lets others disengage unless they
@@ -25,12 +29,14 @@ from functools import lru_cache
 from ..computer import random_move
 from ..rng import Rng
 from .board import load
-from .pieces import MODES, SHIELDS, can_carry
+from .pieces import MODES, MOVE, SHIELDS, can_carry
 from .sight import can_reach
 
 TYPE_WORTH = {"arthur": 5, "galahad": 4, "lancelot": 7, "merlin": 6, "morgan": 6}
 SPELL_COST = 3      # a once-a-game spell is kept for when plain strikes fall short
 HOME = 100.0
+NEAR_HOME = 3       # an enemy carrier this near its Entry hex is about to win: everyone goes for it
+RISK = 3.0          # a step home is not worth one more player able to kill the carrier
 
 
 def random_level(view: dict, legal: list[dict], rng: Rng) -> dict:
@@ -70,17 +76,98 @@ class _Field:
             (x["hex"] for x in self.units.values() if x["carry"] == "excalibur"), None)
         self.declared = [t for t in self.turn.get("declared", []) if t in self.units]
         self._uncovered: list[str] | None = None
+        self._cache: dict = {}
         self.walker = self._carrier_walking()
 
     def _carrier_walking(self) -> str | None:
-        """Our carrier, when it will step homewards this turn (its step comes first: a strike
-        ends the turn's movement, and an attack planned with both moves left it standing)."""
+        """Our carrier, when it will step this turn (its step comes first: a strike ends the
+        turn's movement, and an attack planned with both moves left it standing). It steps
+        home, or aside, where no more players could kill it than where it stands (one step
+        home is not worth one more: ``RISK``); it stays when every step is worse."""
+        steps: dict[str, list[str]] = {}
         for m in self.legal:
-            if m["type"] == "move" and self.units[m["unit"]]["carry"] and m["unit"] in self.mine:
-                unit = self.units[m["unit"]]
-                if self.d(m["to"], self.home) < self.d(unit["hex"], self.home):
-                    return m["unit"]
+            if m["type"] == "move" and m["unit"] in self.mine and self.units[m["unit"]]["carry"]:
+                steps.setdefault(m["unit"], []).append(m["to"])
+        # Excalibur's carrier first, then the variations' items and gold.
+        self.staying: set[str] = set()
+        for uid in sorted(steps, key=lambda u: (self.units[u]["carry"] != "excalibur", u)):
+            unit = self.units[uid]
+            shields = SHIELDS[unit["type"]]
+            stay = -RISK * self.killers(unit["hex"], shields)
+            best = {}
+            for to in steps[uid]:
+                gain = self.d(unit["hex"], self.home) - self.d(to, self.home)
+                if gain < 0:
+                    continue
+                score = (HOME if to == self.home else gain) - RISK * self.killers(to, shields, {unit["hex"]: to})
+                if score > stay:
+                    best[to] = score
+            if best:
+                self.carrier_steps = best
+                return uid
+            self.staying.add(uid)
+        self.carrier_steps = {}
         return None
+
+    # --- the carrier's danger ----------------------------------------------------------
+
+    def killers(self, where: str, shields: int = 1, moved: dict | None = None) -> int:
+        """How many other players could kill a unit of ``shields`` standing on ``where`` in
+        their next turn, as the board stands (``moved``: own units' hexes changed by the move
+        being weighed, old hex -> new). Each player adds the strikes of its units in reach
+        now and the best two of those one walk brings into reach (a turn moves two pieces;
+        pieces still to enter are not counted): a melee unit needs a free hex beside
+        ``where``, so units standing there block it. Sight is judged from where units stand."""
+        moved = moved or {}
+        taken = {x["hex"] for x in self.units.values()}
+        taken.difference_update(moved)
+        taken.update(moved.values())
+        free = {n for n in self.board.steps[where] if n not in taken}
+        return self._count(self._threats(where), free, shields)
+
+    def _threats(self, where: str) -> dict:
+        """Per other player: [strikes in reach of ``where`` now, [(the ranged strike one walk
+        brings into reach, the melee strike, the hexes beside ``where`` it could walk to)]]."""
+        key = ("threats", where)
+        if key in self._cache:
+            return self._cache[key]
+        dist = self.board.dist[where]
+        out: dict[int, list] = {}
+        for x in self.enemies.values():
+            seat = x["seat"]
+            if seat is None or dist[x["hex"]] > 4:
+                continue
+            spells = self.v["players"][seat]["spells"]
+            steps = 1 if x["carry"] else MOVE[x["type"]]
+            now = ranged = melee = 0
+            posts: tuple = ()
+            for mode, (value, reach, sight, spell) in MODES[x["type"]].items():
+                if mode == "sweep" or (spell and not spells.get(spell)):
+                    continue
+                if can_reach(self.board, x["hex"], where, reach, sight):
+                    now = max(now, value)
+                elif reach == 1:
+                    posts = tuple(n for n in self.board.steps[where] if self.d(x["hex"], n) <= steps)
+                    if posts:
+                        melee = max(melee, value)
+                elif dist[x["hex"]] <= reach + steps:
+                    ranged = max(ranged, value)
+            entry = out.setdefault(seat, [0, []])
+            if now:
+                entry[0] += now
+            elif ranged or melee:
+                entry[1].append((ranged, melee, posts))
+        self._cache[key] = out
+        return out
+
+    @staticmethod
+    def _count(threats: dict, free: set, shields: int) -> int:
+        count = 0
+        for ready, later in threats.values():
+            coming = sorted((max(r, m if any(p in free for p in posts) else 0) for r, m, posts in later), reverse=True)
+            if ready + sum(coming[:2]) > shields:
+                count += 1
+        return count
 
     def d(self, a: str | None, b: str | None) -> int:
         if a is None or b is None:
@@ -102,10 +189,25 @@ class _Field:
                     best, best_d = h, dist
         if best is not None:
             return best
-        carrier = next((x["hex"] for x in self.enemies.values() if x["carry"] == "excalibur"), None)
+        carrier = next((x["hex"] for x in self.enemies.values() if x["carry"] == "excalibur" and self.contested(x)), None)
         if carrier is None and unit["type"] != "arthur" and not self.my_carriers:
             return self.sword  # the fight is where the sword is: pieces that cannot carry it go there too
         return carrier
+
+    def contested(self, x: dict) -> bool:
+        """Whether the knight goes for an enemy unit carrying Excalibur: when it is about to
+        win (within ``NEAR_HOME`` of its Entry hex), when it stands nearer our Entry hex than
+        its own (the sword would drop on our side), or when our units hold it fast (engaged
+        units cannot step away: left alone, both would stand until the turn limit). A carrier
+        far from home in the middle of the board is left to walk: when every knight killed it
+        there, the sword changed hands where it lay until the turn limit (docs/rules/camelot.md,
+        "How long games last")."""
+        if x["seat"] is None:
+            return False
+        theirs = self.d(x["hex"], self.v["players"][x["seat"]]["entry"])
+        if theirs <= NEAR_HOME or self.d(x["hex"], self.home) < theirs:
+            return True
+        return any(self.board.distance(x["hex"], y["hex"]) == 1 for y in self.mine.values())
 
     def priority(self, uid: str) -> float:
         target = self.units[uid]
@@ -262,11 +364,15 @@ class _Field:
                 return -1.0
             if move["unit"] in self.attackers() and not unit["carry"]:
                 return -5.0
+            if move["unit"] in self.staying:
+                return -2.0  # every step is back, or where more players could kill it
             if move["unit"] == self.walker:
+                if move["to"] not in self.carrier_steps:
+                    return -2.0
                 # After the declaration (a first move ends it: attacks worth making come
                 # first), before any strike.
                 base = 15.0 if self.turn.get("stage") == "declare" else 30.0
-                return base + self.step_value(unit, unit["hex"], move["to"]) / 10
+                return base + self.carrier_steps[move["to"]]
             if not unit["carry"] and self.uncovered() and self.reaches_from(unit["type"], move["to"]):
                 return 25.0  # into reach of a declared target that still needs the blow
             return self.step_value(unit, unit["hex"], move["to"]) - self._loiter(unit, move["to"])
@@ -288,6 +394,9 @@ class _Field:
         if kind == "declare":
             targets = move["targets"]
             if len(targets) != 1 or self.turn.get("declared"):
+                return -10.0
+            t = self.units[targets[0]]
+            if t["carry"] == "excalibur" and not self.contested(t):
                 return -10.0
             if self.killable(targets[0]):
                 return 22.0 + self.priority(targets[0])

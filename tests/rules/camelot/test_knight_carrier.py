@@ -54,3 +54,21 @@ def test_an_attack_that_needs_both_moves_waits_while_the_carrier_walks():
     assert not any(m["type"] == "declare" and m["targets"] for m in made)
     assert BOARD.distance(after["units"][carrier]["hex"], home) == 2
     assert not any(entry.get("penalty") for entry in after["last_combat"])
+
+
+def test_the_carrier_stays_rather_than_step_where_an_enemy_could_kill_it():
+    # One step home (the only one) brings it within a Lancelot's walk and blow (2 beats
+    # its one shield); where it stands, nobody can reach it: it waits.
+    state = table(3)
+    state["pool"][0] = {k: 0 for k in state["pool"][0]}
+    home = state["entries"][0]
+    carrier = put(state, 0, "arthur", "-4,4", carry="excalibur")
+    put(state, 1, "lancelot", "-6,7")
+    assert BOARD.distance("-6,7", "-4,4") == 3 and BOARD.distance("-6,7", "-5,5") == 2
+    made, after = _turn(state, 0)
+    assert after["units"][carrier]["hex"] == "-4,4"
+    assert not any(m["type"] == "move" and m["unit"] == carrier for m in made)
+    # Without the Lancelot, the same step home is taken.
+    del state["units"]["s1-lancelot-1"]
+    _, after = _turn(state, 0)
+    assert after["units"][carrier]["hex"] == "-5,5" and BOARD.distance("-5,5", home) == 2
