@@ -65,3 +65,24 @@ def moves_of(state, seat, kind):
 def ends(state, seat, uid):
     return {m["to"] for m in GAME.legal_moves(state, seat)
             if m["type"] == "move" and m["unit"] == uid and not m.get("teleport")}
+
+
+def knight_choice(state, seat):
+    """What the knight level (games/rules/camelot/players.py) plays here, from the seat's view."""
+    from games.rules.camelot.players import knight
+    from games.rules.rng import Rng, new_rng_state
+
+    return knight(GAME.view_for(state, seat), GAME.legal_moves(state, seat), Rng(new_rng_state(7)))
+
+
+def knight_turn(state, seat, limit=8):
+    """The knight's moves until its turn ends (at most ``limit``), and the state after them."""
+    made = []
+    while len(made) < limit:
+        move = knight_choice(state, seat)
+        made.append(move)
+        state = play(state, seat, move)
+        if move["type"] == "end_turn":
+            break
+    return made, state
+

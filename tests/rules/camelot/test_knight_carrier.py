@@ -1,25 +1,6 @@
 """The knight's carrier of Excalibur (issue 33, games that end): what it does with the
 sword and how its other units keep it alive."""
-from games.rules.camelot.players import knight
-from games.rules.rng import Rng, new_rng_state
-
-from .helpers import BOARD, GAME, play, put, table
-
-
-def _choose(state, seat):
-    return knight(GAME.view_for(state, seat), GAME.legal_moves(state, seat), Rng(new_rng_state(7)))
-
-
-def _turn(state, seat, limit=8):
-    """The knight's moves until its turn ends."""
-    made = []
-    while len(made) < limit:
-        move = _choose(state, seat)
-        made.append(move)
-        state = play(state, seat, move)
-        if move["type"] == "end_turn":
-            break
-    return made, state
+from .helpers import BOARD, knight_turn, put, table
 
 
 def test_the_carrier_steps_home_before_the_turns_strikes_end_all_movement():
@@ -33,7 +14,7 @@ def test_the_carrier_steps_home_before_the_turns_strikes_end_all_movement():
     target = put(state, 1, "arthur", "1,0")               # 1 shield: two blows kill it
     put(state, 0, "arthur", "0,1")                        # in reach now
     put(state, 0, "arthur", "-1,2")                       # in reach after a walk
-    made, after = _turn(state, 0)
+    made, after = knight_turn(state, 0)
     assert made[0] == {"type": "declare", "targets": [target]}
     assert BOARD.distance(after["units"][carrier]["hex"], home) == 2
     assert target not in after["units"] and after["last_combat"][0]["outcome"] == "killed"
@@ -50,7 +31,7 @@ def test_an_attack_that_needs_both_moves_waits_while_the_carrier_walks():
     put(state, 1, "arthur", "1,0")
     put(state, 0, "arthur", "-1,2")                       # two walkers needed, one move to spare
     put(state, 0, "arthur", "2,-2")
-    made, after = _turn(state, 0)
+    made, after = knight_turn(state, 0)
     assert not any(m["type"] == "declare" and m["targets"] for m in made)
     assert BOARD.distance(after["units"][carrier]["hex"], home) == 2
     assert not any(entry.get("penalty") for entry in after["last_combat"])
@@ -65,10 +46,10 @@ def test_the_carrier_stays_rather_than_step_where_an_enemy_could_kill_it():
     carrier = put(state, 0, "arthur", "-4,4", carry="excalibur")
     put(state, 1, "lancelot", "-6,7")
     assert BOARD.distance("-6,7", "-4,4") == 3 and BOARD.distance("-6,7", "-5,5") == 2
-    made, after = _turn(state, 0)
+    made, after = knight_turn(state, 0)
     assert after["units"][carrier]["hex"] == "-4,4"
     assert not any(m["type"] == "move" and m["unit"] == carrier for m in made)
     # Without the Lancelot, the same step home is taken.
     del state["units"]["s1-lancelot-1"]
-    _, after = _turn(state, 0)
+    _, after = knight_turn(state, 0)
     assert after["units"][carrier]["hex"] == "-5,5" and BOARD.distance("-5,5", home) == 2

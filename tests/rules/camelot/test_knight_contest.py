@@ -4,21 +4,7 @@ of the board until the turn limit. It goes for a carrier about to win (within th
 Entry hex), one on its own side of the board, and one its units hold fast; a carrier far
 from home in the middle of the board is left to walk."""
 from games.rules import computer
-from games.rules.camelot.players import knight
-from games.rules.rng import Rng, new_rng_state
-
-from .helpers import BOARD, GAME, play, put, table
-
-
-def _turn(state, seat, limit=8):
-    made = []
-    while len(made) < limit:
-        move = knight(GAME.view_for(state, seat), GAME.legal_moves(state, seat), Rng(new_rng_state(7)))
-        made.append(move)
-        state = play(state, seat, move)
-        if move["type"] == "end_turn":
-            break
-    return made, state
+from .helpers import GAME, knight_turn, put, table
 
 
 def _armed(state):
@@ -33,7 +19,7 @@ def test_a_carrier_in_the_middle_far_from_its_home_is_left_to_walk():
     put(state, 0, "arthur", "-1,0")                       # two Arthurs that could walk up and kill it
     put(state, 0, "arthur", "-1,1")
     assert "s1-arthur-1" in GAME.view_for(state, 0)["attack"]
-    made, after = _turn(state, 0)
+    made, after = knight_turn(state, 0)
     assert not any(m["type"] == "declare" and m["targets"] for m in made)
     assert carrier in after["units"]
 
@@ -43,7 +29,7 @@ def test_a_carrier_within_three_of_its_entry_hex_is_attacked():
     carrier = put(state, 1, "arthur", "4,1", carry="excalibur")   # 3 walks from its Entry hex 7,0
     put(state, 0, "arthur", "3,0")
     put(state, 0, "arthur", "6,1")
-    made, after = _turn(state, 0)
+    made, after = knight_turn(state, 0)
     assert made[0] == {"type": "declare", "targets": [carrier]}
     assert carrier not in after["units"] and after["items"]["4,1"] == ["excalibur"]
 
@@ -54,7 +40,7 @@ def test_a_carrier_our_unit_holds_fast_is_attacked_wherever_it_stands():
     state = _armed(table(3))
     carrier = put(state, 1, "arthur", "1,0", carry="excalibur")
     put(state, 0, "lancelot", "0,0")                      # beside it; its blow (2) kills an Arthur
-    made, after = _turn(state, 0)
+    made, after = knight_turn(state, 0)
     assert made[0] == {"type": "declare", "targets": [carrier]}
     assert carrier not in after["units"]
 
@@ -64,7 +50,7 @@ def test_a_carrier_on_our_side_of_the_board_is_attacked():
     carrier = put(state, 1, "arthur", "-1,1", carry="excalibur")  # 6 walks from ours, 8 from its own
     put(state, 0, "arthur", "-3,1")
     put(state, 0, "arthur", "-2,3")
-    made, after = _turn(state, 0)
+    made, after = knight_turn(state, 0)
     assert made[0] == {"type": "declare", "targets": [carrier]}
     assert carrier not in after["units"]
 
