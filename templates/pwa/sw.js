@@ -85,7 +85,8 @@ function openFromNotification(notification) {
       || windows.find((w) => w.focused) || windows[0];
     if (!open) return self.clients.openWindow(target.href);
     const there = open.url === target.href ? Promise.resolve(open) : open.navigate(target.href);
-    return there.then((w) => (w || open).focus().catch(() => w || open));
+    // A window this worker does not control cannot be navigated: a new one opens instead.
+    return there.then((w) => (w || open).focus().catch(() => w || open), () => self.clients.openWindow(target.href));
   });
 }
 
