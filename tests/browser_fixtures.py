@@ -30,32 +30,43 @@ def _database_url() -> str:
     return f"postgres://{auth}{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
 
 
-@pytest.fixture(scope="session")
-def live_url(django_db_setup, tmp_path_factory):
-    """Base URL of a Daphne server on the test database (started once per session)."""
+def wait_listening(port: int, proc, log: Path, timeout: float = 60) -> None:
+    """Wait until something listens on ``port``; fail with the end of ``log`` if ``proc``
+    exits first or ``timeout`` seconds pass."""
+    end = time.monotonic() + timeout
+    while True:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        tail = log.read_text(errors="replace")[-3000:] if log.exists() else ""
+        assert proc.poll() is None, f"{proc.args[0]} exited: {tail}"
+        assert time.monotonic() < end, f"nothing listens on {port} after {timeout} s: {tail}"
+        time.sleep(0.2)
+
+
+def start_daphne(log_path: Path, **extra_env) -> tuple[str, subprocess.Popen, object]:
+    """A Daphne on the test database, as the browser tests' server: (its URL, the process,
+    its open log file). ``extra_env`` adds to or replaces the server's settings."""
     port = _free_port()
     env = dict(os.environ, DATABASE_URL=_database_url(), DJANGO_SETTINGS_MODULE="tests.live_settings",
                GRAILSITE_CHANNEL_PREFIX=settings.CHANNEL_PREFIX, ALLOWED_HOSTS="127.0.0.1,localhost",
                EMAIL_BACKEND="django.core.mail.backends.console.EmailBackend",
                # Every browser test signs people up from 127.0.0.1: the per-address limits
                # would hold the suite back, and are tested on their own (tests/hardening).
-               RATE_SIGNUP_IP="100000/h", RATE_LOGIN_IP="100000/m")
+               RATE_SIGNUP_IP="100000/h", RATE_LOGIN_IP="100000/m", **extra_env)
     env.pop("GRAILSITE_TEST_DB", None)
-    log = open(tmp_path_factory.mktemp("server") / "daphne.log", "w")
+    log = open(log_path, "w")
     proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
                              "grailsite.asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-        except OSError:
-            if proc.poll() is not None:
-                raise RuntimeError(f"the test server exited; see {log.name}")
-            time.sleep(0.2)
-    else:
-        raise RuntimeError("the test server did not start in 30 s")
-    yield f"http://127.0.0.1:{port}"
+    wait_listening(port, proc, log_path, timeout=30)
+    return f"http://127.0.0.1:{port}", proc, log
+
+
+@pytest.fixture(scope="session")
+def live_url(django_db_setup, tmp_path_factory):
+    """Base URL of a Daphne server on the test database (started once per session)."""
+    url, proc, log = start_daphne(tmp_path_factory.mktemp("server") / "daphne.log")
+    yield url
     proc.terminate()
     proc.wait(timeout=10)
     log.close()
@@ -167,24 +178,9 @@ def own_server(tmp_path, new_page):
     started = []
 
     def start(**extra_env):
-        port = _free_port()
-        env = dict(os.environ, DATABASE_URL=_database_url(), DJANGO_SETTINGS_MODULE="tests.live_settings",
-                   GRAILSITE_CHANNEL_PREFIX=settings.CHANNEL_PREFIX, ALLOWED_HOSTS="127.0.0.1,localhost",
-                   RATE_LOGIN_IP="100000/m", **extra_env)
-        env.pop("GRAILSITE_TEST_DB", None)
-        log = open(tmp_path / f"daphne-{port}.log", "w")
-        proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                                 "grailsite.asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        url, proc, log = start_daphne(tmp_path / f"daphne-{len(started)}.log", **extra_env)
         started.append((proc, log))
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                assert proc.poll() is None and time.monotonic() < deadline, f"the server did not start; see {log.name}"
-                time.sleep(0.2)
-        return f"http://127.0.0.1:{port}", proc
+        return url, proc
 
     yield start
     for proc, log in started:

@@ -9,7 +9,6 @@ import asyncio
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -22,7 +21,7 @@ from django.conf import settings
 from games.models import Match, MoveRecord
 from games.replay import replay_check
 from grailsite.accounts.models import Profile
-from tests.browser_fixtures import _database_url, _free_port
+from tests.browser_fixtures import _database_url, _free_port, wait_listening
 from tests.platform.wsclient import session_cookie
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,17 +32,6 @@ from prod_shape import BENCH_LIMITS  # noqa: E402
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True),
               pytest.mark.skipif(not Path("/usr/sbin/pgbouncer").exists(),
                                  reason="Debian's pgbouncer: make test installs it (grailsite/deploy/ensure_packages.sh)")]
-
-
-def wait_port(port: int, proc, log: Path, timeout: float = 60) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        assert proc.poll() is None, log.read_text()[-3000:] if log.exists() else "exited"
-        time.sleep(0.2)
-    raise AssertionError(f"nothing listens on {port}")
 
 
 @pytest.fixture
@@ -78,7 +66,7 @@ pidfile = {folder}/pgbouncer.pid
         os.chown(folder, user.pw_uid, user.pw_gid)
         command[1:1] = ["-u", "postgres"]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-    wait_port(port, proc, folder / "pgbouncer.log")
+    wait_listening(port, proc, folder / "pgbouncer.log")
     yield port
     proc.terminate()
     proc.wait(timeout=10)
@@ -97,7 +85,7 @@ def web_through_bouncer(bouncer, tmp_path):
     log = tmp_path / "web.log"
     proc = subprocess.Popen([str(ROOT / "grailsite/deploy/web.sh")], cwd=ROOT, env=env, stdout=log.open("w"),
                             stderr=subprocess.STDOUT)
-    wait_port(port, proc, log)
+    wait_listening(port, proc, log)
     yield f"http://127.0.0.1:{port}", log
     proc.terminate()
     proc.wait(timeout=30)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -20,7 +19,7 @@ import websockets
 from django.conf import settings
 
 from games import publisher
-from tests.browser_fixtures import _database_url, _free_port
+from tests.browser_fixtures import _database_url, _free_port, wait_listening
 from tests.platform.wsclient import session_cookie
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,23 +33,12 @@ GAMES = 50
 MOVES = 4  # per game
 
 
-def wait_port(port: int, proc, log: Path, timeout: float = 60) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        assert proc.poll() is None, log.read_text()[-3000:]
-        time.sleep(0.2)
-    raise AssertionError(f"nothing listens on {port}: {log.read_text()[-3000:]}")
-
-
 @pytest.fixture
 def second_redis(tmp_path):
     port = _free_port()
     proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                              "--appendonly", "no"], stdout=subprocess.DEVNULL)
-    wait_port(port, proc, tmp_path / "none")
+    wait_listening(port, proc, tmp_path / "none")
     yield f"redis://127.0.0.1:{port}/0"
     proc.kill()
     proc.wait()
@@ -73,7 +61,7 @@ def two_web_processes(second_redis, tmp_path):
         procs.append(subprocess.Popen([str(ROOT / "grailsite/deploy/web.sh")], cwd=ROOT, env={**env, "PORT": str(port)},
                                       stdout=log.open("w"), stderr=subprocess.STDOUT))
         ports.append(port)
-        wait_port(port, procs[-1], log)
+        wait_listening(port, procs[-1], log)
     yield ports, shards.split(","), prefix
     for proc in procs:
         proc.terminate()
