@@ -9,6 +9,7 @@ RUNS = [
     ["cupquest_playout.py"],
     ["fluxx_engine.py", "--games", "200"],
     ["camelot_engine.py", "--games", "40"],
+    ["camelot_takeback.py"],
     ["computer_players.py", "--games", "200"],
     ["card_search.py"],
     ["move_roundtrip.py", "--games", "40", "--seconds", "15"],

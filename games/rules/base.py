@@ -13,6 +13,8 @@ from dataclasses import FrozenInstanceError, _asdict_inner, dataclass
 from operator import itemgetter
 from typing import Any, ClassVar
 
+from . import takeback
+
 State = dict
 Move = dict
 
@@ -205,6 +207,11 @@ class Game:
     # names it was not shown before (games/frames.py).
     view_lasting: ClassVar[tuple[str, ...]] = ()
 
+    # Whether a player may take back moves (games/rules/takeback.py): only where a move can
+    # be made that shows nothing hidden and draws nothing at random. A game that sets this
+    # says which moves in ``takeback_allowed``.
+    takebacks: ClassVar[bool] = False
+
     # --- to implement -------------------------------------------------------------
     def setup(self, players: int, options: dict, seed: int) -> State:  # pragma: no cover
         raise NotImplementedError
@@ -241,6 +248,13 @@ class Game:
 
         The shell then keeps no deadline for any seat, and gives each pending seat a fresh
         allowance when this turns False again."""
+        return False
+
+    def takeback_allowed(self, before: State, after: State, seat: int, move: Move) -> bool:
+        """Whether ``seat`` may take back ``move`` (which turned ``before`` into ``after``)
+        until it or anyone else moves again. Only asked when ``takebacks`` is set; ``apply``
+        also requires that no random draw was made, the game did not end and no other seat
+        was asked anything new (``apply``)."""
         return False
 
     def describe_move(self, move: Move, state: State | None = None) -> str:
@@ -298,11 +312,41 @@ class Game:
             raise IllegalMove("A move must be an object with a 'type'.")
         if self.outcome(state) is not None:
             raise IllegalMove("The game is over.")
-        new = self.copy_state(state)
-        if move["type"] == "resign":
-            return new, self._resign(new, seat)
-        events = self._apply(new, seat, move)
+        if not self.takebacks:
+            new = self.copy_state(state)
+            if move["type"] == "resign":
+                return new, self._resign(new, seat)
+            return new, self._apply(new, seat, move)
+        if move["type"] == takeback.MOVE:
+            return self._take_back(state, seat, move)
+        # The chain of earlier states is not the game's to copy: it is shared, never changed.
+        source = takeback.without_chain(state)
+        new = self.copy_state(source)
+        events = self._resign(new, seat) if move["type"] == "resign" else self._apply(new, seat, move)
+        allowed = self.takeback_allowed(source, new, seat, move) and self._nothing_else_changed(source, new, seat)
+        takeback.extend(state, new, seat, move if allowed else None)
         return new, events
+
+    def _take_back(self, state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+        why = takeback.refusal(state, seat, move)
+        if why is not None:
+            raise IllegalMove(why)
+        restored, undone, before = takeback.restore(state)
+        text = f"Seat {seat + 1} takes back a move ({self.describe_move(undone, before)})."
+        return restored, [Event("takeback", text, data={"seat": seat, "move": undone})]
+
+    def _nothing_else_changed(self, before: State, after: State, seat: int) -> bool:
+        # The generic half of a take-back's conditions: no random draw, the game not over,
+        # and no other seat asked anything new (only the mover's own waits may change).
+        if before.get("rng") != after.get("rng") or self.outcome(after) is not None:
+            return False
+        others = lambda st: {p for p in self.pending(st) if p.seat != seat}  # noqa: E731
+        return others(before) == others(after) and any(p.seat == seat for p in self.pending(after))
+
+    def takeback_mark(self, state: State, seat: int | None) -> int | None:
+        """The mark a ``{"type": "takeback", "mark": ...}`` move must carry for ``seat`` to take
+        back its last move now, or None when it may not (views show it to that seat only)."""
+        return takeback.mark_for(state, seat) if self.takebacks else None
 
     def options_with_defaults(self, options: dict | None) -> dict:
         """Fill defaults and reject unknown or ill-typed options (ValueError)."""

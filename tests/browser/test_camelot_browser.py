@@ -465,7 +465,7 @@ def unit_words(match, uid: str, me: int | None = None) -> str:
     return f"{whose} {kind.capitalize()}" + (f" {number}" if kind in ("arthur", "galahad", "lancelot") else "")
 
 
-def test_the_attack_preview_shows_shields_against_strength_and_the_unit_a_failure_costs(live_url, make_page, shots):
+def test_the_attack_preview_shows_shields_against_strength_and_the_unit_a_failure_costs_and_a_take_back(live_url, make_page, shots):
     """Issue 33: before declaring and before ending the turn the page shows each target's
     shields against the strength that can still reach it, and which of the player's units a
     failed attack costs; the status line says the next step in words."""
@@ -515,4 +515,20 @@ def test_the_attack_preview_shows_shields_against_strength_and_the_unit_a_failur
     assert status == f"Your turn {number}: move up to 2 more pieces, then strike your target, then end your turn."
     assert " 0 more" not in status
     shots(page, "preview-before-ending")
+
+    # Taking the declaration back: the target's owner sees it thawed, the declarer can
+    # declare again; the button goes once nothing is left to take back.
+    owner = final["units"][target]["seat"]
+    theirs = _signed_in(make_page, live_url, users[owner])
+    _open(theirs, f"{live_url}/games/{match.pk}/", errors)
+    theirs.wait_for_selector(f"g.cam-unit.frozen[data-unit='{target}']")
+    assert theirs.locator("[data-testid=take-back]").count() == 0
+    page.click("[data-testid=take-back]")
+    match = _wait_version(match.pk, match.version + 1)
+    assert match.state["turns"][str(seat)]["declared"] == [] and match.state["turns"][str(seat)]["stage"] == "declare"
+    _wait_shown({"declarer": page, "owner": theirs}, match.version)
+    assert theirs.locator(f"g.cam-unit.frozen[data-unit='{target}']").count() == 0
+    assert f"{PLAYERS[seat]} takes back a move (declares attacks on" in theirs.inner_text("[data-testid=log]")
+    page.wait_for_selector("[data-testid=declare-panel]")
+    assert page.locator("[data-testid=take-back]").count() == 0
     assert errors == []

@@ -386,3 +386,33 @@ def test_an_old_version_is_stale_only_for_the_seat_whose_own_turn_changed(camelo
     with pytest.raises(StaleVersion):  # a's next turn began after the version it looked at
         _submit(match, users, a, {"type": "end_turn"}, version=seen)
     _submit(match, users, b, {"type": "end_turn"}, version=seen)  # b's turn is the same one
+
+
+# --- taking back a move -------------------------------------------------------------------------
+
+def test_a_move_taken_back_through_the_shell_is_logged_replays_and_is_refused_twice(camelot, client):
+    match, users = camelot
+    script, _ = race_script()
+    match = _play(match, users, script[:6])
+    a, b = match.state["tokens"]
+    before = match.state
+    deadline = Seat.objects.get(match=match, index=a).deadline
+    step = next(m for m in GAME.legal_moves(before, a) if m["type"] in ("enter", "move"))
+    match = _submit(match, users, a, step)
+    client.force_login(users[a])
+    mark = client.get(f"/api/matches/{match.pk}/").json()["view"]["takeback"]
+    assert mark == GAME.takeback_mark(match.state, a)
+    client.force_login(users[b])
+    assert client.get(f"/api/matches/{match.pk}/").json()["view"]["takeback"] is None
+    with pytest.raises(MoveRejected, match="no move to take back"):
+        _submit(match, users, b, {"type": "takeback", "mark": mark})
+
+    match = _submit(match, users, a, {"type": "takeback", "mark": mark})
+    assert {k: v for k, v in match.state.items() if k != "takeback"} == \
+        {k: v for k, v in before.items() if k != "takeback"}
+    with pytest.raises(MoveRejected, match="out of date"):  # the same click again, another key
+        _submit(match, users, a, {"type": "takeback", "mark": mark})
+    # Still the same turn: the player's clock goes on, it does not start again.
+    assert Seat.objects.get(match=match, index=a).deadline == deadline
+    assert f"{PLAYERS[a]} takes back a move ({GAME.describe_move(step, before)})." in _words(match)
+    assert _replays(match)

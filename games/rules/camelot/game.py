@@ -26,6 +26,7 @@ from .view import build_view
 
 MAX_QUESTION = 300
 TURN_MOVES = ("declare", "enter", "move", "drop", "strike", "ask_ally", "ask_disengage", "end_turn")
+TAKEBACK_MOVES = frozenset(("declare", "enter", "move", "drop"))
 
 
 class Camelot(Game):
@@ -34,6 +35,9 @@ class Camelot(Game):
     min_players = 3
     max_players = 6
     strict_versions = False  # two token holders act at once (see base.Game.strict_versions)
+    # A turn's declaration, movements and drops may be taken back until the player strikes,
+    # asks, ends the turn, or anyone else moves (docs/rules/camelot.md, "Taking back a move").
+    takebacks = True
     wait_words = {"turn": "move", "entry": "choose an Entry hex", "ally": "answer a call to join an attack",
                   "disengage": "answer a request to disengage", "revive": "decide whether Morgan brings a unit back"}
     option_schema = {
@@ -99,7 +103,14 @@ class Camelot(Game):
         return {"type": "end_turn", "timed_out": True}
 
     def view_for(self, state, seat):
-        return build_view(state, seat)
+        view = build_view(state, seat)
+        view["takeback"] = self.takeback_mark(state, seat)
+        return view
+
+    def takeback_allowed(self, before, after, seat, move):
+        # Strikes, asks and the end of a turn touch other players' units or questions, or
+        # settle the turn (a failed attack's cost): those stand once made.
+        return move["type"] in TAKEBACK_MOVES
 
     def seats_out(self, state):
         # Resigning is the only way out of Camelot: a player whose pieces are all lost plays on.
@@ -139,7 +150,7 @@ class Camelot(Game):
             return "answers"
         if kind == "pause":
             return "pauses the table"
-        return {"resume": "resumes play", "resign": "resigns"}.get(kind, kind)
+        return {"resume": "resumes play", "resign": "resigns", "takeback": "takes back a move"}.get(kind, kind)
 
     # --- legal moves ------------------------------------------------------------------
 

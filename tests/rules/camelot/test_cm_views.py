@@ -5,7 +5,7 @@ from .helpers import GAME, play, put, table
 
 KEYS = {"attack", "board", "edition", "me", "phase", "options", "order", "rolls", "entry_turn", "entry_choices", "players", "tokens",
         "turns", "units", "items", "item_values", "frozen", "decisions", "paused", "turn_count", "turn_cap",
-        "last_combat", "result"}
+        "last_combat", "result", "takeback"}
 
 
 def check_views(state):

@@ -8,8 +8,9 @@
    entry phase; targets to declare (click the enemy units, then "Declare attacks"); a piece
    on the board or in the reserve tray, then one of its glowing destinations (Merlin's
    Teleport is a separate, violet set); drops; strikes (a declared target, then the striker,
-   with the line of sight drawn); asks to other players; End turn; Pause and Resume. The
-   answers to asks are the shared decision bar's (static/js/match.js, drawDecisions).
+   with the line of sight drawn); asks to other players; End turn; Pause and Resume. "Take
+   back" comes from the view's mark, not from the legal moves, which computers choose from.
+   The answers to asks are the shared decision bar's (static/js/match.js, drawDecisions).
    Text goes in with textContent only: usernames and questions are user input. */
 (function () {
   "use strict";
@@ -562,6 +563,14 @@
     }
 
     var row = el("div", { class: "cam-row" });
+    if (v.takeback !== null && v.takeback !== undefined) {
+      // The rules offer it until this player strikes, asks or ends the turn, or anyone else
+      // moves; the mark makes a doubled click step back once (games/rules/takeback.py).
+      row.appendChild(el("button", { type: "button", "data-testid": "take-back", title: "Undo your last move this turn",
+                                     onclick: function () {
+        send(ctx, { type: "takeback", mark: v.takeback }, function () { ui.noAttacks = false; ui.sel = null; ui.targets = []; });
+      } }, "Take back"));
+    }
     if (o.endTurn) {
       var left = turn && turn.declared.length && turn.stage !== "attack";
       row.appendChild(el("button", { type: "button", class: o.strikes.length || o.sweeps.length ? "" : "primary",
