@@ -73,7 +73,14 @@ def default_level(kind: str) -> str | None:
 def display_name(seat, seats=None) -> str:
     """"Computer (Knight)"; with several computer players at the table, each also says its
     seat ("Computer 3 (Knight)") so the log tells them apart."""
-    several = seats is not None and sum(1 for s in seats if getattr(s, "computer", "")) > 1
+    return _computer_name(seat, seats is not None and _several(seats))
+
+
+def _several(seats) -> bool:
+    return sum(1 for s in seats if getattr(s, "computer", "")) > 1
+
+
+def _computer_name(seat, several: bool) -> str:
     if several:
         return f"Computer {seat.index + 1} ({level_label(seat.computer)})"
     return f"Computer ({level_label(seat.computer)})"
@@ -85,6 +92,19 @@ def seat_name(seat, seats=None) -> str | None:
     if getattr(seat, "computer", ""):  # plain stand-ins for seats (tests) may not say
         return display_name(seat, seats)
     return seat.user.username if seat.user_id else None
+
+
+def seat_names(seats) -> dict[int, str]:
+    """``seat_name`` of every held seat of one table, by seat index, worked out in one pass
+    (the computers counted once): what a change's frames and a page name everyone by."""
+    several = _several(seats)
+    names = {}
+    for seat in seats:
+        if getattr(seat, "computer", ""):
+            names[seat.index] = _computer_name(seat, several)
+        elif seat.user_id:
+            names[seat.index] = seat.user.username
+    return names
 
 
 # --- choosing ----------------------------------------------------------------------------

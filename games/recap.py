@@ -65,7 +65,7 @@ def recap_for(match: Match, user, seats: list[Seat]) -> dict | None:
         "moves": moves, "timeouts": timeouts, "lines": lines[-MAX_LINES:],
         # Lines left out (the History page has them all).
         "earlier": max(0, len(lines) - MAX_LINES) or moves > len(records),
-        "chat": chat, "ending": selectors.ending_for(match, seat, seats) if ended else None,
+        "chat": chat, "ending": selectors.ending_for(match, seat, seats, names=names) if ended else None,
         "summary": _summary(moves, timeouts, len(chat)),
     }
 

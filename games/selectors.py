@@ -59,35 +59,38 @@ def match_payload(match: Match, user, *, seats: list[Seat] | None = None) -> dic
         raise NotAllowed("This game has no spectators.")
     my_seat = seat_of(match, user, seats)
     game = registry.get(match.kind)
+    names = seat_names(seats)
     payload = state_payload(match, my_seat, game=game)
     if payload["outcome"]:
-        payload["outcome"] = {**payload["outcome"], "reason": with_names(payload["outcome"]["reason"], seats)}
-    payload["ending"] = ending_for(match, my_seat, seats, game=game)
-    payload["situation"] = situation_for(match, my_seat, seats, game=game)
+        payload["outcome"] = {**payload["outcome"], "reason": with_names(payload["outcome"]["reason"], seats, names)}
+    payload["ending"] = ending_for(match, my_seat, seats, game=game, names=names)
+    payload["situation"] = situation_for(match, my_seat, seats, game=game, names=names)
     payload["rematch"] = rematch_for(match)
     payload.update({
         "id": match.pk, "kind": match.kind, "name": game.name, "title": match.title,
         "status": match.status, "my_seat": my_seat, "moves": match.move_count,
-        "seats": [seat_public(s, seats, game=game) for s in seats],
+        "seats": [seat_public(s, names, game=game) for s in seats],
         "clock": {"kind": match.clock, "amount": match.clock_amount, "weekend_pause": match.weekend_pause,
                   "vacation_days": match.vacation_days},
         "allow_spectators": match.allow_spectators,
         "practice": match.practice,  # a game against the computer: nothing outside it is at stake
         "creator": match.creator_id and next((s.user.username for s in seats if s.user_id == match.creator_id), None),
-        "log": log_for(match, my_seat, seats=seats) if match.move_count else opening_lines(match, my_seat, seats,
-                                                                                            game=game),
+        "log": log_for(match, my_seat, seats=seats, names=names) if match.move_count else
+        opening_lines(match, my_seat, seats, game=game, names=names),
     })
     return payload
 
 
-def opening_lines(match: Match, seat: int | None, seats: list[Seat], *, game) -> list[dict]:
+def opening_lines(match: Match, seat: int | None, seats: list[Seat], *, game,
+                  names: dict[int, str] | None = None) -> list[dict]:
     """Before a game's first record its log has nothing stored, yet the rules already say how
     it began (who goes first): those lines, marked ``provisional``, which the page replaces
     with the first record's lines (they begin with the same words, stored then)."""
     if match.status != Match.Status.ACTIVE or match.state is None:
         return []
     events = [e.as_dict() for e in game.opening_events(match.state)]
-    return [{**line, "provisional": True} for line in _log_lines(1, events, False, seat, seats)]
+    names = seat_names(seats) if names is None else names
+    return [{**line, "provisional": True} for line in _log_lines(1, events, False, seat, names)]
 
 
 def change_payload(match: Match, seats: list[Seat], seat: int | None, *, game, prev: int, records,
@@ -102,8 +105,9 @@ def change_payload(match: Match, seats: list[Seat], seat: int | None, *, game, p
     if payload["outcome"]:
         payload["outcome"] = {**payload["outcome"], "reason": with_names(payload["outcome"]["reason"], seats, names)}
     payload.update({"prev": prev, "status": match.status, "moves": match.move_count, "my_seat": seat,
-                    "seats": shared["seats"], "ending": ending_for(match, seat, seats, game=game),
-                    "situation": situation_for(match, seat, seats, game=game), "rematch": shared["rematch"],
+                    "seats": shared["seats"], "ending": ending_for(match, seat, seats, game=game, names=names),
+                    "situation": situation_for(match, seat, seats, game=game, names=names),
+                    "rematch": shared["rematch"],
                     "events": [{"seq": seq, "kind": event.kind, "text": with_names(event.text, seats, names),
                                 "timeout": by_timeout}
                                for seq, by_timeout, event in shared["events"] if event.visible_to(seat)]})
@@ -114,7 +118,8 @@ def change_shared(match: Match, seats: list[Seat], records) -> dict:
     """The parts of a change that are the same for every viewer: the seats as the page shows
     them, the players' names, and the new log entries (each viewer then keeps those it may see)."""
     game = registry.get(match.kind)
-    return {"seats": [seat_public(s, seats, game=game) for s in seats], "names": seat_names(seats),
+    names = seat_names(seats)
+    return {"seats": [seat_public(s, names, game=game) for s in seats], "names": names,
             # Never a query here (frames may be built on the event loop): the service that
             # made the rematch says so on the match it bumps (services.match_rematch).
             "rematch": match.__dict__.get("_rematch"),
@@ -122,12 +127,14 @@ def change_shared(match: Match, seats: list[Seat], records) -> dict:
                        for record in records for raw in record.events]}
 
 
-def _log_lines(seq: int, events: list[dict], by_timeout: bool, seat: int | None, seats) -> list[dict]:
+def _log_lines(seq: int, events: list[dict], by_timeout: bool, seat: int | None, names) -> list[dict]:
+    """The lines of one record this seat may see, in players' ``names`` (None: as the rules
+    wrote them)."""
     out = []
     for raw in events:
         event = Event.from_dict(raw)
         if event.visible_to(seat):
-            text = with_names(event.text, seats) if seats is not None else event.text
+            text = _named(event.text, names) if names is not None else event.text
             out.append({"seq": seq, "kind": event.kind, "text": text, "timeout": by_timeout})
     return out
 
@@ -143,15 +150,16 @@ def state_payload(match: Match, my_seat: int | None, *, game=None, view: dict | 
             "legal_moves": legal, "outcome": match.outcome}
 
 
-def seat_public(seat: Seat, seats: list[Seat] | None = None, *, game=None) -> dict:
+def seat_public(seat: Seat, names: dict[int, str], *, game=None) -> dict:
     """One seat for the page. A computer player's seat shows its name ("Computer (Knight)")
     where a person's shows theirs, so every board names it without knowing about computers.
     ``waiting`` says what the seat owes in words ("to discard Keepers down to the Keeper
-    Limit", ``Game.wait_words``); ``waiting_for`` is the rules' own kind, for programs."""
+    Limit", ``Game.wait_words``); ``waiting_for`` is the rules' own kind, for programs.
+    ``names``: ``seat_names`` of the table."""
     waiting = None
     if seat.waiting_for:
         waiting = "to " + (game.wait_text(seat.waiting_for) if game is not None else "act")
-    return {"seat": seat.index, "username": computers.seat_name(seat, seats), "computer": seat.computer or None,
+    return {"seat": seat.index, "username": names.get(seat.index + 1), "computer": seat.computer or None,
             "accepted": seat.accepted, "to_act": bool(seat.waiting_for), "waiting_for": seat.waiting_for or None,
             "waiting": waiting,
             "deadline": seat.deadline.isoformat() if seat.deadline else None,
@@ -163,17 +171,21 @@ _SEAT_WORD = re.compile(r"\bseat (\d+)\b", re.IGNORECASE)
 
 def seat_names(seats: list[Seat]) -> dict[int, str]:
     """Seat number as the rules say it (1-based) -> the name the site shows."""
-    return {s.index + 1: name for s in seats if (name := computers.seat_name(s, seats))}
+    return {index + 1: name for index, name in computers.seat_names(seats).items()}
 
 
 def with_names(text: str, seats: list[Seat], names: dict[int, str] | None = None) -> str:
     """The rules speak of "Seat 2"; the site names the person in it (``names``: seat_names of
     ``seats``, when the caller already has them)."""
-    names = seat_names(seats) if names is None else names
+    return _named(text, seat_names(seats) if names is None else names)
+
+
+def _named(text: str, names: dict[int, str]) -> str:
     return _SEAT_WORD.sub(lambda m: names.get(int(m.group(1)), m.group(0)), text)
 
 
-def ending_for(match: Match, seat: int | None, seats: list[Seat], *, game=None) -> dict | None:
+def ending_for(match: Match, seat: int | None, seats: list[Seat], *, game=None,
+               names: dict[int, str] | None = None) -> dict | None:
     """How the game ended, said to this viewer once: a headline ("You won", "You lost",
     "Draw", or who won for a spectator), the reason in players' names, and ``details``: what
     else the viewer should read about the end (what changed hands: the CCG's ante).
@@ -182,17 +194,18 @@ def ending_for(match: Match, seat: int | None, seats: list[Seat], *, game=None) 
     doubled ante) reads at once that it is over for them ("You resigned", result "out").
 
     The details come from the state, when it is loaded; lists of games defer it and show the
-    headline and reason only."""
+    headline and reason only. ``names``: ``seat_names(seats)``, when the caller has them."""
     if match.status == Match.Status.ABANDONED:
         return {"result": "abandoned", "headline": "Called off",
                 "reason": "The game was called off before it got going.", "details": []}
     if match.status == Match.Status.ACTIVE:
-        return _out_ending(match, seat, seats, game)
+        return _out_ending(match, seat, seats, game, names)
     outcome = match.outcome
     if match.status != Match.Status.FINISHED or not outcome:
         return None
-    reason = with_names(outcome.get("reason") or "", seats)
-    details = _details(match, seat, seats, game)
+    names = seat_names(seats) if names is None else names
+    reason = _named(outcome.get("reason") or "", names)
+    details = _details(match, seat, seats, game, names)
     winners = list(outcome.get("winners") or [])
     if outcome.get("draw") or not winners:
         return {"result": "draw", "headline": "Draw", "reason": reason, "details": details}
@@ -200,8 +213,7 @@ def ending_for(match: Match, seat: int | None, seats: list[Seat], *, game=None) 
         won = seat in winners
         return {"result": "won" if won else "lost", "headline": "You won" if won else "You lost", "reason": reason,
                 "details": details}
-    names = {s.index: computers.seat_name(s, seats) or f"Seat {s.index + 1}" for s in seats}
-    who = " and ".join(names.get(w, f"Seat {w + 1}") for w in winners)
+    who = " and ".join(names.get(w + 1, f"Seat {w + 1}") for w in winners)
     return {"result": "decided", "headline": f"{who} won", "reason": reason, "details": details}
 
 
@@ -227,27 +239,28 @@ def out_why(match: Match, seat: int | None, seats: list[Seat], game=None) -> str
 OUT_MARK = "out_of_game"
 
 
-def _out_ending(match: Match, seat: int | None, seats: list[Seat], game) -> dict | None:
+def _out_ending(match: Match, seat: int | None, seats: list[Seat], game, names) -> dict | None:
     why = out_why(match, seat, seats, game)
     if not why:
         return None
     return {"result": "out", "headline": f"You {why}", "over_for_you": True,
             "reason": "The game is over for you; it goes on without you.",
-            "details": _details(match, seat, seats, game)}
+            "details": _details(match, seat, seats, game, names)}
 
 
-def _details(match: Match, seat: int | None, seats: list[Seat], game) -> list[str]:
+def _details(match: Match, seat: int | None, seats: list[Seat], game, names) -> list[str]:
     if not _state_loaded(match):
         return []
     game = game or registry.get(match.kind)
-    lines = [with_names(text, seats) for text in game.ending_notes(match.state, seat)]
+    lines = [with_names(text, seats, names) for text in game.ending_notes(match.state, seat)]
     if match.practice and match.status == Match.Status.FINISHED and registry.room(match.kind).hooks.on_finish:
         # The game's end would move something outside it (the CCG's antes), but not in practice.
         lines.append("A practice game: nothing was staked, and no card changes hands.")
     return lines
 
 
-def situation_for(match: Match, seat: int | None, seats: list[Seat], *, game=None) -> list[str]:
+def situation_for(match: Match, seat: int | None, seats: list[Seat], *, game=None,
+                  names: dict[int, str] | None = None) -> list[str]:
     """While a game goes on after a player left it: why it goes on and what is still at
     stake (the CCG's search alone, 15.3), for a viewer still playing or watching. Empty
     otherwise, and for a player who is out (``ending_for`` tells them)."""
@@ -256,7 +269,8 @@ def situation_for(match: Match, seat: int | None, seats: list[Seat], *, game=Non
     game = game or registry.get(match.kind)
     if seat is not None and game.seats_out(match.state).get(seat):
         return []
-    return [with_names(text, seats) for text in game.ending_notes(match.state, seat)]
+    names = seat_names(seats) if names is None else names
+    return [_named(text, names) for text in game.ending_notes(match.state, seat)]
 
 
 def rematch_for(match: Match) -> dict | None:
@@ -268,13 +282,16 @@ def rematch_for(match: Match) -> dict | None:
     return {"id": row["pk"], "status": row["status"]} if row else None
 
 
-def log_for(match: Match, seat: int | None, *, limit: int = LOG_TAIL, seats: list[Seat] | None = None) -> list[dict]:
+def log_for(match: Match, seat: int | None, *, limit: int = LOG_TAIL, seats: list[Seat] | None = None,
+            names: dict[int, str] | None = None) -> list[dict]:
     """The latest events this seat may see, oldest first, with players' names when ``seats``
-    (with their users) are given."""
+    (with their users) are given (``names``: their ``seat_names``, when the caller has them)."""
+    if names is None and seats is not None:
+        names = seat_names(seats)
     records = list(MoveRecord.objects.filter(match=match).order_by("-seq")
                    .values("seq", "events", "by_timeout")[:limit])
     return [line for record in reversed(records)
-            for line in _log_lines(record["seq"], record["events"], record["by_timeout"], seat, seats)]
+            for line in _log_lines(record["seq"], record["events"], record["by_timeout"], seat, names)]
 
 
 def chat_for(match: Match, *, after_id: int = 0, limit: int = CHAT_TAIL, player: bool = True) -> list[dict]:
@@ -368,6 +385,7 @@ def replay_frames(match: Match, user, *, upto: int | None = None, as_seat: int |
     events = []
     if upto:
         events = [Event.from_dict(e) for e in records[-1].events]
+    names = seat_names(seats)
     return {"step": upto, "total": total, "seat": seat, "view": game.view_for(state, seat),
-            "events": [with_names(e.text, seats) for e in events if e.visible_to(seat)],
+            "events": [_named(e.text, names) for e in events if e.visible_to(seat)],
             "mover": records[-1].seat if upto else None}
