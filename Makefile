@@ -52,8 +52,9 @@ backup: $(STAMP)
 restore: $(STAMP)
 	$(PY) grailsite/deploy/backup.py restore $(BACKUP) $(if $(TARGET),--database-url $(TARGET))
 
+# The pure rules tests run beside the rest, on the core it leaves idle (tests/run_suite.sh).
 test: $(STAMP) services browser prod-packages
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m pytest
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) bash tests/run_suite.sh $(PY)
 
 bench: $(STAMP) services
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) bench/run_all.py
