@@ -523,6 +523,7 @@ def test_the_attack_preview_shows_shields_against_strength_and_the_unit_a_failur
     _open(theirs, f"{live_url}/games/{match.pk}/", errors)
     theirs.wait_for_selector(f"g.cam-unit.frozen[data-unit='{target}']")
     assert theirs.locator("[data-testid=take-back]").count() == 0
+    shots(page, "take-back-offered", True)
     page.click("[data-testid=take-back]")
     match = _wait_version(match.pk, match.version + 1)
     assert match.state["turns"][str(seat)]["declared"] == [] and match.state["turns"][str(seat)]["stage"] == "declare"
