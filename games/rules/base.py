@@ -253,8 +253,8 @@ class Game:
     def takeback_allowed(self, before: State, after: State, seat: int, move: Move) -> bool:
         """Whether ``seat`` may take back ``move`` (which turned ``before`` into ``after``)
         until it or anyone else moves again. Only asked when ``takebacks`` is set; ``apply``
-        also requires that no random draw was made, the game did not end and no other seat
-        was asked anything new (``apply``)."""
+        also requires that no random draw was made, the game did not end, the mover still has
+        something to do and no other seat was asked anything new."""
         return False
 
     def describe_move(self, move: Move, state: State | None = None) -> str:
@@ -340,8 +340,10 @@ class Game:
         # and no other seat asked anything new (only the mover's own waits may change).
         if before.get("rng") != after.get("rng") or self.outcome(after) is not None:
             return False
-        others = lambda st: {p for p in self.pending(st) if p.seat != seat}  # noqa: E731
-        return others(before) == others(after) and any(p.seat == seat for p in self.pending(after))
+        waits_after = self.pending(after)
+        others_after = {p for p in waits_after if p.seat != seat}
+        others_before = {p for p in self.pending(before) if p.seat != seat}
+        return others_before == others_after and any(p.seat == seat for p in waits_after)
 
     def takeback_mark(self, state: State, seat: int | None) -> int | None:
         """The mark a ``{"type": "takeback", "mark": ...}`` move must carry for ``seat`` to take
