@@ -209,7 +209,8 @@ class Game:
 
     # Whether a player may take back moves (games/rules/takeback.py): only where a move can
     # be made that shows nothing hidden and draws nothing at random. A game that sets this
-    # says which moves in ``takeback_allowed``.
+    # says which moves in ``takeback_allowed`` (and, if only some of its stored games may,
+    # which in ``allows_takebacks``).
     takebacks: ClassVar[bool] = False
 
     # --- to implement -------------------------------------------------------------
@@ -249,6 +250,11 @@ class Game:
         The shell then keeps no deadline for any seat, and gives each pending seat a fresh
         allowance when this turns False again."""
         return False
+
+    def allows_takebacks(self, state: State) -> bool:
+        """Whether this game keeps take-backs: ``takebacks``, unless games stored before the
+        rules had them must replay without the chain (Camelot's editions)."""
+        return self.takebacks
 
     def takeback_allowed(self, before: State, after: State, seat: int, move: Move) -> bool:
         """Whether ``seat`` may take back ``move`` (which turned ``before`` into ``after``)
@@ -312,7 +318,7 @@ class Game:
             raise IllegalMove("A move must be an object with a 'type'.")
         if self.outcome(state) is not None:
             raise IllegalMove("The game is over.")
-        if not self.takebacks:
+        if not self.allows_takebacks(state):
             new = self.copy_state(state)
             if move["type"] == "resign":
                 return new, self._resign(new, seat)
@@ -348,7 +354,7 @@ class Game:
     def takeback_mark(self, state: State, seat: int | None) -> int | None:
         """The mark a ``{"type": "takeback", "mark": ...}`` move must carry for ``seat`` to take
         back its last move now, or None when it may not (views show it to that seat only)."""
-        return takeback.mark_for(state, seat) if self.takebacks else None
+        return takeback.mark_for(state, seat) if self.allows_takebacks(state) else None
 
     def options_with_defaults(self, options: dict | None) -> dict:
         """Fill defaults and reject unknown or ill-typed options (ValueError)."""

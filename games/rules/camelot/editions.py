@@ -14,14 +14,17 @@ has no such key, so it is exactly the state those games stored.
   only targets some unit of the declarer could still attack this turn may be declared;
   gold placed as the rules text says whenever the board allows; units named with their
   number in the asks kept in the state ("Seat 2's Arthur 3", and what a target carries).
+- Edition 3: edition 2's rules, and a token holder may take back moves of their turn
+  (games/rules/takeback.py): the state keeps the chain of earlier states under
+  ``"takeback"``, which earlier editions' states never had, so they replay without it.
 
 docs/rules/camelot.md ("Editions") says the same for players.
 """
 from __future__ import annotations
 
 FIRST = 1
-CURRENT = 2
-EDITIONS = (1, 2)
+CURRENT = 3
+EDITIONS = (1, 2, 3)
 
 
 def of(state: dict) -> int:
@@ -38,6 +41,11 @@ def declare_needs_reach(edition: int) -> bool:
 
 def gold_as_written(edition: int) -> bool:
     return edition >= 2
+
+
+def takebacks(edition: int) -> bool:
+    """Moves of a turn may be taken back (from edition 3)."""
+    return edition >= 3
 
 
 def numbered_names(edition: int) -> bool:

@@ -36,7 +36,8 @@ class Camelot(Game):
     max_players = 6
     strict_versions = False  # two token holders act at once (see base.Game.strict_versions)
     # A turn's declaration, movements and drops may be taken back until the player strikes,
-    # asks, ends the turn, or anyone else moves (docs/rules/camelot.md, "Taking back a move").
+    # asks, ends the turn, or anyone else moves (docs/rules/camelot.md, "Taking back a move"),
+    # in games of edition 3 on (``allows_takebacks``).
     takebacks = True
     wait_words = {"turn": "move", "entry": "choose an Entry hex", "ally": "answer a call to join an attack",
                   "disengage": "answer a request to disengage", "revive": "decide whether Morgan brings a unit back"}
@@ -106,6 +107,10 @@ class Camelot(Game):
         view = build_view(state, seat)
         view["takeback"] = self.takeback_mark(state, seat)
         return view
+
+    def allows_takebacks(self, state):
+        # Games started before take-backs replay exactly as stored: no chain in their states.
+        return editions.takebacks(editions.of(state))
 
     def takeback_allowed(self, before, after, seat, move):
         # Strikes, asks and the end of a turn touch other players' units or questions, or

@@ -181,3 +181,19 @@ def test_random_games_with_take_backs_restore_every_step_and_replay_from_the_log
             replayed, _ = GAME.apply(replayed, seat, move)
         assert json.dumps(replayed, sort_keys=True) == json.dumps(state, sort_keys=True)
         assert json.loads(json.dumps(state)) == state  # the chain is plain data, stored as it is
+
+
+def test_games_of_earlier_editions_keep_no_chain_so_they_replay_as_they_stored():
+    from games.rules.camelot import editions
+
+    assert editions.CURRENT == 3 and editions.takebacks(3) and not editions.takebacks(2)
+    for edition in (1, 2):
+        state = GAME.setup(3, {"edition": edition}, 9)
+        rng = Rng({"seed": edition, "n": 0})
+        for _ in range(60):
+            seat = GAME.pending(state)[0].seat
+            state, _ = GAME.apply(state, seat, seeking(GAME, state, seat, GAME.legal_moves(state, seat), rng))
+            assert "takeback" not in state and GAME.takeback_mark(state, seat) is None
+            assert GAME.view_for(state, seat)["takeback"] is None
+        seat = GAME.pending(state)[0].seat
+        assert "Unknown move" in refused(state, seat, {"type": "takeback", "mark": 1})
