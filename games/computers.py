@@ -89,8 +89,12 @@ def _computer_name(seat, several: bool) -> str:
 def seat_name(seat, seats=None) -> str | None:
     """What the site calls whoever holds a seat: the player's name, a computer player's name,
     or None for an open seat."""
+    return _held_name(seat, seats is not None and _several(seats))
+
+
+def _held_name(seat, several: bool) -> str | None:
     if getattr(seat, "computer", ""):  # plain stand-ins for seats (tests) may not say
-        return display_name(seat, seats)
+        return _computer_name(seat, several)
     return seat.user.username if seat.user_id else None
 
 
@@ -98,13 +102,7 @@ def seat_names(seats) -> dict[int, str]:
     """``seat_name`` of every held seat of one table, by seat index, worked out in one pass
     (the computers counted once): what a change's frames and a page name everyone by."""
     several = _several(seats)
-    names = {}
-    for seat in seats:
-        if getattr(seat, "computer", ""):
-            names[seat.index] = _computer_name(seat, several)
-        elif seat.user_id:
-            names[seat.index] = seat.user.username
-    return names
+    return {seat.index: name for seat in seats if (name := _held_name(seat, several))}
 
 
 # --- choosing ----------------------------------------------------------------------------

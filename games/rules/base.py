@@ -318,19 +318,16 @@ class Game:
             raise IllegalMove("A move must be an object with a 'type'.")
         if self.outcome(state) is not None:
             raise IllegalMove("The game is over.")
-        if not self.allows_takebacks(state):
-            new = self.copy_state(state)
-            if move["type"] == "resign":
-                return new, self._resign(new, seat)
-            return new, self._apply(new, seat, move)
-        if move["type"] == takeback.MOVE:
+        chained = self.allows_takebacks(state)
+        if chained and move["type"] == takeback.MOVE:
             return self._take_back(state, seat, move)
         # The chain of earlier states is not the game's to copy: it is shared, never changed.
-        source = takeback.without_chain(state)
+        source = takeback.without_chain(state) if chained else state
         new = self.copy_state(source)
         events = self._resign(new, seat) if move["type"] == "resign" else self._apply(new, seat, move)
-        allowed = self.takeback_allowed(source, new, seat, move) and self._nothing_else_changed(source, new, seat)
-        takeback.extend(state, new, seat, move if allowed else None)
+        if chained:
+            allowed = self.takeback_allowed(source, new, seat, move) and self._nothing_else_changed(source, new, seat)
+            takeback.extend(state, new, seat, move if allowed else None)
         return new, events
 
     def _take_back(self, state: State, seat: int, move: Move) -> tuple[State, list[Event]]:

@@ -31,8 +31,13 @@ def without_chain(state: dict) -> dict:
     return {k: v for k, v in state.items() if k != KEY}
 
 
+def _closed(mark: int) -> dict:
+    """An entry with nothing to take back."""
+    return {"mark": mark, "seat": None, "move": None, "before": None}
+
+
 def _entry(state: dict) -> dict:
-    return state.get(KEY) or {"mark": 0, "seat": None, "move": None, "before": None}
+    return state.get(KEY) or _closed(0)
 
 
 def _depth(state: dict) -> int:
@@ -47,7 +52,7 @@ def extend(previous: dict, new: dict, seat: int, move: dict | None) -> None:
     taken back when ``move`` is given, otherwise the chain ends here."""
     mark = _entry(previous)["mark"] + 1
     if move is None:
-        new[KEY] = {"mark": mark, "seat": None, "move": None, "before": None}
+        new[KEY] = _closed(mark)
         return
     before = previous if _depth(previous) < MAX_STEPS else _cut(previous, MAX_STEPS - 1)
     new[KEY] = {"mark": mark, "seat": seat, "move": move, "before": before}
@@ -61,7 +66,7 @@ def _cut(state: dict, keep: int) -> dict:
         return state
     cut = dict(state)
     if keep == 0:
-        cut[KEY] = {"mark": entry["mark"], "seat": None, "move": None, "before": None}
+        cut[KEY] = _closed(entry["mark"])
     else:
         cut[KEY] = {**entry, "before": _cut(entry["before"], keep - 1)}
     return cut
