@@ -55,7 +55,7 @@ def playouts(games, players, chooser, options, in_place):
     return games / seconds, sum(lengths) / seconds, statistics.mean(lengths), statistics.mean(turns), wins / games
 
 
-# A computer player waits this long before each move by default (games/computers.py,
+# A computer player waits this long before each move by default (games/table/computers.py,
 # DEFAULT_DELAY; bench/ stays free of Django, so the figure is repeated here), and two turn
 # holders move at once: a game of N moves takes about N * 2 s / 2 of play.
 COMPUTER_DELAY = 2

@@ -213,7 +213,7 @@ def make_games(n: int, *, clock=("days", 3)) -> list[dict]:
     from django.contrib.auth import get_user_model
     from django.db.models.signals import post_save
 
-    from games import services
+    from games.table import services
     from grailsite.accounts.models import Profile
 
     post_save.disconnect(sender=settings.AUTH_USER_MODEL, dispatch_uid="decks_starter_grant")
@@ -613,10 +613,10 @@ def _flood_process(base: str, match_id: int, rate: float, seconds: float) -> sub
 
 def _gate_refusal_cpu(n: int = 20000) -> float:
     """CPU seconds the site's ASGI application spends on one connect refused by its address
-    limit (games/connect_gate.py), with the server's part (the handshake) left out."""
+    limit (games/live/connect_gate.py), with the server's part (the handshake) left out."""
     from django.conf import settings
 
-    from games import connect_gate
+    from games.live import connect_gate
     from grailsite.asgi import application
 
     saved = settings.RATELIMIT_ENABLE, settings.WS_CONNECT_LIMITS
@@ -672,7 +672,7 @@ def scenario_connect_flood(redis, workdir, rate=106.0, seconds=8.0):
     target = make_games(1)[0]
     try:
         out = {"gate CPU per refused connect, in process (us)": f"{_gate_refusal_cpu() * 1e6:.1f}"}
-    except ImportError:  # a checkout from before the gate (games/connect_gate.py)
+    except ImportError:  # a checkout from before the gate (games/live/connect_gate.py)
         out = {"gate": "none"}
     proc, base = serve(WS_CONNECT_BURST_ADDRESS="0", WS_CONNECTS_PER_SECOND_ADDRESS="0")
     out["web CPU, every connect refused"] = flood_cpu(proc, base, target["match"], seconds / 2)
@@ -826,7 +826,7 @@ def scenario_edge(redis, workdir, n=300):
     from django.conf import settings
     from django.test import Client
 
-    from games import registry
+    from games.table import registry
     from games.models import Match
 
     settings.RATELIMIT_ENABLE = True
@@ -885,7 +885,7 @@ def _vs_computer(delay: int, *, kind="duel", seats=2, people=1, seed=7):
     at the rest; returns (match, users)."""
     from django.contrib.auth import get_user_model
 
-    from games import services
+    from games.table import services
 
     User = get_user_model()
     tag = f"{time.time_ns() % 10**9}"
@@ -905,7 +905,7 @@ def scenario_held_redis(redis, workdir):
     Redis restarts empty 20 s before they fall due."""
     from django.db import connection
 
-    from games import services
+    from games.table import services
     from games.models import MoveRecord, Seat
 
     env = site_env(redis.url, GRAILSITE_PRODUCTION="0")
@@ -959,8 +959,8 @@ def scenario_camelot_computer(redis, workdir, seconds=30, delay=2):
 
     from django.db import connection
 
-    from games import registry, services
-    from games.errors import MoveRejected, StaleVersion
+    from games.table import registry, services
+    from games.table.errors import MoveRejected, StaleVersion
     from games.models import Match, MoveRecord, Seat
 
     env = site_env(redis.url, GRAILSITE_PRODUCTION="0")

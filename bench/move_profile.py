@@ -27,7 +27,7 @@ def _play(games: list[dict], moves: int) -> int:
     """Submit ``moves`` legal moves round-robin over the games; returns how many applied."""
     from django.contrib.auth import get_user_model
 
-    from games import registry, services
+    from games.table import registry, services
     from games.models import Match
 
     User = get_user_model()

@@ -60,7 +60,7 @@ def server_env() -> dict:
                 # still count every move; they just never refuse one.
                 WS_MOVE_BURST="100000", WS_MOVES_PER_SECOND="100000",
                 RATE_MOVE_USER="100000/s", RATE_MOVE_IP="100000/s",
-                # Hundreds of sockets from one address to one game (games/connect_gate.py).
+                # Hundreds of sockets from one address to one game (games/live/connect_gate.py).
                 WS_CONNECT_BURST_ADDRESS="100000", WS_CONNECTS_PER_SECOND_ADDRESS="100000",
                 WS_CONNECT_BURST_GAME="100000", WS_CONNECTS_PER_SECOND_GAME="100000",
                 SECRET_KEY="bench-only")
@@ -82,7 +82,7 @@ def prepare_database(games: int, rounds: int, kind: str = "duel") -> list[dict]:
     from django.contrib.sessions.backends.db import SessionStore
     from django.db.models.signals import post_save
 
-    from games import services
+    from games.table import services
     from grailsite.accounts.models import Profile
 
     # Starter collections are not what this measures: skip the sign-up grant (the CCG needs
@@ -401,7 +401,7 @@ def main() -> None:
         stages.mkdir(parents=True, exist_ok=True)
         for old in stages.glob("*.txt"):
             old.unlink()
-        os.environ["GRAILSITE_MOVE_TRACE"] = str(stages)  # the server's (games/move_trace.py)
+        os.environ["GRAILSITE_MOVE_TRACE"] = str(stages)  # the server's (games/live/move_trace.py)
     # Enough rounds that no duel ends during the run (each round is two moves).
     rounds = 6
     games = prepare_database(args.games * args.pool, rounds, args.kind)

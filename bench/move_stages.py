@@ -1,5 +1,5 @@
 """Where the time from a socket move's submission to the opponent's frame goes, stage by
-stage: the server's stamps (games/move_trace.py) joined with the load generator's.
+stage: the server's stamps (games/live/move_trace.py) joined with the load generator's.
 
     .venv/bin/python bench/move_roundtrip.py --kind ccg --path ws --rate 200 --stages /tmp/stages
     .venv/bin/python bench/move_stages.py /tmp/stages      # the same table again, from the files

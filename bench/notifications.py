@@ -50,7 +50,7 @@ def env_for(window: float, vapid_key: str) -> dict:
 
 
 def vapid_private_key() -> str:
-    """A key of the bench's own (games.push.generate_private_key's format; Django is not set up yet)."""
+    """A key of the bench's own (games.inbox.push.generate_private_key's format; Django is not set up yet)."""
     import base64
 
     from cryptography.hazmat.primitives.asymmetric import ec
@@ -76,7 +76,7 @@ def make_players(players: int, service):
     from django.db.models.signals import post_save
     from django.utils import timezone
 
-    from games import services
+    from games.table import services
     from games.models import Notification
     from grailsite.accounts.models import PushSubscription
     from tests.push_service import BrowserKeys
@@ -142,7 +142,7 @@ def throughput(users, keys, service, app) -> tuple[float, int]:
 
 
 def latency(matches, service, keys, rate: float) -> list[float]:
-    from games import services
+    from games.table import services
     from games.models import Match
 
     before = len(service.received)

@@ -88,7 +88,7 @@ def _make_games(n: int, kind: str) -> list[dict]:
     from django.contrib.sessions.backends.db import SessionStore
     from django.db.models.signals import post_save
 
-    from games import services
+    from games.table import services
     from grailsite.accounts.models import Profile
 
     if kind != "ccg":  # the CCG's decks come from the sign-up grant; the others need none
@@ -126,7 +126,7 @@ def _make_games(n: int, kind: str) -> list[dict]:
 def due_deadlines(env: dict, n: int, first: float, last: float) -> list[int]:
     """``n`` started duels on a one-minute clock whose first deadlines are moved to fall due
     between ``first`` and ``last`` seconds from now, each with its fast-path task sent for
-    that moment, as a move would (games/notify.py): what the worker and beat restarts race."""
+    that moment, as a move would (games/inbox/notify.py): what the worker and beat restarts race."""
     out = subprocess.run([sys.executable, str(Path(__file__)), "deadlines", str(n), str(first), str(last)], cwd=ROOT,
                          env={**env, "LOG_LEVEL": "WARNING"}, capture_output=True, text=True, timeout=600)
     if out.returncode != 0:
@@ -143,7 +143,8 @@ def _due_deadlines(n: int, first: float, last: float) -> list[int]:
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from games import notify, services
+    from games.inbox import notify
+    from games.table import services
     from games.models import Seat
 
     User = get_user_model()

@@ -55,7 +55,7 @@ def _measure(client, url: str) -> tuple[float, int]:
 
 def _move_ms(match_id: int, users: dict) -> float:
     """Median milliseconds of a legal move through the service on ``match_id``."""
-    from games import registry, services
+    from games.table import registry, services
     from games.models import Match
 
     times = []
@@ -72,12 +72,13 @@ def _move_ms(match_id: int, users: dict) -> float:
 
 
 def _batched_move_ms(match_id: int, users: dict) -> float:
-    """Median milliseconds of a legal move made as a socket's are (games/live_moves.py, a
+    """Median milliseconds of a legal move made as a socket's are (games/live/live_moves.py, a
     batch of one), on ``match_id``."""
     import uvloop
     from asgiref.sync import sync_to_async
 
-    from games import live_moves, registry
+    from games.live import live_moves
+    from games.table import registry
     from games.models import Match
 
     def next_move():
@@ -145,7 +146,7 @@ PLAYER_PAGES = ("profile", "profile (filler)", "leaderboard", "leaderboard (last
 def _player_games(me, other, n: int) -> None:
     """``n`` rated Grail Duel games between two people through the service (the real end:
     ratings move there), a few open games, and ``me`` following ``other``."""
-    from games import services
+    from games.table import services
     from grailsite.accounts import players
 
     for k in range(n):
@@ -163,7 +164,7 @@ def _player_games(me, other, n: int) -> None:
 
 def _fill_players(n_players: int, n_games: int, n_open: int) -> str:
     """``n_players`` players, ``n_games`` finished rated games among them with their rating
-    changes and ratings (computed in order by games/ratings.py, as the site does), and
+    changes and ratings (computed in order by games/players/ratings.py, as the site does), and
     ``n_open`` open games. Returns a filler player's name whose profile is measured."""
     import random
 
@@ -171,7 +172,7 @@ def _fill_players(n_players: int, n_games: int, n_open: int) -> str:
     from django.db import transaction
     from django.utils import timezone
 
-    from games import ratings
+    from games.players import ratings
     from games.models import Match, Rating, RatingChange, Seat
 
     User = get_user_model()
@@ -232,7 +233,7 @@ def _fill_players(n_players: int, n_games: int, n_open: int) -> str:
 
 def _players_round(client, me: str, filler: str | None, out: dict) -> None:
     from games.models import Rating
-    from games.rating_views import PER_PAGE
+    from games.players.rating_views import PER_PAGE
 
     established = Rating.objects.filter(kind="duel", games__gte=10).count()
     last = max(1, -(-established // PER_PAGE))

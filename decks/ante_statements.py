@@ -3,10 +3,10 @@
 A CCG move that draws cards into the ante (each round's cut, a doubled stake) stakes them,
 and the move that ends a game settles or releases what is staked. ``decks.services`` does
 both through the ORM: about fifteen statements, and code that cannot run while the move path
-collects its writes on the event loop (games/live_moves.py), so such a move used to leave its
+collects its writes on the event loop (games/live/live_moves.py), so such a move used to leave its
 batch and take the synchronous path in a worker thread: 16-20 ms alone, 80 ms under load
 (docs/performance.md). Here each is one statement (a settlement that may give the winner a
-card they never owned, two), which ``games.persistence.execute`` runs at once or collects
+card they never owned, two), which ``games.table.persistence.execute`` runs at once or collects
 into the batch like the move's own writes.
 
 They keep every rule of the ledger (decks/services.py):

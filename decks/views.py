@@ -232,8 +232,8 @@ def deck_builder(request, pk):
 def deck_try(request, pk):
     """"Try this deck": a practice CCG game of the deck's current (saved) version against a
     computer player, no clock, no ante taken from or given to any collection."""
-    from games import computers
-    from games import services as game_services
+    from games.table import computers
+    from games.table import services as game_services
 
     deck = _own_deck(request, pk)
     level = computers.default_level("ccg")

@@ -1,7 +1,7 @@
 """The in-process worker of the embedded default (no Redis, no Celery): a daemon thread that
 runs the same sweep as Celery beat every few seconds, so turn timers still fire and no
 computer player's move is lost (each is first tried on a timer thread of its own after the
-table's delay: games/computers.py).
+table's delay: games/table/computers.py).
 
 The thread must outlive anything one round hits (a locked database, a rules bug in one
 game, a lost connection): each step runs on its own, a failure is logged and the next
@@ -14,7 +14,8 @@ import threading
 from django.conf import settings
 from django.db import close_old_connections, connection
 
-from games import emails, push, reminders, services
+from games.inbox import emails, push, reminders
+from games.table import services
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from games import state_storage
+from games.table import state_storage
 from games.fields import MatchStateField, StateField
 from games.rules.computer import level_label  # the levels' labels live with the pure players
 
@@ -43,7 +43,7 @@ class Match(models.Model):
     # that clients must see bumps ``version``.
     # A json column, not jsonb, on PostgreSQL: written and read whole on every move (games/fields.py).
     # The parts of it the rules keep fixed after set-up (Game.fixed_keys) are stored apart in
-    # ``state_fixed``, written once (games/state_storage.py); in memory ``state`` is whole.
+    # ``state_fixed``, written once (games/table/state_storage.py); in memory ``state`` is whole.
     state = MatchStateField(null=True, blank=True)
     state_fixed = StateField(null=True, blank=True, editable=False)
     version = models.PositiveIntegerField(default=0)
@@ -54,7 +54,7 @@ class Match(models.Model):
     weekend_pause = models.BooleanField(default=False)
     vacation_days = models.PositiveSmallIntegerField(default=0, help_text="Days a year each player's clock may stop.")
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches")
-    # Computer players (games/computers.py): seconds they wait before answering (so people can
+    # Computer players (games/table/computers.py): seconds they wait before answering (so people can
     # follow the table), and whether one takes over the seat of a player who resigned or ran
     # out of time in a game of three or more, instead of that player leaving the table.
     computer_delay = models.PositiveSmallIntegerField(default=2)
@@ -62,7 +62,7 @@ class Match(models.Model):
     # A game played for practice (a CCG game against a computer player): antes are played on
     # the table but nothing moves in anyone's collection.
     practice = models.BooleanField(default=False)
-    # Counts for the players' ratings of this kind (games/ratings.py): asked by the creator
+    # Counts for the players' ratings of this kind (games/players/ratings.py): asked by the creator
     # (on by default) and kept only when every seat is a person; a practice game never is.
     rated = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -79,7 +79,7 @@ class Match(models.Model):
     def __str__(self):
         return f"{self.kind} #{self.pk}"
 
-    # --- the state's two columns (games/state_storage.py) ------------------------------
+    # --- the state's two columns (games/table/state_storage.py) ------------------------------
     @classmethod
     def from_db(cls, db, field_names, values):
         match = super().from_db(db, field_names, values)
@@ -115,7 +115,7 @@ class Match(models.Model):
     @property
     def game_name(self) -> str:
         """The game's own name ("Cup Quest"), which every list shows before the title."""
-        from games import registry  # the rooms import the models
+        from games.table import registry  # the rooms import the models
 
         try:
             return registry.get(self.kind).name
@@ -130,11 +130,11 @@ class Seat(models.Model):
                              related_name="seats")
     accepted = models.BooleanField(default=False, help_text="False while an invitation is unanswered.")
     # A computer player's level ('' for a person): such a seat has no user and moves through
-    # games/computers.py, with the same service path as people.
+    # games/table/computers.py, with the same service path as people.
     computer = models.CharField(max_length=24, blank=True)
     # The person who held this seat until a computer player took it over (they resigned or
     # ran out of time): a seat once left stays left, so they may not sit at this table again,
-    # though they may still look at it (games/access.py).
+    # though they may still look at it (games/table/access.py).
     left_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                 related_name="+")
     # What this player chose on joining, for the game's setup (e.g. which deck).
@@ -238,7 +238,7 @@ class Notification(models.Model):
     read_at = models.DateTimeField(null=True, blank=True)
     emailed_at = models.DateTimeField(null=True, blank=True)
     # When this (version of the) notice went to the person's push outbox, or was passed over
-    # (no subscription, an event they did not choose); NULL while it waits (games/push.py).
+    # (no subscription, an event they did not choose); NULL while it waits (games/inbox/push.py).
     # Refreshing an unread notice sets it back to NULL, like ``emailed_at``.
     pushed_at = models.DateTimeField(null=True, blank=True)
 
@@ -252,7 +252,7 @@ class Notification(models.Model):
 
 
 class Rating(models.Model):
-    """A person's rating in one game kind (games/ratings.py): the model's belief about their
+    """A person's rating in one game kind (games/players/ratings.py): the model's belief about their
     skill (``mu``, ``sigma``) after ``games`` rated games, and the number shown for it."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
@@ -267,7 +267,7 @@ class Rating(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "kind"], name="rating_unique_user_kind")]
-        # The leaderboard: established players of a kind, best first (games/ratings.py
+        # The leaderboard: established players of a kind, best first (games/players/ratings.py
         # PROVISIONAL_GAMES is the 10 in the condition).
         indexes = [models.Index(fields=["kind", "-display", "user"], condition=Q(games__gte=10),
                                 name="rating_board")]
@@ -303,7 +303,7 @@ class RatingChange(models.Model):
 
 
 class Reminder(models.Model):
-    """One reminder before one deadline of one seat (games/reminders.py): a timer row like the
+    """One reminder before one deadline of one seat (games/inbox/reminders.py): a timer row like the
     deadline itself. Planned after the change that set the deadline; fired once by the sweep,
     which claims it under a row lock in the transaction that writes its notice; dropped
     unfired when the seat's deadline is no longer the one it was planned for (they moved)."""
@@ -326,7 +326,7 @@ class Reminder(models.Model):
 
 
 class MatchVisit(models.Model):
-    """Where a player last looked at a game (games/recap.py): the moves and the chat line
+    """Where a player last looked at a game (games/inbox/recap.py): the moves and the chat line
     their page had shown them, so the next time they open it they read what happened since."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

@@ -3,8 +3,8 @@ from datetime import datetime
 
 from celery import shared_task
 
-from games import services
-from games import emails, push, reminders
+from games.table import services
+from games.inbox import emails, push, reminders
 
 
 @shared_task(ignore_result=True)

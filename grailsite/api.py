@@ -13,12 +13,12 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from decks.api import router as decks_router
-from games.api import router as games_router
-from games.push_api import router as push_router
-from games.recap_api import router as recap_router
-from games.api_auth import BoundedParser
-from games import registry
-from games.errors import ServiceError, error_response, service_error_response
+from games.web.api import router as games_router
+from games.inbox.push_api import router as push_router
+from games.inbox.recap_api import router as recap_router
+from games.web.api_auth import BoundedParser
+from games.table import registry
+from games.table.errors import ServiceError, error_response, service_error_response
 
 
 class SiteAPI(NinjaAPI):

@@ -9,16 +9,16 @@ django_asgi = get_asgi_application()  # sets Django up before the consumers impo
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from games.connect_gate import ConnectGate  # noqa: E402
-from games.consumers import DatabaseDownGuard  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.live.connect_gate import ConnectGate  # noqa: E402
+from games.live.consumers import DatabaseDownGuard  # noqa: E402
+from games.live.routing import websocket_urlpatterns  # noqa: E402
 from grailsite.origins import SameOriginValidator  # noqa: E402
 
 from grailsite import gctuning, gil, metrics  # noqa: E402
 
 application = ProtocolTypeRouter({
     "http": django_asgi,
-    # Connects over their limits are refused before anything else (games/connect_gate.py); the
+    # Connects over their limits are refused before anything else (games/live/connect_gate.py); the
     # origin is checked before the session is read: scheme, host and port (grailsite/origins.py);
     # a database out of reach while the session and user are read closes the socket with 1013.
     "websocket": ConnectGate(SameOriginValidator(DatabaseDownGuard(AuthMiddlewareStack(

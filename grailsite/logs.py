@@ -2,7 +2,7 @@
 
 What a line concerns is kept in context variables, set where it becomes known: the request
 middleware below (request id, then the user once authentication has run, the match from the
-URL), a game socket's connect (games/consumers.py), a Celery task's arguments
+URL), a game socket's connect (games/live/consumers.py), a Celery task's arguments
 (grailsite/celery.py). Context variables follow each asyncio task and each thread of
 ``sync_to_async``, so two requests served at once never mix their ids.
 

@@ -31,7 +31,7 @@ LATENESS = Histogram("grailsite_deadline_lateness_seconds", "How long after its 
 REMINDERS = Counter("grailsite_reminders_sent_total", "Reminders sent: deadline warnings and notification e-mails",
                     ["kind"])
 PUSHES = Counter("grailsite_pushes_sent_total", "Group messages published to the channel layer, by type", ["type"])
-WEB_PUSHES = Counter("grailsite_web_pushes_total", "Web Push deliveries tried (games/push.py), by outcome",
+WEB_PUSHES = Counter("grailsite_web_pushes_total", "Web Push deliveries tried (games/inbox/push.py), by outcome",
                      ["outcome"])
 
 

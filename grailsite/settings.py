@@ -122,7 +122,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.context_processors.notifications",
+                "games.web.context_processors.notifications",
             ],
         },
     },
@@ -142,7 +142,7 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"].setdefault("OPTIONS", {}).update({
         "transaction_mode": "IMMEDIATE", "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"})
-# The move path's own statements (games/persistence.py, server-side binding) are prepared
+# The move path's own statements (games/table/persistence.py, server-side binding) are prepared
 # after their second use on a connection: parsing and planning its CTE cost PostgreSQL about
 # three quarters of its CPU per move, unprepared (docs/performance.md, 2026-11-25 evening).
 # Django's own queries bind on the client and are never prepared. Behind a pooler in
@@ -175,7 +175,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # The channel layer's Redis, sharded over several servers when REDIS_URLS lists more than one
-# (channels_redis's own consistent hashing of each group and channel; games/publisher.py
+# (channels_redis's own consistent hashing of each group and channel; games/live/publisher.py
 # publishes to the same shard); the cache, the rate limits and Celery's broker stay on
 # REDIS_URL. Unset: the layer is on REDIS_URL too.
 REDIS_URLS = [u.strip() for u in os.environ.get("REDIS_URLS", "").split(",") if u.strip()] or (
@@ -229,7 +229,7 @@ RATE_LIMITS = {
     "deck_analysis": {"user": os.environ.get("RATE_DECK_ANALYSIS_USER", "60/m"),
                       "ip": os.environ.get("RATE_DECK_ANALYSIS_IP", "300/m")},
 }
-# Websocket connects, counted in each web process before any other work (games/connect_gate.py):
+# Websocket connects, counted in each web process before any other work (games/live/connect_gate.py):
 # (at once, then a second) per address (IPv6 by /64) and per game. A page opens one socket,
 # and again with backoff after a drop; a game's spectators arrive over seconds.
 WS_CONNECT_LIMITS = {
@@ -242,14 +242,14 @@ WS_MESSAGES_PER_SECOND = float(os.environ.get("WS_MESSAGES_PER_SECOND", "2"))
 # Moves over a game's socket: their own allowance (the HTTP move limit is 600 a minute).
 WS_MOVE_BURST = env_int("WS_MOVE_BURST", 20)
 WS_MOVES_PER_SECOND = float(os.environ.get("WS_MOVES_PER_SECOND", "10"))
-# Moves over a game's websocket are made on the event loop, in batches (games/live_moves.py),
+# Moves over a game's websocket are made on the event loop, in batches (games/live/live_moves.py),
 # on PostgreSQL with the Redis pub/sub layer; False sends each through the synchronous
 # service, as the HTTP API does (kept for comparison: bench/move_roundtrip.py --ordinary).
 MOVES_IN_BATCHES = env_bool("MOVES_IN_BATCHES", True)
 # Check each state the move path keeps between moves against its JSON when it is used
-# (games/persistence.py, _Recent): on in the test suite, off in production (it costs a dump).
+# (games/table/persistence.py, _Recent): on in the test suite, off in production (it costs a dump).
 CHECK_HELD_STATES = env_bool("GRAILSITE_CHECK_HELD_STATES", False)
-# A folder to stamp each socket move's stages into (games/move_trace.py), for
+# A folder to stamp each socket move's stages into (games/live/move_trace.py), for
 # bench/move_stages.py; unset (the default), nothing is stamped.
 MOVE_TRACE = os.environ.get("GRAILSITE_MOVE_TRACE") or None
 
@@ -347,7 +347,7 @@ for _net in METRICS_ALLOWED:
     except ValueError:
         raise ImproperlyConfigured(f"METRICS_ALLOWED: {_net!r} is not an address or a CIDR network.") from None
 
-# Web Push (games/push.py). The VAPID key pair identifies this site to the browsers' push
+# Web Push (games/inbox/push.py). The VAPID key pair identifies this site to the browsers' push
 # services: `manage.py vapid_keys` makes one. Production sets VAPID_PRIVATE_KEY (without it
 # push is simply off); the embedded default reads the file `make run` writes.
 VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
@@ -364,7 +364,7 @@ PUSH_TIMEOUT_SECONDS = float(os.environ.get("PUSH_TIMEOUT_SECONDS", "10"))
 PUSH_ALLOW_HTTP_ENDPOINTS = env_bool("PUSH_ALLOW_HTTP_ENDPOINTS", False)
 CELERY_BEAT_SCHEDULE["push-sweep"] = {"task": "games.tasks.push_sweep", "schedule": TIMERS_SWEEP_SECONDS,
                                       "options": {"expires": TIMERS_SWEEP_SECONDS}}
-# Reminders before a deadline (games/reminders.py): timer rows, fired by their own sweep.
+# Reminders before a deadline (games/inbox/reminders.py): timer rows, fired by their own sweep.
 CELERY_BEAT_SCHEDULE["reminders-sweep"] = {"task": "games.tasks.reminders_sweep", "schedule": TIMERS_SWEEP_SECONDS,
                                            "options": {"expires": TIMERS_SWEEP_SECONDS}}
 CELERY_BEAT_SCHEDULE["reminders-forget"] = {"task": "games.tasks.reminders_forget", "schedule": 3600.0}

@@ -16,7 +16,7 @@ urlpatterns = [
     # The installable app: manifest, icons, service worker, offline page (grailsite/pwa.py).
     path("", include(pwa.urlpatterns)),
     path("", include("grailsite.accounts.player_urls")),
-    path("", include("games.urls")),
+    path("", include("games.web.urls")),
     # The typed JSON API (games under /api/, decks under /decks/api/) and its OpenAPI
     # document at /api/schema/; after the pages, so the home page keeps "/".
     path("", include(api.urlpatterns())),

@@ -8,7 +8,8 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from games import aiodb, connect_gate, frames, persistence, registry
+from games.live import aiodb, connect_gate, frames
+from games.table import persistence, registry
 from tests.council_game import Council
 from tests.podium_game import Podium
 from tests.secret_game import SecretHand
@@ -42,9 +43,9 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
 @pytest.fixture(autouse=True)
 def process_state_reset():
     """A test's event loop ends with the test: so do the PostgreSQL connections that moves
-    made on it (games/aiodb.py), before the next test resets the database or the session
+    made on it (games/live/aiodb.py), before the next test resets the database or the session
     drops it. And the next test's games may reuse this one's ids: the frame groups that had
-    no listener here (games/frames.py) are forgotten. And no state the move path kept was
+    no listener here (games/live/frames.py) are forgotten. And no state the move path kept was
     changed afterwards, on any path (a batch that fails on it is retried one by one, so
     only this catches it there)."""
     yield
@@ -86,7 +87,7 @@ def make_user(db):
 @pytest.fixture
 def make_match(make_user):
     """A started match of ``kind`` between fresh users; returns (match, [users])."""
-    from games import services
+    from games.table import services
 
     def make(kind: str = "duel", seats: int = 2, users=None, **kwargs):
         users = users or [make_user() for _ in range(seats)]

@@ -157,7 +157,7 @@ def push_service():
 @pytest.fixture
 def push_on(settings):
     """A VAPID key of the test's own; the loopback push service is let in; a short window."""
-    from games import push  # Django's; this module is also the benchmark's push service
+    from games.inbox import push  # Django's; this module is also the benchmark's push service
 
     settings.VAPID_PRIVATE_KEY = push.generate_private_key()
     settings.VAPID_SUBJECT = "mailto:test@grailsite.local"

@@ -4,7 +4,7 @@ Each game has a folder ``games/kinds/<kind>/`` whose package defines ``ROOM``, a
 holding the pure rules object, its lifecycle hooks, the forms for its table options and
 per-seat choice, any URLs of its own, and its board script and style (files under the
 folder's ``static/``, served as ``games/<kind>/...``; templates under ``templates/<kind>/``).
-``games/registry.py`` lists the folders; the shell asks the registry, never a game by name.
+``games/table/registry.py`` lists the folders; the shell asks the registry, never a game by name.
 
 A room also explains its game (``guide``, a ``Guide``): a one-sentence summary for the game
 lists, the one-line goal shown on every table of it, and its rules page, the template
@@ -24,7 +24,7 @@ from typing import Callable
 
 from django import forms
 
-from games.lifecycle import Hooks
+from games.table.lifecycle import Hooks
 from grailsite.formerrors import first_error
 from games.rules.base import Game
 
@@ -91,7 +91,7 @@ class Room:
     table_form: type[forms.Form] | None = None
     # What each player chooses on creating or joining; None: nothing to choose.
     seat_form: type[SeatForm] | None = None
-    # Extra URL patterns (django.urls.path objects), included by games/urls.py.
+    # Extra URL patterns (django.urls.path objects), included by games/web/urls.py.
     urls: list = field(default_factory=list)
     # Operations of its own in the JSON API (a ninja Router, paths under /api/), mounted by
     # grailsite/api.py with the shell's: typed schemas, one error shape, in the document.

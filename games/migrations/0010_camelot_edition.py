@@ -7,7 +7,7 @@ from django.db import migrations
 def stamp_first_edition(apps, schema_editor):
     Match = apps.get_model("games", "Match")
     # Started games only: an open table is set up (and stamped) when it starts. A started
-    # game without setup options replayed from {} (games/replay.py), so it gets just the edition.
+    # game without setup options replayed from {} (games/table/replay.py), so it gets just the edition.
     for match in Match.objects.filter(kind="camelot", started_at__isnull=False).only("id", "setup_options"):
         options = match.setup_options if isinstance(match.setup_options, dict) else {}
         if "edition" not in options:

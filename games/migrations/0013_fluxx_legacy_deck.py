@@ -1,6 +1,6 @@
 """Monty Python Fluxx games stored before the printed deck (games/rules/fluxx/cards.py) were
 dealt from the reconstructed one: their setup options say so from now on, so that they
-replay (games/replay.py) from the deck they were dealt. New games get the current deck in
+replay (games/table/replay.py) from the deck they were dealt. New games get the current deck in
 their setup options when they start (games/kinds/fluxx/__init__.py). Their states are left
 as they are: a state without "deck" is a legacy game's (cards.deck_of)."""
 from django.db import migrations

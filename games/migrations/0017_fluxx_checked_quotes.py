@@ -1,6 +1,6 @@
 """Monty Python Fluxx games stored before quotes were judged by the other players had each
 quote checked by the engine for a word of the card's name: their setup options say so from
-now on ("quotes": "checked"), so that they replay (games/replay.py) as they were played.
+now on ("quotes": "checked"), so that they replay (games/table/replay.py) as they were played.
 New games get "quotes": "judged" when they start (games/kinds/fluxx/__init__.py). A legacy
 deck's game needs no mark (setup reads it as checked); states are left as they are: a state
 without "quotes" checks its quotes (games/rules/fluxx/free_actions.py)."""

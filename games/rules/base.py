@@ -200,11 +200,11 @@ class Game:
     wait_words: ClassVar[dict[str, str]] = {"turn": "move"}
     # Top-level keys of the state that never change once ``setup`` made them (the CCG's card
     # definitions). The shell stores them once instead of with every move
-    # (games/state_storage.py); successive states should share these parts, not copy them.
+    # (games/table/state_storage.py); successive states should share these parts, not copy them.
     fixed_keys: ClassVar[tuple[str, ...]] = ()
     # Keys of ``view_for``'s dict that map names to what never changes once shown (the CCG's
     # card definitions by code). A page keeps them, so a change it receives carries only the
-    # names it was not shown before (games/frames.py).
+    # names it was not shown before (games/live/frames.py).
     view_lasting: ClassVar[tuple[str, ...]] = ()
 
     # Whether a player may take back moves (games/rules/takeback.py): only where a move can
@@ -271,7 +271,7 @@ class Game:
     def seats_out(self, state: State) -> dict[int, str]:
         """Seats whose players are out of a game that may go on without them, each with why,
         as words that follow a name ("resigned", "conceded the doubled ante"). The shell
-        tells such a player at once that the game is over for them (games/selectors.py,
+        tells such a player at once that the game is over for them (games/table/selectors.py,
         ``ending_for``), and ends a game in which no person is left playing. A game that ends
         when anyone leaves (Grail Duel) has none."""
         return {}
@@ -293,7 +293,7 @@ class Game:
     # --- provided -----------------------------------------------------------------
     def views_for(self, state: State, seats) -> dict:
         """``view_for`` of one state for each of ``seats`` (None: a spectator), by seat. The
-        shell asks for every viewer's view of each change (games/frames.py); a game whose
+        shell asks for every viewer's view of each change (games/live/frames.py); a game whose
         views share most of their parts may build those once. Each view must equal what
         ``view_for`` gives for its seat (the CCG's, its only override, is checked at every
         step of tests/rules/ccg/test_random_playout.py)."""

@@ -53,7 +53,7 @@ class PushPreferencesForm(forms.ModelForm):
             self.initial["reminder_hours"] = ", ".join(f"{h:g}" for h in self.instance.reminder_hours or [])
 
     def clean_reminder_hours(self):
-        from games.reminders import clean_hours
+        from games.inbox.reminders import clean_hours
 
         try:
             return clean_hours(self.cleaned_data.get("reminder_hours") or "")

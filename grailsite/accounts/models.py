@@ -7,7 +7,7 @@ class Profile(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     email_notifications = models.BooleanField(default=True, help_text="Send at most one summary email an hour.")
-    # Vacation: while now < vacation_until, this person's clocks stop (see games/clock.py).
+    # Vacation: while now < vacation_until, this person's clocks stop (see games/table/clock.py).
     vacation_until = models.DateTimeField(null=True, blank=True)
     vacation_days_used = models.PositiveIntegerField(default=0)
     vacation_year = models.PositiveIntegerField(default=0)
@@ -38,7 +38,7 @@ class Follow(models.Model):
 
 class Block(models.Model):
     """``blocker`` blocked ``blocked``: the blocked person may not invite them, join a game
-    they sit at, or chat in one (games/access.py asks); games already under way go on."""
+    they sit at, or chat in one (games/table/access.py asks); games already under way go on."""
 
     blocker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocking")
     blocked = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by")
@@ -53,7 +53,7 @@ class Block(models.Model):
 
 
 class PushEvent(models.TextChoices):
-    """What a person may be told of by push (games/push.py maps notifications to these)."""
+    """What a person may be told of by push (games/inbox/push.py maps notifications to these)."""
     YOUR_TURN = "your_turn", "Your turn"
     DEADLINE = "deadline", "A deadline near, or passed"
     GAME_OVER = "game_over", "Game over"
@@ -82,7 +82,7 @@ class PushPreferences(models.Model):
     quiet_end = models.TimeField(null=True, blank=True)
     # Set while quiet hours hold back this person's pushes: the sweep leaves them until then.
     held_until = models.DateTimeField(null=True, blank=True)
-    # Reminders before one's own deadlines (games/reminders.py): hours before the deadline on
+    # Reminders before one's own deadlines (games/inbox/reminders.py): hours before the deadline on
     # a days clock, scaled down for shorter clocks; by push when "a deadline near" is among
     # ``events``, and by e-mail when this is on.
     reminder_hours = models.JSONField(default=reminder_hours_default, blank=True)
@@ -115,7 +115,7 @@ class PushSubscription(models.Model):
 
 class PushDelivery(models.Model):
     """One push to one subscription, until the push service took it: the outbox a worker
-    sends from (games/push.py). A worker claims it by moving ``next_try_at`` a lease ahead
+    sends from (games/inbox/push.py). A worker claims it by moving ``next_try_at`` a lease ahead
     with a conditional update, so two never send it at once and one that dies is relieved
     when the lease lapses; a failure puts it back with a longer wait."""
 

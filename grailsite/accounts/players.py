@@ -1,7 +1,7 @@
 """Players: profiles, follows and blocks (reads and writes of people's ties to each other).
 
 A profile shows only what its viewer may see of the games: a private game (no spectators,
-games/access.py) is listed only for the people tied to it and staff, never to anyone else,
+games/table/access.py) is listed only for the people tied to it and staff, never to anyone else,
 and the counts of games played, won and drawn count only the games listed to that viewer.
 Every list here costs a fixed number of statements, however many games a player has
 (bench/scale.py measures it)."""
@@ -15,9 +15,9 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 
 from decks.models import Deck
-from games import ratings as rating_rules
-from games import registry
-from games.errors import NotAllowed, NotFound, ServiceError
+from games.players import ratings as rating_rules
+from games.table import registry
+from games.table.errors import NotAllowed, NotFound, ServiceError
 from games.models import Match, Rating, Seat
 
 from .models import Block, Follow
@@ -45,7 +45,7 @@ def tied_to(viewer, match_ref="pk"):
 
 
 def visible(matches, viewer):
-    """The matches of ``matches`` this viewer may see (the rule of games/access.py, as a query)."""
+    """The matches of ``matches`` this viewer may see (the rule of games/table/access.py, as a query)."""
     if viewer is not None and viewer.is_authenticated and viewer.is_staff:
         return matches
     if viewer is None or not viewer.is_authenticated:
@@ -194,7 +194,7 @@ def unfollow(*, user, name: str) -> None:
 @transaction.atomic
 def block(*, user, name: str) -> None:
     """Block someone: they may no longer invite you, join your games or chat in them
-    (games/access.py); neither follows the other any more. Games under way go on."""
+    (games/table/access.py); neither follows the other any more. Games under way go on."""
     other = _other(user, name)
     Block.objects.get_or_create(blocker=user, blocked=other)
     Follow.objects.filter(Q(follower=user, followed=other) | Q(follower=other, followed=user)).delete()

@@ -6,10 +6,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from games import emails, push
-from games.errors import NotFound, ServiceError
-from games.ratings import PROVISIONAL_GAMES
-from games.services import vacation_start
+from games.inbox import emails, push
+from games.table.errors import NotFound, ServiceError
+from games.players.ratings import PROVISIONAL_GAMES
+from games.table.services import vacation_start
 from grailsite.ratelimits import ratelimit_view
 
 from . import players

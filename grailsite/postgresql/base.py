@@ -5,7 +5,7 @@
   own check (a round trip to the server on every request and every move), and is
   ``grailsite.dbpool.ConnectionPool``, which gets over dead connections without sleeping
   and fails a request at once when it cannot connect;
-* a statement psycopg ran as a prepared statement (the move path's, games/persistence.py)
+* a statement psycopg ran as a prepared statement (the move path's, games/table/persistence.py)
   is logged with its SQL (placeholders and all) rather than as None, so query logs and the
   tests' query counts see it.
 

@@ -456,7 +456,7 @@
       return;
     }
     var kept = this.data.view || {};
-    // Parts of the view the page keeps (games/frames.py): the change brings only names new
+    // Parts of the view the page keeps (games/live/frames.py): the change brings only names new
     // since prev, merged into what the page holds.
     (change.kept || []).forEach(function (k) {
       if (change.view) change.view[k] = Object.assign({}, kept[k] || {}, change.view[k] || {});
@@ -479,7 +479,7 @@
      is closed and reopened. While no socket is up the page polls the API instead, so it
      never sits on a stale game. The dot says which: Live, Catching up, or Reconnecting. */
   var HEARTBEAT_MS = 25000, PONG_WAIT_MS = 10000, POLL_MS = 30000;
-  // Close codes after which retrying cannot help (see games/consumers.py).
+  // Close codes after which retrying cannot help (see games/live/consumers.py).
   var FINAL_CODES = { 4400: true, 4401: true, 4403: true, 4404: true };
 
   Page.prototype.showConn = function (state) {

@@ -1,4 +1,4 @@
-/* Who of the people I follow is online, live over /ws/presence/ (games/presence.py): every
+/* Who of the people I follow is online, live over /ws/presence/ (games/live/presence.py): every
    element with data-presence-count shows how many are online; every data-presence="name"
    dot says whether that person is. The socket itself is what counts this page as online.
    Reconnects with a growing pause if it drops; never polls. */

@@ -1,4 +1,4 @@
-// "While you were away" (games/recap.py): the panel's Dismiss, and telling the site how far
+// "While you were away" (games/inbox/recap.py): the panel's Dismiss, and telling the site how far
 // this page showed the game when the person leaves it (hidden or closed), so the next recap
 // starts there. Needs the match page's Grail.page (static/js/match.js).
 "use strict";

@@ -49,7 +49,7 @@ self.addEventListener("fetch", (event) => {
     }))));
 });
 
-// Push (games/push.py): the payload is {title, body, url, tag, count}, encrypted for this
+// Push (games/inbox/push.py): the payload is {title, body, url, tag, count}, encrypted for this
 // browser; the push service cannot read it.
 function showPush(data) {
   return self.registration.showNotification(data.title || "grailsite", {

@@ -9,7 +9,7 @@ import io
 import pytest
 from PIL import Image
 
-from games import services
+from games.table import services
 from tests.browser.helpers import log_in, open_game
 
 

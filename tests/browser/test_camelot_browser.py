@@ -170,7 +170,7 @@ def shots():
 
 
 def _start_game(users, seed: int, options: dict | None = None):
-    from games import services
+    from games.table import services
 
     match = services.match_create(creator=users[0], kind="camelot", num_seats=len(users), options=options or {},
                                   invite=[u.username for u in users[1:]], seed=seed, **CLOCK)
@@ -209,7 +209,7 @@ def _click_entry(page, hexkey: str) -> None:
 
 def _drive(match, users, moves) -> object:
     """Play ``moves`` through the services (the quick part of the game)."""
-    from games import services
+    from games.table import services
 
     for seat, move in moves:
         services.move_submit(match_id=match.pk, user=users[seat], move=move, version=match.version)

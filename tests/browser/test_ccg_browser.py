@@ -196,7 +196,7 @@ def test_the_board_draws_a_random_starter_deck_game_and_offers_every_legal_move(
 
     from decks import services as deck_services
     from decks.models import Deck
-    from games import services
+    from games.table import services
     from games.rules.ccg.game import with_words
     from tests.conftest import PASSWORD
     from tests.browser.helpers import log_in
@@ -247,7 +247,7 @@ def test_the_board_draws_a_random_starter_deck_game_and_offers_every_legal_move(
         for (selector, move), count in zip(wanted.items(), counts):
             assert count == 1, (selector, count, move)
         # Every card the page's view names has its definition, though changes bring only the
-        # ones the page was not shown before (games/frames.py, "kept").
+        # ones the page was not shown before (games/live/frames.py, "kept").
         missing = page.evaluate(CODES_WITHOUT_DEFINITION)
         assert missing == [], missing
         services.move_submit(match_id=match.pk, user=users[seat], move=with_words(match.state, rng.choice(legal)),
@@ -340,7 +340,7 @@ def test_a_hovered_or_tapped_card_shows_its_face(live_url, new_page, browser):
 def test_the_occupant_chooser_reads_the_names_of_the_cards_he_chooses_from(live_url, new_page):
     """A castle naming only a kind turns up in Alice's England: Bob chooses its occupant from
     his own deck by name and numbers (docs/rules/ccg.md §15); Alice never reads them."""
-    from games import services
+    from games.table import services
     from tests.rules.ccg import cards_for_tests as T
     from tests.rules.ccg.helpers import set_area, stack_deck
 

@@ -3,7 +3,7 @@ lines at the same moment and every page ends with all 50 in the same order; a pa
 missed a line (never pushed to it) fetches it as soon as the next line shows the gap."""
 from __future__ import annotations
 
-from games import services
+from games.table import services
 from games.models import ChatMessage
 from tests.browser.helpers import log_in, open_game
 

@@ -61,7 +61,7 @@ def test_a_person_plays_a_whole_cup_quest_game_against_two_computers(live_url, n
     from django.contrib.auth import get_user_model
     from django.db import connections
 
-    from games import selectors, services
+    from games.table import selectors, services
     from games.models import MoveRecord
 
     page = new_page()

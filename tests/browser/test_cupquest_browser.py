@@ -156,7 +156,7 @@ def make_page(new_page):
 
 
 def _start_game(users, seed: int):
-    from games import services
+    from games.table import services
 
     match = services.match_create(creator=users[0], kind="cupquest", num_seats=len(users),
                                   invite=[u.username for u in users[1:]], seed=seed, clock_kind="hours", clock_amount=12)
@@ -173,7 +173,7 @@ def _open(page, url: str, errors: list) -> None:
 def _confirm(match, seat: int, move: dict, pages: dict):
     """After a click on ``seat``'s page: the server took exactly ``move``, and every page
     (keyed by viewer: a seat, or None for a spectator) shows the new log without reloading."""
-    from games import selectors
+    from games.table import selectors
     from games.models import MoveRecord
 
     match = _wait_for_version(match.pk, match.version, pages[seat], move)
@@ -235,7 +235,7 @@ def test_freeze_teleport_discard_and_a_spectator_watching(live_url, make_page):
 
     from django.utils import timezone
 
-    from games import services
+    from games.table import services
     from games.models import Seat
     from tests.browser.helpers import log_in
     from tests.conftest import PASSWORD

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
-from games import services
+from games.table import services
 from games.models import Seat
 from tests.browser.helpers import log_in, open_game
 

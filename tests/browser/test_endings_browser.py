@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import services
+from games.table import services
 from games.models import Match, Seat
 from tests.browser.helpers import log_in, wait_live
 from tests.conftest import PASSWORD

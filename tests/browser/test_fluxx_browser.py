@@ -59,7 +59,7 @@ def dressed(move: dict) -> dict:
 @contextmanager
 def quotes_set_up(quotes: str = QUOTES):
     """Games started meanwhile have their quotes weighed as ``quotes`` says (setup option)."""
-    from games import registry
+    from games.table import registry
 
     hooks = registry.room("fluxx").hooks
     written = hooks.setup_options
@@ -157,7 +157,7 @@ def _wait_for_log(page, expected: list[str]) -> None:
 def _confirm(match, seat: int, move: dict, pages: dict):
     """The server took exactly ``move`` from ``seat``, and every page shows the new log
     (filtered for its viewer, in names) without reloading."""
-    from games import selectors
+    from games.table import selectors
     from games.models import MoveRecord
 
     match = _wait_for_version(match.pk, match.version, pages[seat], move)
@@ -190,7 +190,7 @@ def shots():
 
 
 def _start_game(users, seed: int, quotes: str = QUOTES):
-    from games import services
+    from games.table import services
 
     match = services.match_create(creator=users[0], kind="fluxx", num_seats=len(users),
                                   invite=[u.username for u in users[1:]], seed=seed, clock_kind="hours", clock_amount=12)

@@ -7,7 +7,8 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import ratings, services
+from games.players import ratings
+from games.table import services
 from games.models import Match, Rating
 from tests.browser.helpers import sign_up, wait_live
 

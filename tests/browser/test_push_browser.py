@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import json
 
-from games import push, services
+from games.inbox import push
+from games.table import services
 from grailsite.accounts.models import PushSubscription
 from tests.browser.helpers import log_in
 from tests.push_service import BrowserKeys, push_on, push_service, unb64url  # noqa: F401 (fixtures)

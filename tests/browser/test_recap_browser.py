@@ -3,7 +3,7 @@ opens with the recap panel, which can be dismissed; what the open page showed li
 recapped again (the page says how far it showed the game when it is left)."""
 from __future__ import annotations
 
-from games import services
+from games.table import services
 from games.models import MatchVisit, MoveRecord
 from tests.browser.helpers import log_in, open_game
 from tests.celery_worker import wait_for

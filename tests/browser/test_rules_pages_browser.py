@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from decks import services as deck_services
-from games import registry, services
+from games.table import registry, services
 from tests.browser.helpers import log_in
 from tests.conftest import PASSWORD
 

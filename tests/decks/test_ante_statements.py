@@ -13,7 +13,7 @@ from decks import ante_statements
 from decks import selectors as deck_selectors
 from decks import services as deck_services
 from decks.models import AnteStake, Card, Holding, LedgerEntry
-from games import persistence
+from games.table import persistence
 from games.kinds.ccg import hooks
 from tests.platform.ccg_helpers import ensure_card_database
 

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from decks.models import Deck
-from games.routing import websocket_urlpatterns
+from games.live.routing import websocket_urlpatterns
 from tests.platform.wsclient import communicator, session_cookie
 from tests.secret_game import secrets_of
 
@@ -46,7 +46,7 @@ def fill(route: str, values: dict) -> str:
 @pytest.fixture
 def world(make_user, cards):
     from decks import services as deck_services
-    from games import services
+    from games.table import services
     owner, other, stranger = make_user("owner"), make_user("other"), make_user("stranger")
     staff = make_user("staff", is_staff=True, is_superuser=True)
     match = services.match_create(creator=owner, kind="secret", num_seats=2, invite=[other.username], seed=99,

@@ -9,7 +9,7 @@ import pytest
 
 from decks import services as deck_services
 from decks.models import Deck
-from games import services
+from games.table import services
 from tests.hardening.conftest import assert_json_error, post_json
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import services
+from games.table import services
 from games.models import Match, Seat
 
 pytestmark = pytest.mark.django_db

@@ -1,7 +1,7 @@
 """Who may see, join and talk in a game, as a table: every registered kind of the site ×
 status (open, active, finished) × door (page, API, join by API and by page, chat, history
 and replay, websocket) × who (anonymous, a stranger, a person invited, a seated player,
-staff). The rule is games/access.py's, written down in docs/architecture.md ("Who may see
+staff). The rule is games/table/access.py's, written down in docs/architecture.md ("Who may see
 and join a game"); this file states it again, door by door, as the expected answers.
 
 A private game (no spectators) admits only the people invited to it, before and after it
@@ -17,7 +17,7 @@ from django.test import Client
 
 from decks import services as deck_services
 from decks.models import Deck
-from games import registry, services
+from games.table import registry, services
 from games.models import Match, Seat
 from tests.platform.wsclient import communicator, session_cookie
 
@@ -213,7 +213,7 @@ def test_a_private_game_admits_only_the_people_invited_at_every_door(kind, cast)
 def test_no_private_game_offers_a_seat_to_strangers(cast):
     """A private game's seats are all given: to people invited, or to computer players. One
     with a seat left open could be joined by no one (or, before, by anyone from the lobby)."""
-    from games.errors import ServiceError
+    from games.table.errors import ServiceError
 
     with pytest.raises(ServiceError, match="invitation"):
         services.match_create(creator=cast["player"], kind="cupquest", num_seats=3, invite=["invited"],

@@ -22,7 +22,7 @@ from django.test import Client
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
-from games import aiodb, consumers
+from games.live import aiodb, consumers
 from tests.hardening.conftest import assert_json_error
 from tests.platform.wsclient import communicator, next_state, session_cookie
 

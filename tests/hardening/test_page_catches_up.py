@@ -3,7 +3,8 @@ version, the server answers with the newer state, and the page shows it was catc
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import publisher, services
+from games.live import publisher
+from games.table import services
 from tests.browser.helpers import sign_up, wait_live
 
 pytestmark = pytest.mark.browser

@@ -1,5 +1,5 @@
 """Issue 28, item 4: websocket connects are limited per address and per game before any
-other work (games/connect_gate.py), through the site's real ASGI stack and Redis layer, and
+other work (games/live/connect_gate.py), through the site's real ASGI stack and Redis layer, and
 through a real uvicorn for the refusal a browser gets."""
 import asyncio
 import json
@@ -10,7 +10,7 @@ import uuid
 import pytest
 import websockets
 
-from games import connect_gate
+from games.live import connect_gate
 from grailsite.asgi import application
 from tests.platform.wsclient import communicator, next_state
 
@@ -150,7 +150,7 @@ def test_a_browser_is_refused_at_the_handshake_and_nothing_is_logged_as_an_error
         time.sleep(0.5)
     errors = [f"{r.name}: {r.getMessage()}" for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, errors
-    noted = [r for r in caplog.records if r.name == "games.connect_gate"]
+    noted = [r for r in caplog.records if r.name == "games.live.connect_gate"]
     assert len(noted) == 1 and noted[0].levelno == logging.WARNING  # one line, not one a refusal
 
 

@@ -11,7 +11,7 @@ import time
 import pytest
 import websockets
 
-from games import consumers
+from games.live import consumers
 from tests.platform.wsclient import session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
@@ -48,7 +48,7 @@ def test_a_flood_is_one_info_line_and_no_traceback(live_asgi, make_match, settin
         records = _settle(caplog)
     assert not [r for r in records if "Exception in ASGI application" in r.getMessage()]
     assert not [r for r in records if r.exc_info], [r.getMessage() for r in records if r.exc_info]
-    said = [r for r in records if r.name == "games.consumers" and str(consumers.CLOSE["too_many"]) in r.getMessage()]
+    said = [r for r in records if r.name == "games.live.consumers" and str(consumers.CLOSE["too_many"]) in r.getMessage()]
     assert len(said) == 1 and said[0].levelno == logging.INFO, [r.getMessage() for r in said]
     assert "Too many messages" in said[0].getMessage() and f"user {alice.id}" in said[0].getMessage()
 

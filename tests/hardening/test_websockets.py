@@ -13,7 +13,8 @@ from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 
-from games import consumers, services
+from games.live import consumers
+from games.table import services
 from grailsite.asgi import application
 from tests.platform.wsclient import communicator, next_state, session_cookie
 

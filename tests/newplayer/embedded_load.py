@@ -26,7 +26,8 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from games import embedded_worker, services  # noqa: E402
+from games import embedded_worker  # noqa: E402
+from games.table import services
 from games.models import Match, MoveRecord, Seat  # noqa: E402
 
 MATCHES = 4

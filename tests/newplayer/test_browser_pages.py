@@ -70,7 +70,7 @@ def test_log_lines_keep_every_digit_of_their_move_number(live_url, page):
     """Issue 11: from move 100 on the log's numbers lost their first digit."""
     from django.contrib.auth import get_user_model
 
-    from games import services
+    from games.table import services
     from games.models import MoveRecord
     sign_up(page, live_url, "counter")
     alice = get_user_model().objects.get(username="counter")

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from games import selectors, services
-from games.errors import NotAllowed
+from games.table import selectors, services
+from games.table.errors import NotAllowed
 from games.models import ChatMessage
 
 

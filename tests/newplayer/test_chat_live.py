@@ -5,7 +5,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from games import services
+from games.table import services
 from games.models import Match
 from tests.platform.wsclient import communicator, next_state, session_cookie
 

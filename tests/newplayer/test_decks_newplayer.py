@@ -31,7 +31,7 @@ def test_the_deck_list_marks_unplayable_decks_and_says_why(client, newcomer):
 
 
 def test_the_game_forms_offer_unplayable_decks_disabled_with_the_reason(client, newcomer, make_user):
-    from games import services as game_services
+    from games.table import services as game_services
     broken = services.deck_save(user=newcomer, name="Three cards", cards={"arthur": 1})
     host = make_user()
     services.starter_grant(user=host)
@@ -99,8 +99,8 @@ def test_the_import_page_shows_the_suggestion(client, newcomer):
 
 
 def test_a_wish_list_is_refused_only_when_chosen_for_a_game(newcomer, make_user):
-    from games import services as game_services
-    from games.errors import ServiceError
+    from games.table import services as game_services
+    from games.table.errors import ServiceError
     deck = newcomer.decks.first()
     wish = services.deck_save(user=newcomer, name="Wish", cards={**deck.cards, "robin": 40})
     with pytest.raises(ServiceError, match="cannot be played"):

@@ -2,7 +2,7 @@
 unread notification per game and kind (issue 11: "Seat 1" banners, 17 notifications a game)."""
 import re
 
-from games import selectors, services
+from games.table import selectors, services
 from games.models import Notification
 
 SEAT_N = re.compile(r"\bseat \d+\b", re.IGNORECASE)

@@ -3,7 +3,7 @@ and a new account is told what it has and how to start."""
 import re
 
 from decks import services as deck_services
-from games import services
+from games.table import services
 
 
 def _section(page: str, testid: str) -> str:

@@ -8,7 +8,7 @@ from html import unescape
 import pytest
 
 from decks import services as deck_services
-from games import registry, services
+from games.table import registry, services
 from games.models import Match
 
 KINDS = ("camelot", "ccg", "cupquest", "duel", "fluxx")

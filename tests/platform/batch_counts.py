@@ -1,6 +1,6 @@
-"""How many moves the event loop's move path made, and how (games/live_moves.py ``counts``),
+"""How many moves the event loop's move path made, and how (games/live/live_moves.py ``counts``),
 for tests that say which path a move took."""
-from games import live_moves
+from games.live import live_moves
 
 
 def counts() -> dict:

@@ -106,7 +106,7 @@ def start_two_player(players, *, seed: int = 1, choice: dict | None = None, **kw
     """A started two-player CCG match: ``players`` is ((user, deck), (user, deck)); the first
     creates it (``kwargs`` go to ``match_create``) and invites the second, who joins with his
     deck. Returns (match, [users])."""
-    from games import services
+    from games.table import services
     (first, first_deck), (second, second_deck) = players
     match = services.match_create(creator=first, kind="ccg", num_seats=2, invite=[second.username], seed=seed,
                                   creator_choice={"deck": first_deck.pk, **(choice or {})}, **kwargs)
@@ -136,7 +136,7 @@ def seed_for(want: str, sizes, *, players: int = 2, start: int = 0, **options):
 
 def drive(match, users, *, until=None, limit=500):
     """Submit the scripted players' moves through the services until ``until(match)`` or the end."""
-    from games import services
+    from games.table import services
     for _ in range(limit):
         match.refresh_from_db()
         if match.status != "active" or (until and until(match)):

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.urls import clear_url_caches
 
-from games import registry, services
+from games.table import registry, services
 from games.models import Match
 
 SHELL = Path(__file__).resolve().parents[2]
@@ -97,9 +97,9 @@ def toy_game(tmp_path):
 
 
 def _reload_urls():
-    import games.urls
+    import games.web.urls
     import grailsite.urls
-    importlib.reload(games.urls)
+    importlib.reload(games.web.urls)
     importlib.reload(grailsite.urls)
     clear_url_caches()
 
@@ -133,8 +133,8 @@ def test_a_toy_game_needs_only_its_folders_and_the_registry(toy_game, client, ma
 
 def test_the_generic_shell_names_no_game():
     """The files every game shares stay free of any one game's name."""
-    shared = ["games/apps.py", "games/urls.py", "games/views.py", "games/services.py", "games/selectors.py",
-              "games/api.py", "games/consumers.py", "games/forms.py", "templates/games/new.html",
+    shared = ["games/apps.py", "games/web/urls.py", "games/web/views.py", "games/table/services.py", "games/table/selectors.py",
+              "games/web/api.py", "games/live/consumers.py", "games/web/forms.py", "templates/games/new.html",
               "templates/games/match.html", "static/js/match.js"]
     names = [room.kind for room in registry.rooms() if room.folder and room.folder.parent.name == "kinds"]
     assert {"ccg", "cupquest", "duel"} <= set(names)

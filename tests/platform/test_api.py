@@ -134,7 +134,7 @@ def test_schema_and_kinds_are_published(client):
 
 
 def test_an_invited_player_reaches_a_private_game_to_answer(client, make_user):
-    from games import services
+    from games.table import services
 
     alice, bob, carol = make_user(), make_user(), make_user()
     match = services.match_create(creator=alice, kind="duel", num_seats=2, invite=[bob.username],

@@ -20,10 +20,10 @@ from django.apps import apps as django_apps
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from games import registry, selectors, services
-from games.errors import MoveRejected, StaleVersion
+from games.table import registry, selectors, services
+from games.table.errors import MoveRejected, StaleVersion
 from games.models import Match, MoveRecord, Notification, Seat
-from games.replay import state_at
+from games.table.replay import state_at
 from games.rules.camelot import editions
 from tests.browser.test_camelot_browser import (
     CLOCK, GAME, PLAYERS, SEED, _carrier, duel_script, race_script, scripted)

@@ -8,7 +8,8 @@ from django.utils import timezone
 
 from decks import selectors as deck_selectors
 from decks.models import AnteStake
-from games import notify, services
+from games.inbox import notify
+from games.table import services
 from games.models import Match, MoveRecord, Notification
 from grailsite.celery import app
 from tests.celery_worker import wait_for

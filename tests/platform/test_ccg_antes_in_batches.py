@@ -1,4 +1,4 @@
-"""The CCG's antes on the event loop's move path (games/live_moves.py): a cut stakes its card,
+"""The CCG's antes on the event loop's move path (games/live/live_moves.py): a cut stakes its card,
 and the move that ends a game settles or returns the ante, inside the batch's transaction
 (decks/ante_statements.py), instead of leaving the batch for the synchronous path. Only one
 move of a batch may write the card ledger (the lock order): a second goes to the ordinary
@@ -9,7 +9,7 @@ import pytest
 
 from decks import selectors as deck_selectors
 from decks.models import AnteStake, Holding
-from games import live_moves
+from games.live import live_moves
 from games.kinds.ccg import hooks as ccg_shell
 from games.models import Match
 from games.rules.ccg.game import ante_result, with_words
@@ -80,7 +80,7 @@ def test_a_game_played_to_the_grail_on_the_loop_settles_its_ante_there(tables):
     finder gets the other's staked cards and nothing stays held."""
     (alice, _), (bob, _) = tables[0]
     sizes = [ccg_shell._collection_size(u) for u in (alice, bob)]
-    # Unrated: a rated game's end is made on the ordinary path (games/ratings.py locks and
+    # Unrated: a rated game's end is made on the ordinary path (games/players/ratings.py locks and
     # writes ratings through the ORM); the ante's own statements stay in the batch.
     match, users = start_two_player(tables[0], seed=seed_for("won", sizes), rated=False)
     before = counts()
@@ -100,7 +100,7 @@ def test_a_game_played_to_the_grail_on_the_loop_settles_its_ante_there(tables):
 
 
 def test_resigning_on_the_loop_sends_the_staked_cards_home(tables):
-    match, users = start_two_player(tables[0], rated=False)  # a rated end leaves the batch (games/ratings.py)
+    match, users = start_two_player(tables[0], rated=False)  # a rated end leaves the batch (games/players/ratings.py)
     asyncio.run(_submit(match, users))  # the first cut: one card staked
     match.refresh_from_db()
     before = counts()

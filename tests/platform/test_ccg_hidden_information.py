@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 
 from decks import services as deck_services
 from decks.models import Deck
-from games import services
+from games.table import services
 from games.models import MoveRecord
 from games.rules.base import Event
 from games.rules.ccg.game import with_words

@@ -13,9 +13,9 @@ from django.utils import timezone
 from decks import selectors as deck_selectors
 from decks import services as deck_services
 from decks.models import AnteStake, Holding, LedgerEntry
-from games import selectors, services
+from games.table import selectors, services
 from games.kinds.ccg import hooks as ccg_shell
-from games.errors import ServiceError
+from games.table.errors import ServiceError
 from games.models import Match, MoveRecord
 from games.rules.ccg.game import ante_result
 from tests.platform.ccg_helpers import GAME, drive, seed_for

@@ -4,8 +4,8 @@ real PostgreSQL, both accepting at the same instant on the version they saw both
 clear error, and a turn holder's move made before another seat's face-up play stays stale."""
 import pytest
 
-from games import services
-from games.errors import MoveRejected, StaleVersion
+from games.table import services
+from games.table.errors import MoveRejected, StaleVersion
 from tests.platform.ccg_helpers import GAME, drive, ensure_card_database, prepared_player
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)

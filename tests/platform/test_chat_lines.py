@@ -9,7 +9,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from games import selectors, services
+from games.table import selectors, services
 from games.models import ChatMessage, Match, Notification
 from tests.platform.wsclient import communicator, next_state, session_cookie
 

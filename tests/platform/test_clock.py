@@ -2,7 +2,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from games import clock
+from games.table import clock
 
 UTC = timezone.utc
 

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from games import registry, services
-from games.errors import MoveRejected, StaleVersion
+from games.table import registry, services
+from games.table.errors import MoveRejected, StaleVersion
 from games.models import Match, MoveRecord, Seat
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,9 @@ import pytest
 from django.test import override_settings
 from django.utils import timezone
 
-from games import computers, notify, registry, selectors, services
-from games.errors import ServiceError
+from games.inbox import notify
+from games.table import computers, registry, selectors, services
+from games.table.errors import ServiceError
 from games.models import Match, MoveRecord, Notification, Seat
 from games.tasks import deadlines_sweep
 from tests.celery_worker import wait_for
@@ -251,7 +252,7 @@ def test_a_crashing_player_is_logged_and_a_legal_move_made(make_user, monkeypatc
 
     monkeypatch.setitem(computers._players().players_module("duel").LEVELS, "knight", broken)
     match.refresh_from_db()
-    with caplog.at_level(logging.WARNING, logger="games.computers"):
+    with caplog.at_level(logging.WARNING, logger="games.table.computers"):
         assert services.computer_move_apply(match_id=match.pk, seat_index=1, version=match.version)
     assert "fell off his horse" in caplog.text
     assert _computer_records(match).get().move in registry.get("duel").legal_moves(match.state, 1)
@@ -264,7 +265,7 @@ def test_a_refused_choice_falls_back_to_the_rules_timeout_move(make_user, monkey
     monkeypatch.setattr(computers, "choose", lambda game, match, seat: {"type": "play", "card": 99})
     match.refresh_from_db()
     expected = registry.get("duel").timeout_move(match.state, 1)
-    with caplog.at_level(logging.ERROR, logger="games.services"):
+    with caplog.at_level(logging.ERROR, logger="games.table.services"):
         assert services.computer_move_apply(match_id=match.pk, seat_index=1, version=match.version)
     assert "refused move" in caplog.text
     record = MoveRecord.objects.get(match=match, seat=1)
@@ -382,5 +383,5 @@ def test_computer_moves_go_through_the_service_in_every_game(make_user, kind, ca
                 assert services.computer_move_apply(match_id=match.pk, seat_index=seat, version=match.version)
     records = list(_computer_records(match))
     assert records and not any(r.key.endswith("-fallback") for r in records)
-    assert not [r for r in caplog.records if r.name in ("games.computers", "games.services")], caplog.text
+    assert not [r for r in caplog.records if r.name in ("games.table.computers", "games.table.services")], caplog.text
     assert "Computer" in " ".join(line["text"] for line in selectors.log_for(match, 0, seats=selectors.seats_for(match)))

@@ -5,7 +5,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from games import services
+from games.table import services
 from tests.platform.wsclient import communicator, next_state, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)

@@ -17,7 +17,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from games import services
+from games.table import services
 from games.models import MoveRecord
 from games.rules.base import Event
 from games.rules.fluxx.cards import BY_ID, CURRENT, DECKS, NAME

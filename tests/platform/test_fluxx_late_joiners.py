@@ -8,10 +8,10 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from games import registry, selectors, services
-from games.errors import MoveRejected, ServiceError
+from games.table import registry, selectors, services
+from games.table.errors import MoveRejected, ServiceError
 from games.models import Match, MoveRecord, Seat
-from games.replay import JOIN_MOVE, state_at
+from games.table.replay import JOIN_MOVE, state_at
 from games.rules.fluxx.cards import TYPE
 from games.rules.rng import Rng
 from tests.rules.fluxx.playout import goal_seeking

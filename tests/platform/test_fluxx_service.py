@@ -15,10 +15,10 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from games import registry, selectors, services
-from games.errors import MoveRejected, StaleVersion
+from games.table import registry, selectors, services
+from games.table.errors import MoveRejected, StaleVersion
 from games.models import Match, MoveRecord, Notification, Seat
-from games.replay import state_at
+from games.table.replay import state_at
 from games.rules.fluxx.cards import ALL_RECORDS, BY_ID, CURRENT, LEGACY, NAME
 from tests.browser.test_fluxx_browser import ACCENT, SEED, SONG, quotes_set_up, script
 

@@ -1,14 +1,15 @@
 """A page keeps the lasting parts of a view (Game.view_lasting: the CCG's card definitions by
 code), so a change frame carries only the names its viewer was not shown at ``prev``, and
 says so (``"kept"``); merged into what the page holds, it is the whole view. A frame whose
-``prev`` this process did not build is whole (games/frames.py)."""
+``prev`` this process did not build is whole (games/live/frames.py)."""
 import asyncio
 
 import pytest
 from channels.db import database_sync_to_async
 
-from games import frames, services
-from games.frames import _Shown
+from games.live import frames
+from games.table import services
+from games.live.frames import _Shown
 from games.rules.ccg.game import with_words
 from tests.platform.ccg_helpers import GAME, ensure_card_database, prepared_player, scripted_move, start_two_player
 from tests.platform.wsclient import communicator, next_state, session_cookie

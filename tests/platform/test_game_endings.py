@@ -8,8 +8,8 @@ import re
 import pytest
 
 from decks.models import LedgerEntry
-from games import selectors, services
-from games.errors import NotAllowed, ServiceError
+from games.table import selectors, services
+from games.table.errors import NotAllowed, ServiceError
 from games.models import Match, MoveRecord, Notification, Seat
 from tests.platform.ccg_helpers import cards, players  # noqa: F401 (fixtures this module uses)
 from tests.platform.ccg_helpers import drive

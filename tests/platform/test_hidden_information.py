@@ -5,7 +5,7 @@ import asyncio
 import pytest
 from channels.db import database_sync_to_async
 
-from games import registry, services
+from games.table import registry, services
 from tests.platform.wsclient import communicator, next_state, session_cookie
 from tests.secret_game import secrets_of
 
@@ -89,7 +89,7 @@ def test_every_hand_may_be_revealed_in_the_replay_only_once_the_game_is_over(cli
     services.move_submit(match_id=match.pk, user=users[seat], move={"type": "finish"}, version=match.version)
     match.refresh_from_db()
     assert match.status == "finished"
-    from games.replay import state_at
+    from games.table.replay import state_at
     for viewer in (users[0], make_user()):
         client.force_login(viewer)
         for step in (0, 2):

@@ -3,7 +3,7 @@ from datetime import timedelta
 
 import pytest
 
-from games import lifecycle, registry, services
+from games.table import lifecycle, registry, services
 from games.models import MoveRecord
 
 

@@ -1,4 +1,4 @@
-"""The lobby (games/lobby.py): open games filtered by kind, clock speed, rated, open seats;
+"""The lobby (games/players/lobby.py): open games filtered by kind, clock speed, rated, open seats;
 sorted; friends' games first; paginated at a constant statement count per page."""
 import re
 
@@ -6,7 +6,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import lobby, services
+from games.players import lobby
+from games.table import services
 from grailsite.accounts import players
 from tests.conftest import PASSWORD
 

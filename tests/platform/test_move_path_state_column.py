@@ -4,7 +4,7 @@ own statements and through the ORM alike."""
 import pytest
 from django.db import connection, transaction
 
-from games import persistence
+from games.table import persistence
 from games.models import Match
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)

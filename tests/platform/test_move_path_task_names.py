@@ -1,7 +1,9 @@
-"""The move path sends its deferred work to Celery by task name (games/notify.py,
-games/computers.py), so the shell's modules do not import the tasks that call them back.
+"""The move path sends its deferred work to Celery by task name (games/inbox/notify.py,
+games/table/computers.py), so the shell's modules do not import the tasks that call them back.
 A renamed or moved task must fail here, not silently in production."""
-from games import computers, notify, tasks
+from games import tasks
+from games.inbox import notify
+from games.table import computers
 from grailsite.celery import app
 
 
@@ -12,7 +14,7 @@ def test_the_named_tasks_are_the_registered_ones():
 
 
 def test_the_push_flush_is_the_registered_task():
-    from games import push
+    from games.inbox import push
 
     app.loader.import_default_modules()
     assert push.FLUSH_TASK in app.tasks and tasks.push_flush.name == push.FLUSH_TASK

@@ -1,11 +1,11 @@
-"""The stage stamps of socket moves (games/move_trace.py, read by bench/move_stages.py): off,
+"""The stage stamps of socket moves (games/live/move_trace.py, read by bench/move_stages.py): off,
 nothing is written; on, a batched move leaves its stages in order and each seat's frame its
 build and publication, after the commit."""
 import asyncio
 
 import pytest
 
-from games import frames, live_moves, move_trace
+from games.live import frames, live_moves, move_trace
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 

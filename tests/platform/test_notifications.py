@@ -4,7 +4,8 @@ from datetime import timedelta
 from django.core import mail
 from django.utils import timezone
 
-from games import emails, services
+from games.inbox import emails
+from games.table import services
 from games.models import Notification
 from grailsite.accounts.models import Profile
 

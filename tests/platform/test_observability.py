@@ -14,7 +14,8 @@ import pytest
 from django.test import Client, override_settings
 from prometheus_client import REGISTRY
 
-from games import embedded_worker, services, tasks
+from games import embedded_worker, tasks
+from games.table import services
 from grailsite import health, logs
 from tests.platform.wsclient import communicator, next_state, session_cookie
 
@@ -118,7 +119,7 @@ def test_moves_deadlines_and_reminders_are_counted(make_match):
 
     match, users = make_match("duel")
     before = sample("grailsite_moves_applied_total", kind="duel", by="player")
-    from games import selectors
+    from games.table import selectors
 
     payload = selectors.match_payload(selectors.match_get(match.pk), users[0])
     mover = next(s["seat"] for s in payload["seats"] if s["to_act"])

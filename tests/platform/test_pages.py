@@ -4,7 +4,7 @@ import re
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import registry, services
+from games.table import registry, services
 from games.models import Match
 
 
@@ -92,7 +92,7 @@ def test_the_log_names_people_where_the_rules_say_seat(client, make_match, make_
 def test_seat_words_in_any_case_become_names_and_other_numbers_stay():
     from types import SimpleNamespace as NS
 
-    from games.selectors import with_names
+    from games.table.selectors import with_names
     seats = [NS(index=0, user_id=1, user=NS(username="alice")), NS(index=1, user_id=2, user=NS(username="bob"))]
     text = "Seat 1 looks at seat 2's hand. Seat 3's England, row 2 area 3 is empty."
     assert with_names(text, seats) == "alice looks at bob's hand. Seat 3's England, row 2 area 3 is empty."

@@ -1,11 +1,11 @@
-"""The move path's own reads and writes (games/persistence.py), on PostgreSQL: a state this
+"""The move path's own reads and writes (games/table/persistence.py), on PostgreSQL: a state this
 process holds is used only for the exact row it was read or written as; any other write to
 the row, and any rolled-back change, sends the next move back to the database."""
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import persistence, services
+from games.table import persistence, services
 from games.models import Match, MoveRecord, Notification, Seat
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)

@@ -1,6 +1,6 @@
 """PostgreSQL behind PgBouncer in transaction mode (issue 30, docs/deploy.md): a web process
 with production's pools (the synchronous pool of Django's backend and the event loop's own,
-games/aiodb.py) makes moves over HTTP (the synchronous path) and over websockets (the
+games/live/aiodb.py) makes moves over HTTP (the synchronous path) and over websockets (the
 batched path on the loop) through Debian's PgBouncer, with server-side prepared statements
 off (DB_PREPARE_THRESHOLD=-1: PgBouncer before 1.21 cannot keep them across transactions)."""
 from __future__ import annotations
@@ -19,7 +19,7 @@ import pytest
 from django.conf import settings
 
 from games.models import Match, MoveRecord
-from games.replay import replay_check
+from games.table.replay import replay_check
 from grailsite.accounts.models import Profile
 from tests.browser_fixtures import _database_url, _free_port, wait_listening
 from tests.platform.wsclient import session_cookie

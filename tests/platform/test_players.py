@@ -8,8 +8,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import ratings, services
-from games.errors import NotAllowed
+from games.players import ratings
+from games.table import services
+from games.table.errors import NotAllowed
 from games.models import Match
 from grailsite.accounts import players
 from grailsite.accounts.models import Block, Follow

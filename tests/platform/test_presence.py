@@ -1,4 +1,4 @@
-"""Presence (games/presence.py): a person's open pages are counted over their own socket in
+"""Presence (games/live/presence.py): a person's open pages are counted over their own socket in
 Redis; the people who follow them are told when they come and go, over the channel layer,
 and a new socket learns who is online now. No polling."""
 import asyncio
@@ -8,7 +8,7 @@ import pytest
 from django.core.cache import cache
 from django.test import override_settings
 
-from games import presence
+from games.live import presence
 from grailsite.accounts import players
 from tests.platform.wsclient import communicator, session_cookie
 

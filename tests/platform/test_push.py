@@ -12,7 +12,8 @@ from datetime import datetime, time as clock_time, timedelta, timezone as dt_tim
 import pytest
 from django.utils import timezone
 
-from games import push, services
+from games.inbox import push
+from games.table import services
 from games.models import Notification
 from grailsite.accounts.models import PushDelivery, PushPreferences, PushSubscription
 from tests.celery_worker import wait_for

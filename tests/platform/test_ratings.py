@@ -1,4 +1,4 @@
-"""Ratings (games/ratings.py): a finished rated game moves every player's rating exactly
+"""Ratings (games/players/ratings.py): a finished rated game moves every player's rating exactly
 as openskill's Plackett–Luce computes for the same result, once, in the transaction that
 records the end, on the synchronous and the batched path; unrated games move nothing; the
 recompute command rebuilds the stored ratings exactly."""
@@ -11,8 +11,10 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from games import live_moves, ratings, services
-from games.errors import MoveRejected
+from games.live import live_moves
+from games.players import ratings
+from games.table import services
+from games.table.errors import MoveRejected
 from games.models import Match, Rating, RatingChange, Seat
 
 pytestmark = pytest.mark.django_db
@@ -147,7 +149,7 @@ def test_two_games_ending_at_once_with_a_player_in_common_both_count(make_match,
 
 @committed
 def test_an_end_made_in_a_batch_on_the_socket_path_rates_once(make_match):
-    """The batched path (games/live_moves.py) hands a rated end to the synchronous path, which
+    """The batched path (games/live/live_moves.py) hands a rated end to the synchronous path, which
     rates it once; an unrated end stays in the batch."""
     match, (alice, bob) = make_match(kind="podium")
     unrated, (carol, dave) = make_match(kind="podium", rated=False)

@@ -1,5 +1,5 @@
 """Since your last turn (issue 31): opening a game shows what happened while its player was
-away, built from the per-seat log (games/recap.py). The leak test uses the test game whose
+away, built from the per-seat log (games/inbox/recap.py). The leak test uses the test game whose
 cards are unmistakable strings (tests/secret_game.py)."""
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import recap, services
+from games.inbox import recap
+from games.table import services
 from games.models import MatchVisit, MoveRecord, Seat
 
 pytestmark = pytest.mark.django_db

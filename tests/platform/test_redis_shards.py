@@ -1,6 +1,6 @@
 """The channel layer on two Redis shards (issue 30): with REDIS_URLS naming two servers,
 channels_redis hashes each group onto one of them and the site publishes each frame on the
-same one (games/publisher.py). Two web processes on both shards, 50 games whose two seats
+same one (games/live/publisher.py). Two web processes on both shards, 50 games whose two seats
 sit on different processes: every seat receives every frame, in order."""
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import redis
 import websockets
 from django.conf import settings
 
-from games import publisher
+from games.live import publisher
 from tests.browser_fixtures import _database_url, _free_port, wait_listening
 from tests.platform.wsclient import session_cookie
 
@@ -150,7 +150,7 @@ def test_every_seat_of_50_games_gets_every_frame_in_order_over_two_shards(two_we
     # server (this test's own) saw subscriptions and publishes.
     from channels_redis.utils import _consistent_hash
 
-    from games.frames import group_for
+    from games.live.frames import group_for
 
     channels = [publisher.group_channel(group_for(g["match"], s)) for g in games for s in (0, 1)]
     assert {_consistent_hash(c, 2) for c in channels} == {0, 1}

@@ -18,7 +18,8 @@ from django.core import mail
 from django.db.models import F
 from django.utils import timezone
 
-from games import emails, reminders, services
+from games.inbox import emails, reminders
+from games.table import services
 from games.models import Match, Notification, Reminder, Seat
 from grailsite.accounts.models import Profile, PushPreferences
 from tests.browser_fixtures import _database_url
@@ -78,7 +79,7 @@ def mails_to(user) -> list:
 def test_the_cadence_is_hours_on_a_days_clock_and_proportionally_shorter_on_shorter_clocks(clock_kind, amount,
                                                                                            expected):
     match = Match(clock=clock_kind, clock_amount=amount)
-    from games import clock
+    from games.table import clock
     left = clock.allowance(clock_kind, amount) or timedelta(0)
     assert reminders.offsets(match, [24, 4, 1], left=left) == expected
 

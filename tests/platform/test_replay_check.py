@@ -3,7 +3,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import registry, services
+from games.table import registry, services
 from games.models import Match
 
 

@@ -1,9 +1,10 @@
 """The players' names a change is told in are worked out once per change, not once per
 viewer, log line or ending: the frames of one move and a game page with a long log each ask
-for every seat's name exactly once (games/selectors.py, ``seat_names`` passed down)."""
+for every seat's name exactly once (games/table/selectors.py, ``seat_names`` passed down)."""
 import pytest
 
-from games import computers, frames, selectors, services
+from games.live import frames
+from games.table import computers, selectors, services
 from games.models import MoveRecord
 from games.rules.duel import GrailDuel
 

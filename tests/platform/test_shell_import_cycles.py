@@ -1,29 +1,41 @@
-"""The shell's modules (games/*.py) import each other without a cycle, counting the imports
-made inside functions: services call computers and notify, which hand work to Celery by
-task name, so no module reaches back up to the services that use it. (The rules' layers
-have their own test: tests/rules/test_import_layers.py.)"""
+"""The shell's modules (every module under games/ but the rules, which have their own test:
+tests/rules/test_import_layers.py) import each other without a cycle, counting the imports
+made inside functions: services call computers and announce changes, and the parts that
+act on them listen (games/table/changes.py), so no module reaches back up to the services
+that use it. The parts' own layers are tests/platform/test_shell_parts.py's."""
 import ast
 from pathlib import Path
 
-SHELL = Path(__file__).resolve().parents[2] / "games"
+ROOT = Path(__file__).resolve().parents[2]
+SHELL = ROOT / "games"
 
 
-def _imports(path: Path) -> set[str]:
+def _name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path, known: set[str]) -> set[str]:
+    """The shell modules ``path`` imports anywhere (``from games.table import services``
+    names games.table.services)."""
     names = set()
     for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            if node.module == "games":
-                names |= {alias.name for alias in node.names}
-            elif node.module.startswith("games.") and node.module.count(".") == 1:
-                names.add(node.module.split(".")[1])
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                names.add(full if full in known else node.module)
         elif isinstance(node, ast.Import):
-            names |= {a.name.split(".")[1] for a in node.names if a.name.startswith("games.") and a.name.count(".") >= 1}
-    return names
+            names |= {a.name for a in node.names}
+    return names & known
 
 
 def _graph() -> dict[str, set[str]]:
-    modules = {p.stem: p for p in SHELL.glob("*.py")}
-    return {name: _imports(path) & set(modules) - {name} for name, path in modules.items()}
+    modules = {_name(p): p for p in SHELL.rglob("*.py")
+               if "rules" not in p.relative_to(SHELL).parts[:1] and "migrations" not in p.parts}
+    known = set(modules)
+    return {name: _imports(path, known) - {name} for name, path in modules.items()}
 
 
 def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -55,5 +67,7 @@ def test_the_shell_has_no_import_cycle():
 def test_the_check_finds_a_cycle():
     assert _cycle({"services": {"notify"}, "notify": {"tasks"}, "tasks": {"services"}}) == [
         "notify", "tasks", "services", "notify"]
-    graph = _graph()
-    assert "computers" in graph["services"] and "computers" in graph["selectors"]  # the imports are read
+    graph = _graph()  # the imports are read, at module level and inside functions
+    assert "games.table.computers" in graph["games.table.services"]
+    assert "games.table.computers" in graph["games.table.selectors"]
+    assert "games.table.changes" in graph["games.table.persistence"]

@@ -6,8 +6,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
-from games.errors import MoveRejected, StaleVersion
+from games.table import services
+from games.table.errors import MoveRejected, StaleVersion
 from games.models import MoveRecord
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)

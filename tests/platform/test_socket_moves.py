@@ -1,5 +1,5 @@
 """Moves over a game's own websocket, and change frames built once by the process that made
-the change (games/frames.py), through a real Channels layer on Redis."""
+the change (games/live/frames.py), through a real Channels layer on Redis."""
 import asyncio
 import json
 from unittest import mock
@@ -7,7 +7,8 @@ from unittest import mock
 import pytest
 from channels.db import database_sync_to_async
 
-from games import consumers, frames, selectors, services
+from games.live import consumers, frames
+from games.table import selectors, services
 from games.models import MoveRecord
 from tests.platform.wsclient import communicator, next_state, session_cookie
 from tests.secret_game import secrets_of
@@ -128,7 +129,7 @@ def test_a_socket_that_missed_a_change_gets_the_whole_state(make_match):
     async def scenario():
         bob_ws, first = await _open(match, bob)
         # The first change is lost on its way (Redis dropped it): bob's socket never hears it.
-        with mock.patch("games.publisher.group_send_many"):
+        with mock.patch("games.live.publisher.group_send_many"):
             await database_sync_to_async(play)(alice, 0)
         await database_sync_to_async(play)(bob, 1)
         raw = await bob_ws.receive_from(timeout=5)

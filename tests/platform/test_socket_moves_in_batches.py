@@ -1,4 +1,4 @@
-"""Moves made on the event loop in batches (games/live_moves.py), on PostgreSQL and Redis:
+"""Moves made on the event loop in batches (games/live/live_moves.py), on PostgreSQL and Redis:
 the same answers, refusals and rows as the synchronous service, several moves and several
 games in one transaction, and the ordinary path for whatever cannot be batched."""
 import asyncio
@@ -8,8 +8,9 @@ from unittest import mock
 import pytest
 from channels.db import database_sync_to_async
 
-from games import aiodb, frames, live_moves, publisher, services, unit_of_work
-from games.errors import MoveRejected, NotAllowed, NotFound, StaleVersion
+from games.live import aiodb, frames, live_moves, publisher
+from games.table import services, unit_of_work
+from games.table.errors import MoveRejected, NotAllowed, NotFound, StaleVersion
 from games.models import Match, MoveRecord, Notification, Seat
 from tests.platform.batch_counts import counts, since
 
@@ -161,7 +162,7 @@ def test_code_that_reaches_the_orm_on_the_loop_is_made_on_the_ordinary_path(make
 
     before = counts()
     with mock.patch.object(services, "_apply_auto_moves", reads_the_orm), \
-            caplog.at_level(logging.WARNING, logger="games.live_moves"):
+            caplog.at_level(logging.WARNING, logger="games.live.live_moves"):
         answer = asyncio.run(_submit(match.pk, alice, {"type": "play", "card": _card(match, 0)}))
     assert answer["seq"] == 1 and since(before)["ordinary"] == 1
     assert "reached the ORM on the loop" in caplog.text
@@ -265,7 +266,7 @@ def test_a_failed_script_rolls_back_and_forgets_what_it_prepared(db):
 
 def test_a_connection_whose_backend_was_killed_is_replaced_before_the_next_batch(make_match):
     """An idle async connection whose backend died (a restart, a failover) is noticed when it
-    is taken (games/aiodb.py), and the next batch runs on a new one."""
+    is taken (games/live/aiodb.py), and the next batch runs on a new one."""
     match, (alice, bob) = make_match(kind="secret")
     before = counts()
 

@@ -7,7 +7,8 @@ from celery.contrib.testing.worker import start_worker
 from celery.signals import task_postrun
 from django.utils import timezone
 
-from games import notify, services
+from games.inbox import notify
+from games.table import services
 from games.models import Match, MoveRecord, Notification
 from games.tasks import deadline_fire, deadlines_sweep
 from grailsite.celery import app
@@ -97,7 +98,7 @@ def test_vacation_stops_my_clock_within_the_allowance(make_match):
 
 
 def test_no_day_ahead_warning_for_a_wait_whose_own_clock_is_short(monkeypatch, make_match):
-    from games import lifecycle, registry
+    from games.table import lifecycle, registry
 
     # A 12-hour wait (e.g. a response window) in a 3-days-a-move game: warning a day ahead
     # would warn the moment it opened.
@@ -121,7 +122,7 @@ def test_a_seconds_clock_fires_within_about_a_second_of_its_deadline(worker, mak
 
 
 def test_seconds_clocks_are_bounded_like_the_others():
-    from games import clock
+    from games.table import clock
 
     clock.validate("seconds", 10)
     clock.validate("seconds", 600)

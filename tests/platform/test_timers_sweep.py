@@ -15,7 +15,7 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from games import computers, services
+from games.table import computers, services
 from games.models import MoveRecord, Seat
 from tests.celery_worker import wait_for
 

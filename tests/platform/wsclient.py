@@ -25,7 +25,7 @@ def communicator(path: str, cookie: str | None = None, origin: str = "http://tes
 
 async def next_state(comm, timeout: float = 5, *, whole: bool = False) -> tuple[dict, str]:
     """The next frame's data and its raw text (for leak searches): a whole 'state', or a
-    'change' (games/frames.py) unless ``whole`` is asked for."""
+    'change' (games/live/frames.py) unless ``whole`` is asked for."""
     while True:
         raw = await comm.receive_from(timeout=timeout)
         msg = json.loads(raw)

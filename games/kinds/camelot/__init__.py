@@ -10,7 +10,7 @@ games/0010)."""
 from django.urls import path
 
 from games.kinds.base import Room
-from games.lifecycle import Hooks
+from games.table.lifecycle import Hooks
 from games.rules.camelot import Camelot, editions
 
 from . import views

@@ -1,7 +1,7 @@
 """The MPHG CCG on the site: decks and antes from collections (hooks.py), the table's options
 and each player's deck (forms.py), the preset operation of the API (api.py), the board (static/)."""
 from games.kinds.base import Room
-from games.lifecycle import Hooks
+from games.table.lifecycle import Hooks
 from games.rules.ccg.game import MPHGGame
 
 from . import api, forms, hooks

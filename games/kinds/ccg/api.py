@@ -7,8 +7,8 @@ from typing import Literal
 
 from ninja import Router, Schema
 
-from games.api import ERRORS, In, MatchId
-from games.api_auth import Viewer
+from games.web.api import ERRORS, In, MatchId
+from games.web.api_auth import Viewer
 
 from . import hooks
 

@@ -10,7 +10,7 @@ from django.utils.html import format_html_join
 
 from decks import selectors as deck_selectors
 from decks.models import Deck, DeckVersion
-from games import clock
+from games.table import clock
 from games.kinds.base import SeatForm
 from games.rules.ccg import state as ccg_state
 
@@ -72,7 +72,7 @@ class TableOptionsForm(forms.Form):
         choices=[(rule, RULE_LABELS.get(rule, rule)) for rule in ccg_state.RULE_IDS],
         widget=forms.CheckboxSelectMultiple)
     # Empty by default: every wait follows the game's own clock; a clock given here may only
-    # shorten a wait (a longer one gives way to the game's, games.clock.within).
+    # shorten a wait (a longer one gives way to the game's, games.table.clock.within).
     window = ClockField(what="response window", label="Response window clock", initial="",
                         help_text="Empty: the game's own clock. Or a shorter one, for example 2h or 30m.",
                         widget=forms.TextInput(attrs={"data-testid": "ccg-window", "maxlength": 8}))

@@ -4,7 +4,7 @@ the browser (static/board.js, board.css)."""
 from django.urls import path
 
 from games.kinds.base import Room
-from games.lifecycle import Hooks
+from games.table.lifecycle import Hooks
 from games.rules.fluxx import MontyPythonFluxx
 from games.rules.fluxx.cards import CURRENT
 from games.rules.fluxx.free_actions import JUDGED

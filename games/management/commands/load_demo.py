@@ -2,7 +2,7 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
-from games import services
+from games.table import services
 from games.models import Match
 
 DEMO_PASSWORD = "grail-demo-1"

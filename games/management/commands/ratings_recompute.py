@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from games import ratings
+from games.players import ratings
 
 
 class Command(BaseCommand):

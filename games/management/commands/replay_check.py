@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from games.models import Match
-from games.replay import replay_check
+from games.table.replay import replay_check
 
 
 class Command(BaseCommand):

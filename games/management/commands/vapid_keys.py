@@ -1,4 +1,4 @@
-"""Make a VAPID key pair for Web Push (games/push.py).
+"""Make a VAPID key pair for Web Push (games/inbox/push.py).
 
     manage.py vapid_keys            print a new pair, as environment lines for production
     manage.py vapid_keys --ensure   write the embedded default's key file if it has none (make run)
@@ -8,7 +8,7 @@ import os
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from games import push
+from games.inbox import push
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 """Editions of Camelot's rules: games keep the rules they were started under.
 
-A stored game replays from its seed, its setup options and its moves (games/replay.py), so
+A stored game replays from its seed, its setup options and its moves (games/table/replay.py), so
 a change of ruling must not reach games started before it: a strike legal then could be
 refused now, or a setup drawn differently. Each game therefore records the edition it was
 set up under: the setup option ``edition`` (stamped by the site when a game starts,

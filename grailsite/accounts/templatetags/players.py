@@ -25,7 +25,7 @@ def seat_names(match):
     """Who holds each seat of a listed game, as the game's page names them ("Computer 2
     (Knight)"), people as links to their profiles, an open seat as such. Reads
     ``seats.all()``, which the lists prefetch."""
-    from games import computers
+    from games.table import computers
 
     seats = list(match.seats.all())
     parts = []

@@ -24,7 +24,7 @@ def test_a_newcomer_is_dealt_three_cards_and_sits_last_in_the_turn_order():
 
 
 def test_the_site_records_a_join_as_a_move_and_logs_it_in_words():
-    # games/replay.py replays the record {"type": "join"} with add_seat; the rules refuse it as a move.
+    # games/table/replay.py replays the record {"type": "join"} with add_seat; the rules refuse it as a move.
     assert GAME.describe_move({"type": "join"}) == "joins the game"
     with pytest.raises(IllegalMove, match="Unknown move 'join'"):
         GAME.apply(table_for(players=3, seat=0), 0, {"type": "join"})

@@ -1,0 +1,95 @@
+"""The lobby's open games: filtered, sorted, friends' games first, a page at a time.
+
+Which games are offered is games/table/access.py's rule as a query: public games with a seat
+nobody holds (a private game's seats are all given when it is created), none the viewer
+already sits at, none where a seated player blocked the viewer. Each page costs the same
+statements however many games there are: a count, the page's matches (with their open
+seats counted and whether a friend sits there, as subqueries), and their seats with players
+(bench/scale.py measures it)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django import forms
+from django.db.models import Case, Count, Exists, IntegerField, OuterRef, Q, Subquery, Value, When
+from django.db.models.functions import Coalesce
+
+from games.table import registry
+from games.models import Match, Seat
+from grailsite.accounts.models import Follow
+
+PER_PAGE = 25
+BIG_COLUMNS = ("state", "state_fixed", "setup_options")
+
+# Clock speeds as a player thinks of them: the clock kinds each one means.
+SPEEDS = {"live": ("seconds", "Live (seconds a move)"), "minutes": ("minutes", "Minutes a move"),
+          "hours": ("hours", "Hours a move"), "days": ("days", "Days a move"), "none": ("none", "No clock")}
+# Fastest first, for sorting by clock.
+_CLOCK_ORDER = Case(*(When(clock=kind, then=Value(i)) for i, kind in enumerate(["seconds", "minutes", "hours", "days"])),
+                    default=Value(9), output_field=IntegerField())
+SORTS = {"newest": ("Newest first", ["-created_at", "-pk"]),
+         "oldest": ("Oldest first", ["created_at", "pk"]),
+         "fewest_open": ("Closest to starting", ["open_seats", "-created_at", "-pk"]),
+         "fastest": ("Fastest clock", [_CLOCK_ORDER.asc(), "clock_amount", "-created_at", "-pk"])}
+
+
+class LobbyFilter(forms.Form):
+    """The lobby's filters, from the query string; anything unknown is ignored, never a 500."""
+    kind = forms.ChoiceField(required=False, label="Game")
+    speed = forms.ChoiceField(required=False, label="Clock",
+                              choices=[("", "Any clock")] + [(k, label) for k, (_, label) in SPEEDS.items()])
+    rated = forms.ChoiceField(required=False, label="Rated",
+                              choices=[("", "Rated or not"), ("yes", "Rated"), ("no", "Unrated")])
+    seats = forms.ChoiceField(required=False, label="Open seats",
+                              choices=[("", "Any number"), ("1", "1"), ("2", "2"), ("3", "3"), ("4", "4 or more")])
+    sort = forms.ChoiceField(required=False, label="Sort", choices=[(k, label) for k, (label, _) in SORTS.items()])
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = [("", "Every game")] + [(r.kind, r.game.name) for r in registry.rooms()]
+
+    def values(self) -> dict:
+        """The valid filters (an invalid one counts as not given)."""
+        if self.is_valid():
+            return self.cleaned_data
+        return {name: value for name, value in self.cleaned_data.items() if name not in self.errors}
+
+
+@dataclass
+class Query:
+    kind: str = ""
+    speed: str = ""
+    rated: str = ""
+    seats: str = ""
+    sort: str = ""
+
+
+def open_games(viewer, query: Query | None = None):
+    """The open games this viewer is offered, as a queryset to paginate: each match carries
+    ``open_seats`` and ``friend`` (someone the viewer follows sits there)."""
+    query = query or Query()
+    free = Seat.objects.filter(match=OuterRef("pk"), user__isnull=True, computer="")
+    free_count = free.order_by().values("match").annotate(n=Count("pk")).values("n")
+    games = (Match.objects.filter(status=Match.Status.OPEN, allow_spectators=True).filter(Exists(free))
+             .annotate(open_seats=Coalesce(Subquery(free_count, output_field=IntegerField()), 0)))
+    signed_in = viewer is not None and viewer.is_authenticated
+    if signed_in:
+        seated = Seat.objects.filter(match=OuterRef("pk"))
+        games = games.exclude(Exists(seated.filter(user=viewer)))
+        # A seated player who blocked the viewer: games/table/access.py would refuse the join.
+        games = games.exclude(Exists(seated.filter(user__blocking__blocked=viewer)))
+        friends = Follow.objects.filter(follower=viewer, followed_id=OuterRef("user_id"))
+        games = games.annotate(friend=Exists(seated.filter(Exists(friends))))
+    else:
+        games = games.annotate(friend=Value(False))
+    if query.kind:
+        games = games.filter(kind=query.kind)
+    if query.speed in SPEEDS:
+        games = games.filter(clock=SPEEDS[query.speed][0])
+    if query.rated in ("yes", "no"):
+        games = games.filter(rated=query.rated == "yes")
+    if query.seats:
+        n = int(query.seats)
+        games = games.filter(open_seats__gte=n) if n >= 4 else games.filter(open_seats=n)
+    order = SORTS.get(query.sort or "newest", SORTS["newest"])[1]
+    return games.defer(*BIG_COLUMNS).prefetch_related("seats__user").order_by("-friend", *order)

@@ -1,0 +1,27 @@
+"""Leaderboards: per game kind, the established players (games/players/ratings.py), best first."""
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import redirect, render
+
+from games.players import ratings
+from games.table import registry
+
+PER_PAGE = 50
+
+
+def leaderboards(request):
+    rooms = registry.rooms()
+    return redirect("leaderboard", kind=rooms[0].kind) if rooms else render(request, "games/leaderboard.html", {})
+
+
+def leaderboard(request, kind):
+    try:
+        room = registry.room(kind)
+    except LookupError:
+        raise Http404("No such game.") from None
+    page = Paginator(ratings.leaderboard(kind), PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "games/leaderboard.html", {
+        "room": room, "page": page, "rank_from": page.start_index(), "rooms": registry.rooms(),
+        "provisional_games": ratings.PROVISIONAL_GAMES})

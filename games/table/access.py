@@ -1,0 +1,130 @@
+"""Who may see a game, join it, and talk in it: the one answer every door asks (the game's
+page, history and replay, the JSON API, the websocket, joining by page or API, chat).
+The rule, in words, is in docs/architecture.md ("Who may see and join a game"):
+
+- A game with spectators (``allow_spectators``) is public: anyone may watch it, signed in
+  or not, in every status.
+- A game without spectators is private: only the people tied to it see it (those seated,
+  those invited, those who left their seat to a computer player) and staff; to anyone
+  else it answers as a game that does not exist would (a page's 404, the API's 403).
+- Only someone invited sits at a private game, before or after it starts; its seats are
+  all given when it is created (to people invited, or to computer players), so it has no
+  seat a stranger could take from the lobby.
+- A seat once left stays left: a person whose seat a computer player took over (they
+  resigned, or ran out of time) may not sit at that table again. The site has no way to
+  invite someone back into a game, so they cannot rejoin it.
+- The game's chat is the players'; spectators talk only when the table allows it, in a
+  channel of their own (services.chat_post). An invitation is not a seat.
+- A block (grailsite.accounts.models.Block) keeps the blocked person away from the one who
+  blocked them: they may not take a seat, even an invited one, at a table where the blocker
+  sits, nor chat in a game the blocker plays; nor invite the blocker
+  (services.match_create asks ``invite_refusal``). A game both were already playing goes on.
+
+Whether there is a seat to take (an open one, or a new one the rules deal in: Fluxx's late
+joiners) is the service's question, asked again under the match lock; this module says only
+whether this person may take one. Everything here reads the seats the caller already has;
+the one query of its own is whether anyone seated blocked this person (``blocked_by_seated``),
+asked only of someone signed in who wants to sit or talk."""
+from __future__ import annotations
+
+from games.table.errors import NotAllowed, ServiceError, Unauthenticated
+from grailsite.accounts.models import Block
+
+
+def is_private(match) -> bool:
+    return not match.allow_spectators
+
+
+def _signed_in(user) -> bool:
+    return user is not None and user.is_authenticated
+
+
+def seat_of(user, seats):
+    """This person's seat, accepted or an unanswered invitation, or None."""
+    if not _signed_in(user):
+        return None
+    return next((s for s in seats if s.user_id == user.id), None)
+
+
+def left(user, seats) -> bool:
+    """Whether this person held a seat here that a computer player took over."""
+    return _signed_in(user) and any(s.left_by_id == user.id for s in seats)
+
+
+def can_view(match, user, seats) -> bool:
+    """Anyone, in a public game; in a private one, those tied to it and staff."""
+    if not is_private(match):
+        return True
+    if not _signed_in(user):
+        return False
+    return user.is_staff or seat_of(user, seats) is not None or left(user, seats)
+
+
+def join_refusal(match, user, seats) -> ServiceError | None:
+    """Why this person may not take a seat in this game (None: they may, if there is one).
+    An invitation admits its holder whatever the table; a private game admits nobody else;
+    nobody sits again at a table they left."""
+    if not _signed_in(user):
+        return Unauthenticated("Log in to join a game.")
+    mine = seat_of(user, seats)
+    if mine is not None and mine.accepted:
+        return ServiceError("You already have a seat in this game.")
+    if left(user, seats):
+        return NotAllowed("You left this game: a seat once left stays left, so you cannot sit down again.")
+    if blocked_by_seated(user, seats):
+        return NotAllowed("A player at this table has blocked you, so you cannot sit down here.")
+    if mine is not None:
+        return None  # an unanswered invitation: theirs to accept
+    if is_private(match):
+        return NotAllowed("This game is by invitation only.")
+    return None
+
+
+def may_join(match, user, seats) -> bool:
+    return join_refusal(match, user, seats) is None
+
+
+def check_join(match, user, seats) -> None:
+    refusal = join_refusal(match, user, seats)
+    if refusal is not None:
+        raise refusal
+
+
+def chat_refusal(match, user, seats) -> ServiceError | None:
+    """Why this person may not post in the game's chat (None: they may). A seated player may,
+    and, where the table lets spectators talk among themselves, anyone signed in who may
+    watch; nobody whom a player of the game blocked. ``seats``: all the game's seats."""
+    if not _signed_in(user):
+        return Unauthenticated("Log in to chat.")
+    mine = seat_of(user, seats)
+    if not (mine is not None and mine.accepted) and not (match.allow_spectators and match.spectator_chat):
+        return NotAllowed("Only the players can chat in this game.")
+    if blocked_by_seated(user, seats):
+        return NotAllowed("A player of this game has blocked you, so you cannot chat here.")
+    return None
+
+
+def can_chat(match, user, seats) -> bool:
+    return chat_refusal(match, user, seats) is None
+
+
+def blocked_by_seated(user, seats) -> bool:
+    """Whether anyone holding a seat here (or invited to one) blocked this person. One query;
+    none when nobody else is seated."""
+    others = {s.user_id for s in seats if s.user_id is not None and s.user_id != user.id}
+    return bool(others) and Block.objects.filter(blocked_id=user.id, blocker_id__in=others).exists()
+
+
+def invite_refusal(creator, invitees) -> ServiceError | None:
+    """Why ``creator`` may not invite these people (None: they may): someone of them blocked
+    the creator. Named, as the creator typed the name; it says no more than that."""
+    ids = {u.id: u for u in invitees}
+    blocker = (Block.objects.filter(blocked_id=creator.id, blocker_id__in=ids).order_by("blocker_id")
+               .values_list("blocker_id", flat=True).first()) if ids else None
+    if blocker is not None:
+        return NotAllowed(f"{ids[blocker].username} does not take invitations from you.")
+    mine = (Block.objects.filter(blocker_id=creator.id, blocked_id__in=ids).order_by("blocked_id")
+            .values_list("blocked_id", flat=True).first()) if ids else None
+    if mine is not None:
+        return NotAllowed(f"You blocked {ids[mine].username}: unblock them to invite them.")
+    return None

@@ -1,0 +1,391 @@
+"""Reads: what a viewer may see of matches. Every view of a game's state goes through
+``match_payload``, which applies the rules' ``view_for`` for the viewer's own seat."""
+from __future__ import annotations
+
+import re
+
+from django.db.models import Case, Exists, IntegerField, OuterRef, Value, When
+
+from games.table import access, computers, registry
+from games.table.errors import NotAllowed, NotFound, ServiceError
+from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
+from games.rules.base import Event
+
+LOG_TAIL = 60
+CHAT_TAIL = 50
+
+
+def match_get(match_id) -> Match:
+    try:
+        return Match.objects.defer("setup_options").get(pk=int(match_id))
+    except (Match.DoesNotExist, ValueError, TypeError, OverflowError):
+        raise NotFound("No such game.") from None
+
+
+def viewable(match_id, user) -> tuple[Match, list[Seat]]:
+    """The match and its seats, if this viewer may read it; every page, API call and socket
+    that shows a game opens with this (NotFound: no such game; NotAllowed: not for you)."""
+    match = match_get(match_id)
+    seats = seats_for(match)
+    if not can_view(match, user, seats):
+        raise NotAllowed("This game has no spectators.")
+    return match, seats
+
+
+def seat_of(match: Match, user, seats=None) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    for seat in seats if seats is not None else match.seats.all():
+        if seat.user_id == user.id and seat.accepted:
+            return seat.index
+    return None
+
+
+def can_view(match: Match, user, seats) -> bool:
+    """Anyone when the game allows spectators; otherwise its players, those invited (so they
+    can reach the join form), those who left their seat to a computer, and staff: the rule
+    of games/table/access.py, which every door asks."""
+    return access.can_view(match, user, seats)
+
+
+def seats_for(match: Match) -> list[Seat]:
+    return list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
+
+
+def match_payload(match: Match, user, *, seats: list[Seat] | None = None) -> dict:
+    """Everything the game page shows, for this viewer. Query count does not grow with history."""
+    seats = seats if seats is not None else seats_for(match)
+    if not can_view(match, user, seats):
+        raise NotAllowed("This game has no spectators.")
+    my_seat = seat_of(match, user, seats)
+    game = registry.get(match.kind)
+    names = seat_names(seats)
+    payload = state_payload(match, my_seat, game=game)
+    if payload["outcome"]:
+        payload["outcome"] = {**payload["outcome"], "reason": with_names(payload["outcome"]["reason"], seats, names)}
+    payload["ending"] = ending_for(match, my_seat, seats, game=game, names=names)
+    payload["situation"] = situation_for(match, my_seat, seats, game=game, names=names)
+    payload["rematch"] = rematch_for(match)
+    payload.update({
+        "id": match.pk, "kind": match.kind, "name": game.name, "title": match.title,
+        "status": match.status, "my_seat": my_seat, "moves": match.move_count,
+        "seats": [seat_public(s, names, game=game) for s in seats],
+        "clock": {"kind": match.clock, "amount": match.clock_amount, "weekend_pause": match.weekend_pause,
+                  "vacation_days": match.vacation_days},
+        "allow_spectators": match.allow_spectators,
+        "practice": match.practice,  # a game against the computer: nothing outside it is at stake
+        "creator": match.creator_id and next((s.user.username for s in seats if s.user_id == match.creator_id), None),
+        "log": log_for(match, my_seat, seats=seats, names=names) if match.move_count else
+        opening_lines(match, my_seat, seats, game=game, names=names),
+    })
+    return payload
+
+
+def opening_lines(match: Match, seat: int | None, seats: list[Seat], *, game,
+                  names: dict[int, str] | None = None) -> list[dict]:
+    """Before a game's first record its log has nothing stored, yet the rules already say how
+    it began (who goes first): those lines, marked ``provisional``, which the page replaces
+    with the first record's lines (they begin with the same words, stored then)."""
+    if match.status != Match.Status.ACTIVE or match.state is None:
+        return []
+    events = [e.as_dict() for e in game.opening_events(match.state)]
+    names = seat_names(seats) if names is None else names
+    return [{**line, "provisional": True} for line in _log_lines(1, events, False, seat, names)]
+
+
+def change_payload(match: Match, seats: list[Seat], seat: int | None, *, game, prev: int, records,
+                   shared: dict | None = None, view: dict | None = None) -> dict:
+    """What a page that shows version ``prev`` needs to show the current one (games/live/frames.py):
+    the version-bound part, the seats, the ending, and the new log lines this seat may see.
+    ``shared`` is ``change_shared`` of the same change, and ``view`` the rules' view for this
+    seat (``Game.views_for``), when several viewers' frames are built."""
+    shared = shared or change_shared(match, seats, records)
+    names = shared["names"]
+    payload = state_payload(match, seat, game=game, view=view)
+    if payload["outcome"]:
+        payload["outcome"] = {**payload["outcome"], "reason": with_names(payload["outcome"]["reason"], seats, names)}
+    payload.update({"prev": prev, "status": match.status, "moves": match.move_count, "my_seat": seat,
+                    "seats": shared["seats"], "ending": ending_for(match, seat, seats, game=game, names=names),
+                    "situation": situation_for(match, seat, seats, game=game, names=names),
+                    "rematch": shared["rematch"],
+                    "events": [{"seq": seq, "kind": event.kind, "text": with_names(event.text, seats, names),
+                                "timeout": by_timeout}
+                               for seq, by_timeout, event in shared["events"] if event.visible_to(seat)]})
+    return payload
+
+
+def change_shared(match: Match, seats: list[Seat], records) -> dict:
+    """The parts of a change that are the same for every viewer: the seats as the page shows
+    them, the players' names, and the new log entries (each viewer then keeps those it may see)."""
+    game = registry.get(match.kind)
+    names = seat_names(seats)
+    return {"seats": [seat_public(s, names, game=game) for s in seats], "names": names,
+            # Never a query here (frames may be built on the event loop): the service that
+            # made the rematch says so on the match it bumps (services.match_rematch).
+            "rematch": match.__dict__.get("_rematch"),
+            "events": [(record.seq, record.by_timeout, Event.from_dict(raw))
+                       for record in records for raw in record.events]}
+
+
+def _log_lines(seq: int, events: list[dict], by_timeout: bool, seat: int | None, names) -> list[dict]:
+    """The lines of one record this seat may see, in players' ``names`` (None: as the rules
+    wrote them)."""
+    out = []
+    for raw in events:
+        event = Event.from_dict(raw)
+        if event.visible_to(seat):
+            text = _named(event.text, names) if names is not None else event.text
+            out.append({"seq": seq, "kind": event.kind, "text": text, "timeout": by_timeout})
+    return out
+
+
+def state_payload(match: Match, my_seat: int | None, *, game=None, view: dict | None = None) -> dict:
+    """The version-bound part: the rules' view for this seat (``view``, if it was built
+    already), its legal moves, the outcome."""
+    game = game or registry.get(match.kind)
+    if match.state is None:
+        return {"version": match.version, "view": None, "legal_moves": [], "outcome": match.outcome}
+    legal = game.legal_moves(match.state, my_seat) if my_seat is not None and match.status == "active" else []
+    return {"version": match.version, "view": game.view_for(match.state, my_seat) if view is None else view,
+            "legal_moves": legal, "outcome": match.outcome}
+
+
+def seat_public(seat: Seat, names: dict[int, str], *, game=None) -> dict:
+    """One seat for the page. A computer player's seat shows its name ("Computer (Knight)")
+    where a person's shows theirs, so every board names it without knowing about computers.
+    ``waiting`` says what the seat owes in words ("to discard Keepers down to the Keeper
+    Limit", ``Game.wait_words``); ``waiting_for`` is the rules' own kind, for programs.
+    ``names``: ``seat_names`` of the table."""
+    waiting = None
+    if seat.waiting_for:
+        waiting = "to " + (game.wait_text(seat.waiting_for) if game is not None else "act")
+    return {"seat": seat.index, "username": names.get(seat.index + 1), "computer": seat.computer or None,
+            "accepted": seat.accepted, "to_act": bool(seat.waiting_for), "waiting_for": seat.waiting_for or None,
+            "waiting": waiting,
+            "deadline": seat.deadline.isoformat() if seat.deadline else None,
+            "paused_until": seat.paused_until.isoformat() if seat.paused_until else None}
+
+
+_SEAT_WORD = re.compile(r"\bseat (\d+)\b", re.IGNORECASE)
+
+
+def seat_names(seats: list[Seat]) -> dict[int, str]:
+    """Seat number as the rules say it (1-based) -> the name the site shows."""
+    return {index + 1: name for index, name in computers.seat_names(seats).items()}
+
+
+def with_names(text: str, seats: list[Seat], names: dict[int, str] | None = None) -> str:
+    """The rules speak of "Seat 2"; the site names the person in it (``names``: seat_names of
+    ``seats``, when the caller already has them)."""
+    return _named(text, seat_names(seats) if names is None else names)
+
+
+def _named(text: str, names: dict[int, str]) -> str:
+    return _SEAT_WORD.sub(lambda m: names.get(int(m.group(1)), m.group(0)), text)
+
+
+def ending_for(match: Match, seat: int | None, seats: list[Seat], *, game=None,
+               names: dict[int, str] | None = None) -> dict | None:
+    """How the game ended, said to this viewer once: a headline ("You won", "You lost",
+    "Draw", or who won for a spectator), the reason in players' names, and ``details``: what
+    else the viewer should read about the end (what changed hands: the CCG's ante).
+
+    A player who is out of a game that goes on without them (resigned, conceded the
+    doubled ante) reads at once that it is over for them ("You resigned", result "out").
+
+    The details come from the state, when it is loaded; lists of games defer it and show the
+    headline and reason only. ``names``: ``seat_names(seats)``, when the caller has them."""
+    if match.status == Match.Status.ABANDONED:
+        return {"result": "abandoned", "headline": "Called off",
+                "reason": "The game was called off before it got going.", "details": []}
+    if match.status == Match.Status.ACTIVE:
+        return _out_ending(match, seat, seats, game, names)
+    outcome = match.outcome
+    if match.status != Match.Status.FINISHED or not outcome:
+        return None
+    names = seat_names(seats) if names is None else names
+    reason = _named(outcome.get("reason") or "", names)
+    details = _details(match, seat, seats, game, names)
+    winners = list(outcome.get("winners") or [])
+    if outcome.get("draw") or not winners:
+        return {"result": "draw", "headline": "Draw", "reason": reason, "details": details}
+    if seat is not None:
+        won = seat in winners
+        return {"result": "won" if won else "lost", "headline": "You won" if won else "You lost", "reason": reason,
+                "details": details}
+    who = " and ".join(names.get(w + 1, f"Seat {w + 1}") for w in winners)
+    return {"result": "decided", "headline": f"{who} won", "reason": reason, "details": details}
+
+
+def _state_loaded(match: Match) -> bool:
+    """Whether the match was read with its state (lists of games defer it)."""
+    return "state" in match.__dict__ and match.state is not None
+
+
+def out_why(match: Match, seat: int | None, seats: list[Seat], game=None) -> str | None:
+    """Why this seat's player is out of the game under way ("resigned"), or None: from the
+    rules when the state is loaded, else from the mark the shell left on the seat
+    (services._mark_out) for lists of games."""
+    if seat is None or match.status != Match.Status.ACTIVE:
+        return None
+    if _state_loaded(match):
+        return (game or registry.get(match.kind)).seats_out(match.state).get(seat)
+    mine = next((s for s in seats if s.index == seat), None)
+    return (mine.choice or {}).get(OUT_MARK) if mine is not None else None
+
+
+# The key of Seat.choice under which the shell notes that the seat's player is out of a game
+# that goes on (services._mark_out), so lists of games know without reading the state.
+OUT_MARK = "out_of_game"
+
+
+def _out_ending(match: Match, seat: int | None, seats: list[Seat], game, names) -> dict | None:
+    why = out_why(match, seat, seats, game)
+    if not why:
+        return None
+    return {"result": "out", "headline": f"You {why}", "over_for_you": True,
+            "reason": "The game is over for you; it goes on without you.",
+            "details": _details(match, seat, seats, game, names)}
+
+
+def _details(match: Match, seat: int | None, seats: list[Seat], game, names) -> list[str]:
+    if not _state_loaded(match):
+        return []
+    game = game or registry.get(match.kind)
+    lines = [with_names(text, seats, names) for text in game.ending_notes(match.state, seat)]
+    if match.practice and match.status == Match.Status.FINISHED and registry.room(match.kind).hooks.on_finish:
+        # The game's end would move something outside it (the CCG's antes), but not in practice.
+        lines.append("A practice game: nothing was staked, and no card changes hands.")
+    return lines
+
+
+def situation_for(match: Match, seat: int | None, seats: list[Seat], *, game=None,
+                  names: dict[int, str] | None = None) -> list[str]:
+    """While a game goes on after a player left it: why it goes on and what is still at
+    stake (the CCG's search alone, 15.3), for a viewer still playing or watching. Empty
+    otherwise, and for a player who is out (``ending_for`` tells them)."""
+    if match.status != Match.Status.ACTIVE or not _state_loaded(match):
+        return []
+    game = game or registry.get(match.kind)
+    if seat is not None and game.seats_out(match.state).get(seat):
+        return []
+    names = seat_names(seats) if names is None else names
+    return [_named(text, names) for text in game.ending_notes(match.state, seat)]
+
+
+def rematch_for(match: Match) -> dict | None:
+    """The game that follows this finished one (a rematch asked for, or the CCG's drawn
+    game's own), if any: its id and status."""
+    if match.status != Match.Status.FINISHED:
+        return None
+    row = Match.objects.filter(rematch_of=match).order_by("pk").values("pk", "status").first()
+    return {"id": row["pk"], "status": row["status"]} if row else None
+
+
+def log_for(match: Match, seat: int | None, *, limit: int = LOG_TAIL, seats: list[Seat] | None = None,
+            names: dict[int, str] | None = None) -> list[dict]:
+    """The latest events this seat may see, oldest first, with players' names when ``seats``
+    (with their users) are given (``names``: their ``seat_names``, when the caller has them)."""
+    if names is None and seats is not None:
+        names = seat_names(seats)
+    records = list(MoveRecord.objects.filter(match=match).order_by("-seq")
+                   .values("seq", "events", "by_timeout")[:limit])
+    return [line for record in reversed(records)
+            for line in _log_lines(record["seq"], record["events"], record["by_timeout"], seat, names)]
+
+
+def chat_for(match: Match, *, after_id: int = 0, limit: int = CHAT_TAIL, player: bool = True) -> list[dict]:
+    """The chat lines this viewer may read: the players' channel for everyone, the
+    spectators' own channel for spectators only (``player=False``). Without ``after_id`` the
+    latest ``limit`` lines (a page opening); with it the first ``limit`` lines after that id
+    (a page fetching what it missed, page by page), oldest first either way."""
+    rows = ChatMessage.objects.filter(match=match, pk__gt=after_id)
+    if player:
+        rows = rows.filter(spectators=False)
+    rows = rows.select_related("user")
+    if after_id:
+        return [chat_public(m) for m in rows.order_by("id")[:limit]]
+    return [chat_public(m) for m in reversed(list(rows.order_by("-id")[:limit]))]
+
+
+def chat_public(message: ChatMessage) -> dict:
+    """A line as pages and the API show it: ``seq`` numbers it in its channel (``spectators``
+    says which), so a page can tell it missed one."""
+    return {"id": message.pk, "seq": message.seq, "user": message.user.username, "text": message.text,
+            "at": message.created_at.isoformat(), "spectators": message.spectators}
+
+
+def can_chat(match: Match, user, seats: list[Seat]) -> bool:
+    """Whether this viewer may post (games/table/access.py's rule, which chat_post enforces, for
+    the page to show)."""
+    return access.can_chat(match, user, seats)
+
+
+# What lists of games never show: a game's state and set-up (whole decks for the CCG), up to
+# tens of kilobytes each, which ``distinct()`` would otherwise also have to compare.
+_BIG_COLUMNS = ("state", "state_fixed", "setup_options")
+
+
+def matches_for_user(user) -> list[Match]:
+    """My games: those waiting for me first, then the rest by status and recency."""
+    waiting_for_me = Seat.objects.filter(match=OuterRef("pk"), user=user).exclude(waiting_for="")
+    invited = Seat.objects.filter(match=OuterRef("pk"), user=user, accepted=False)
+    return list(
+        Match.objects.filter(seats__user=user).defer(*_BIG_COLUMNS).distinct()
+        .annotate(my_turn=Exists(waiting_for_me), invited=Exists(invited))
+        .order_by("-my_turn", Case(When(status="active", then=Value(0)), When(status="open", then=Value(1)),
+                                   default=Value(2), output_field=IntegerField()), "-updated_at")
+        .prefetch_related("seats__user")[:200]
+    )
+
+
+def open_matches(*, exclude_user=None, limit: int = 100) -> list[Match]:
+    """Public games with a seat nobody holds. A private game's seats are given to those it
+    invites (games/table/access.py), so it is never offered here, even one made before that rule
+    with a seat left open."""
+    qs = (Match.objects.filter(status=Match.Status.OPEN, allow_spectators=True, seats__user__isnull=True,
+                               seats__computer="").defer(*_BIG_COLUMNS).distinct()
+          .prefetch_related("seats__user").order_by("-created_at"))
+    if exclude_user is not None and exclude_user.is_authenticated:
+        qs = qs.exclude(seats__user=exclude_user)
+    return list(qs[:limit])
+
+
+def live_matches(*, limit: int = 50) -> list[Match]:
+    return list(Match.objects.filter(status=Match.Status.ACTIVE, allow_spectators=True).defer(*_BIG_COLUMNS)
+                .prefetch_related("seats__user").order_by("-updated_at")[:limit])
+
+
+def unread_count(user) -> int:
+    return Notification.objects.filter(user=user, read_at__isnull=True).count()
+
+
+def replay_frames(match: Match, user, *, upto: int | None = None, as_seat: int | None = None) -> dict:
+    """Replay from the seed: the view at step ``upto`` (0 = setup) for what this viewer could
+    see at that time, plus the log lines of that step. Once the game is over, anyone who may
+    watch it may replay it as any seat saw it (``as_seat``): every hand can be revealed."""
+    seats = seats_for(match)
+    if not can_view(match, user, seats):
+        raise NotAllowed("This game has no spectators.")
+    if match.state is None:
+        raise NotFound("This game has not started.")
+    seat = seat_of(match, user, seats)
+    if as_seat is not None:
+        if match.status != Match.Status.FINISHED:
+            raise NotAllowed("Other players' views are shown only once the game is over.")
+        if not 0 <= as_seat < len(seats):
+            raise ServiceError(f"There is no seat {as_seat + 1} in this game.")
+        seat = as_seat
+    game = registry.get(match.kind)
+    total = match.move_count
+    upto = total if upto is None else max(0, min(int(upto), total))
+    from games.table.replay import state_at
+
+    state, records = state_at(match, upto)
+    events = []
+    if upto:
+        events = [Event.from_dict(e) for e in records[-1].events]
+    names = seat_names(seats)
+    return {"step": upto, "total": total, "seat": seat, "view": game.view_for(state, seat),
+            "events": [_named(e.text, names) for e in events if e.visible_to(seat)],
+            "mover": records[-1].seat if upto else None}

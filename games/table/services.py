@@ -1,0 +1,941 @@
+"""Every write to matches goes through here: check (validate, lock), do (change), notify
+(after commit). Views, consumers and tasks only translate and call these."""
+from __future__ import annotations
+
+import logging
+import secrets
+import uuid
+from datetime import datetime, timedelta
+from functools import partial
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games.inbox import notify
+from games.live import frames
+from games.players import ratings
+from games.table import access, clock, computers, persistence, registry, selectors, unit_of_work
+from games.table.errors import MoveRejected, NotAllowed, NotFound, ServiceError, StaleVersion
+from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
+from games.table.replay import JOIN_MOVE
+from games.rules.base import Event, IllegalMove, Outcome
+from grailsite import metrics
+
+log = logging.getLogger(__name__)
+User = get_user_model()
+
+MAX_KEY_LENGTH = 64
+CHAT_MAX = 500
+
+
+# --- creating, joining, starting -------------------------------------------------------
+
+def match_create(*, creator, kind: str, num_seats: int, options: dict | None = None, invite: list[str] = (),
+                 clock_kind: str = "days", clock_amount: int = 3, weekend_pause: bool = False,
+                 vacation_days: int = 0, allow_spectators: bool = True, title: str = "",
+                 creator_choice: dict | None = None, seed: int | None = None, rematch_of: Match | None = None,
+                 computers_at: dict[int, str] | None = None, computer_delay: int = computers.DEFAULT_DELAY,
+                 computer_takeover: bool = False, rated: bool = True) -> Match:
+    """Create a match with the creator in seat 0 and invited users in the next seats.
+
+    ``computers_at`` gives seats (by index, never the creator's) to computer players of the
+    named levels; invitees take the other seats in order. The game starts as soon as every
+    seat held by a person is filled, at once when the rest are all computers. ``rated``: the
+    creator's wish, kept only when every seat is a person (games/players/ratings.py)."""
+    try:
+        room = registry.room(kind)
+    except LookupError as exc:
+        raise ServiceError(str(exc)) from None
+    game = room.game
+    if not game.min_players <= num_seats <= game.max_players:
+        raise ServiceError(f"{game.name} takes {game.min_players} to {game.max_players} players.")
+    try:
+        options = room.options_clean(options)
+        clock.validate(clock_kind, clock_amount)
+    except ValueError as exc:
+        raise ServiceError(str(exc)) from None
+    if not 0 <= vacation_days <= 30:
+        raise ServiceError("The vacation allowance is 0 to 30 days a year.")
+    invitees = _users_by_name(invite)
+    if creator in invitees:
+        raise ServiceError("You are already in your own game.")
+    refusal = access.invite_refusal(creator, invitees)
+    if refusal is not None:
+        raise refusal
+    computer_seats = _computer_seats(kind, num_seats, computers_at or {}, computer_delay, computer_takeover)
+    if len(invitees) > num_seats - 1 - len(computer_seats):
+        raise ServiceError(f"Only {num_seats - 1 - len(computer_seats)} other seat(s) to invite into.")
+    practice = bool(computer_seats)
+    if computer_takeover and num_seats < 3:
+        raise ServiceError("A computer player takes over seats only in games of three or more.")
+    if computer_takeover and not practice and registry.room(kind).hooks.on_finish is not None:
+        # The game's end moves something outside it (the CCG's antes): no computer may
+        # inherit a person's stake.
+        raise ServiceError(f"In {game.name} a computer player can take over a seat only in a game "
+                           "against the computer.")
+    if not allow_spectators or not game.allows_spectators:
+        allow_spectators = False
+    if not allow_spectators and len(invitees) + len(computer_seats) < num_seats - 1:
+        # Only those invited sit at a private game (games/table/access.py): a seat left open there
+        # could be taken by nobody, and the game would never start.
+        raise ServiceError("A game without spectators is by invitation: invite a player, or seat a "
+                           "computer player, in every seat.")
+    choice = _seat_choice(kind, creator, creator_choice or {})
+    with transaction.atomic():
+        match = Match.objects.create(
+            kind=kind, title=title[:80], creator=creator, options=options, num_seats=num_seats,
+            allow_spectators=allow_spectators, seed=seed if seed is not None else secrets.randbits(62),
+            clock=clock_kind, clock_amount=clock_amount if clock_kind != "none" else 0,
+            weekend_pause=weekend_pause, vacation_days=vacation_days, rematch_of=rematch_of,
+            computer_delay=computer_delay, computer_takeover=computer_takeover, practice=practice,
+            rated=ratings.rated_at_creation(rated, computer_seats=len(computer_seats)))
+        seats = [Seat.objects.create(match=match, index=0, user=creator, accepted=True, choice=choice)]
+        waiting = iter(invitees)
+        for index in range(1, num_seats):
+            if index in computer_seats:
+                seats.append(Seat.objects.create(match=match, index=index, accepted=True,
+                                                 computer=computer_seats[index]))
+                continue
+            invitee = next(waiting, None)
+            seats.append(Seat.objects.create(match=match, index=index, user=invitee, accepted=False))
+            if invitee is not None:
+                _notify(invitee, match, Notification.Kind.INVITED,
+                        f"{creator.username} asks you for a rematch of {game.name} #{rematch_of.pk}." if rematch_of
+                        else f"{creator.username} invites you to a game of {game.name}.")
+        if all(s.accepted for s in seats):
+            _start(match, seats)
+    return match
+
+
+def _computer_seats(kind: str, num_seats: int, wanted: dict, delay, takeover) -> dict[int, str]:
+    """{seat index: level} checked: real seats other than the creator's, levels the game has."""
+    if isinstance(delay, bool) or not isinstance(delay, int) or not 0 <= delay <= computers.MAX_DELAY:
+        raise ServiceError(f"A computer player waits 0 to {computers.MAX_DELAY} seconds before it moves.")
+    if not wanted:
+        return {}
+    levels = computers.levels_for(kind)
+    if not levels:
+        raise ServiceError(f"{registry.get(kind).name} has no computer players yet.")
+    seats = {}
+    for index, level in wanted.items():
+        if isinstance(index, bool) or not isinstance(index, int) or not 1 <= index < num_seats:
+            raise ServiceError(f"Computer players sit in seats 2 to {num_seats}; seat 1 is yours.")
+        if level not in levels:
+            raise ServiceError(f"Computer players here are: {', '.join(computers.level_label(lv) for lv in levels)}.")
+        seats[index] = level
+    return seats
+
+
+def _users_by_name(names) -> list:
+    names = [n.strip() for n in names if n and n.strip()]
+    if len(set(names)) != len(names):
+        raise ServiceError("The same player is invited twice.")
+    found = {u.username: u for u in User.objects.filter(username__in=names)}
+    missing = [n for n in names if n not in found]
+    if missing:
+        raise ServiceError(f"No player named {', '.join(missing)}.")
+    return [found[n] for n in names]
+
+
+def _seat_choice(kind: str, user, choice: dict) -> dict:
+    try:
+        return registry.room(kind).seat_choice(user, choice)
+    except ValueError as exc:
+        raise ServiceError(str(exc)) from None
+
+
+def match_join(*, match_id: int, user, choice: dict | None = None) -> Match:
+    """Take an open seat, or accept an invitation. Starts the match when every seat is taken.
+    A game under way takes a newcomer in a new seat when its rules allow it (``_join_running``).
+    Who may sit at all is games/table/access.py's answer, asked first, whatever the game's status:
+    a private game admits only those invited, and nobody sits again at a table they left."""
+    choice = None if choice is None else dict(choice)
+    with transaction.atomic():
+        match, seats = lock_match(match_id)
+        access.check_join(match, user, seats)
+        if match.status == Match.Status.ACTIVE and hasattr(registry.get(match.kind), "add_seat"):
+            _join_running(match, seats, user, choice or {})
+            return match
+        if match.status != Match.Status.OPEN:
+            raise ServiceError("This game is not waiting for players.")
+        mine = access.seat_of(user, seats)  # an invitation, if any (access refused a taken seat)
+        took_open_seat = mine is None
+        if mine is None:
+            mine = next((s for s in seats if s.is_open), None)
+            if mine is None:
+                raise ServiceError("Every seat is taken.")
+        mine.user, mine.accepted = user, True
+        mine.choice = _seat_choice(match.kind, user, choice or {})
+        mine.save(update_fields=["user", "accepted", "choice"])
+        if took_open_seat and match.creator_id != user.id:  # "someone joined your open game" (a notice, a push)
+            persistence.notify(match.creator_id, match.pk, Notification.Kind.JOINED,
+                               f"{user.username} joined your game of {registry.get(match.kind).name} #{match.pk}.")
+        if all(s.accepted for s in seats):
+            _start(match, seats)
+        else:
+            _bump(match, seats)
+    return match
+
+
+def _join_running(match: Match, seats: list[Seat], user, choice: dict) -> None:
+    """Seat a newcomer in a locked game under way: the rules' ``add_seat`` deals them in (or
+    says why the table takes nobody), recorded as a move so the game still replays from its
+    seed (games/table/replay.py); then deadlines and pushes as after any move. The caller asked
+    games/table/access.py whether this person may sit here."""
+    game = registry.get(match.kind)
+    try:
+        state, events = game.add_seat(match.state)
+    except IllegalMove as exc:
+        raise ServiceError(exc.reason) from None
+    opening = _opening_events(match, game)
+    seat = Seat.objects.create(match=match, index=len(seats), user=user, accepted=True,
+                               choice=_seat_choice(match.kind, user, choice))
+    seats.append(seat)
+    match.num_seats += 1
+    match.save(update_fields=["num_seats"])
+    match.state = state
+    match.move_count += 1
+    record = MoveRecord(match=match, seq=match.move_count, seat=seat.index, user=user, move=JOIN_MOVE,
+                        events=[*opening, *(e.as_dict() for e in events)], key=f"join-{uuid.uuid4().hex}", by_timeout=False,
+                        version_after=match.version + 1)
+    _after_change(match, seats, game, mover=seat.index, record=record)  # stores the record too
+
+
+def match_decline(*, match_id: int, user) -> Match:
+    with transaction.atomic():
+        match, seats = lock_match(match_id)
+        seat = next((s for s in seats if s.user_id == user.id and not s.accepted), None)
+        if match.status != Match.Status.OPEN or seat is None:
+            raise ServiceError("There is no invitation of yours to decline here.")
+        seat.user = None
+        seat.save(update_fields=["user"])
+        _bump(match, seats)
+    return match
+
+
+def _start(match: Match, seats: list[Seat]) -> None:
+    room = registry.room(match.kind)
+    game, hooks = room.game, room.hooks
+    options = dict(match.options)
+    if hooks.setup_options:
+        try:
+            options = hooks.setup_options(match, seats)
+        except ValueError as exc:
+            raise ServiceError(str(exc)) from None
+    match.setup_options = options
+    try:
+        match.state = game.setup(match.num_seats, options, match.seed)
+    except ValueError as exc:
+        raise ServiceError(f"The game could not be set up: {exc}") from None
+    match.save(update_fields=["setup_options"])
+    match.status = Match.Status.ACTIVE
+    match.started_at = timezone.now()
+    _after_change(match, seats, game, mover=None)
+    if hooks.on_start:
+        hooks.on_start(match, seats)
+    _apply_auto_moves(match, seats)
+
+
+# --- moves -----------------------------------------------------------------------------
+
+def move_submit(*, match_id: int, user, move: dict, version: int | None, key: str | None = None) -> dict:
+    """Apply one move in one transaction. A repeated ``key`` returns the first result.
+
+    ``version`` is the version the player looked at. In a game with ``strict_versions``
+    any change since refuses the move as stale; otherwise only a change of the mover's own
+    situation does (``Seat.situation_version``), and the move is checked against the state
+    as it is now: the other seats acting at the same time never make it stale.
+
+    games/live/live_moves.py runs the same ``move_submission`` and ``move_submit_locked`` on an
+    event loop, with its own lock and commit."""
+    key, supplied = move_submission(move, key)
+    with transaction.atomic():
+        # The house's lock order, as lock_match; only a key the client chose can have been
+        # used before, so only then is the earlier move looked up (with the seats).
+        match, seats, earlier = persistence.lock_for_move(match_id, key if supplied else None)
+        return move_submit_locked(match, seats, earlier, user=user, move=move, version=version, key=key)
+
+
+def move_submission(move, key: str | None) -> tuple[str, bool]:
+    """(the submission's key, whether the client chose it), once the move's shape is checked."""
+    if not isinstance(move, dict):
+        raise MoveRejected("A move must be a JSON object.")
+    if move == JOIN_MOVE:
+        raise MoveRejected("Join a game from its page, not as a move.")
+    return (key or uuid.uuid4().hex)[:MAX_KEY_LENGTH], bool(key)
+
+
+def move_submit_locked(match: Match, seats: list[Seat], earlier, *, user, move: dict, version: int | None,
+                       key: str) -> dict:
+    """What ``move_submit`` decides and changes once the match and its seats are locked
+    (``earlier``: the move already made with ``key``, from the lock). Its writes go through
+    ``persistence``, its after-commit work through ``unit_of_work.on_commit``."""
+    if earlier is not None:
+        earlier_user, version_after, seq = earlier
+        if earlier_user != user.id:
+            raise NotAllowed("That submission key belongs to another player.")
+        return {"version": version_after, "seq": seq, "repeated": True}
+    seat = next((s for s in seats if s.user_id == user.id and s.accepted), None)
+    if seat is None:
+        raise NotAllowed("You are not playing in this game.")
+    if match.status != Match.Status.ACTIVE:
+        raise MoveRejected("This game is not in play.")
+    if version is not None and version != match.version and _stale_for(match, seat, version):
+        raise StaleVersion("The game moved on since you looked: it has been refreshed, please try again.")
+    record = _apply(match, seats, seat.index, move, user=user, key=key, by_timeout=False)
+    _apply_auto_moves(match, seats)
+    return {"version": record.version_after, "seq": record.seq, "repeated": False}
+
+
+def _opening_events(match: Match, game) -> list[dict]:
+    """The rules' words for how the game began (``Game.opening_events``: who goes first),
+    stored with its first record, so the log, the recap, history and replay all start with
+    them; nothing once the game has a record."""
+    return [] if match.move_count else [e.as_dict() for e in game.opening_events(match.state)]
+
+
+def _stale_for(match: Match, seat: Seat, version: int) -> bool:
+    """Whether a move made on ``version`` (not the current one) must be refused as stale."""
+    if registry.get(match.kind).strict_versions or version > match.version:
+        return True
+    return seat.situation_version > version
+
+
+def _apply(match: Match, seats: list[Seat], seat_index: int, move: dict, *, user, key: str,
+           by_timeout: bool, lead_events: list[dict] = ()) -> MoveRecord:
+    """Apply ``move`` to a locked active match (``seats`` locked too) and persist what follows.
+    ``lead_events`` are the shell's own log lines that come before the rules' (a takeover).
+
+    The idempotency key was checked under the match lock, so the insert cannot collide."""
+    game = registry.get(match.kind)
+    try:
+        state, events = game.apply(match.state, seat_index, move)
+    except IllegalMove as exc:
+        raise MoveRejected(exc.reason) from None
+    opening = _opening_events(match, game)
+    previous_state, match.state = match.state, state
+    match.move_count += 1
+    record = MoveRecord(match=match, seq=match.move_count, seat=seat_index, user=user, move=move,
+                        events=[*opening, *lead_events, *(e.as_dict() for e in events)], key=key, by_timeout=by_timeout,
+                        version_after=match.version + 1)
+    hooks = registry.room(match.kind).hooks
+    if hooks.after_move:
+        hooks.after_move(match, seats, previous_state)
+    _after_change(match, seats, game, mover=seat_index, record=record)  # stores the record too
+    # Counted once committed: a batch retried on the synchronous path counts its moves once.
+    by = "timeout" if by_timeout else ("player" if user is not None else "computer")
+    unit_of_work.on_commit(partial(metrics.moved, match.kind, by))
+    return record
+
+
+MAX_AUTO_MOVES = 50
+
+
+def _apply_auto_moves(match: Match, seats: list[Seat]) -> None:
+    """Make the moves players preset (e.g. always pass a response window), one after another,
+    until the rules wait for a real decision. Bounded, in case presets answer each other."""
+    hook = registry.room(match.kind).hooks.auto_move
+    if hook is None:
+        return
+    game = registry.get(match.kind)
+    for _ in range(MAX_AUTO_MOVES):
+        if match.status != Match.Status.ACTIVE:
+            return
+        choice = next(((seat, move) for p in game.pending(match.state)
+                       for seat in seats if seat.index == p.seat
+                       for move in [hook(match, seat, p.kind)] if move is not None), None)
+        if choice is None:
+            return
+        seat, move = choice
+        try:
+            _apply(match, seats, seat.index, move, user=seat.user, key=f"auto-{match.move_count + 1}",
+                   by_timeout=False)
+        except MoveRejected:
+            log.exception("preset move refused for match %s seat %s", match.pk, seat.index)
+            return
+
+
+def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, record: MoveRecord | None = None) -> None:
+    """Outcome, deadlines and notifications after the state changed; saves match and seats.
+
+    Each seat's stored ``(waiting_for, waiting_key)`` is what the rules waited for from it
+    before this change. A seat's clock restarts when that changes (a new decision, a new
+    turn), or on each of its own moves when the rules give no key (a clock per move)."""
+    frames.note_change(match, seats, record)
+    now = timezone.now()
+    result = game.outcome(match.state)
+    out = game.seats_out(match.state) if result is None else {}
+    if out:
+        result = _no_person_left(seats, out)
+    pending: dict[int, tuple[str, str]] = {}
+    for p in (game.pending(match.state) if result is None else ()):
+        pending.setdefault(p.seat, (p.kind, p.key))  # a seat listed twice owes its first entry first
+    new_version = match.version + 1
+    track_situations = not game.strict_versions
+    paused = result is None and game.clocks_paused(match.state)
+    newly_due, new_deadlines, changed, computers_due, done_waiting = [], [], [], [], []
+    for seat in seats:
+        entry = pending.get(seat.index)
+        previous = (seat.waiting_for, seat.waiting_key) if seat.waiting_for else None
+        if previous is not None and entry is None and seat.user_id:
+            done_waiting.append(seat.user_id)
+        was = (seat.waiting_for, seat.waiting_key, seat.deadline, seat.deadline_warned, seat.situation_version,
+               seat.computer_due)
+        if track_situations and (entry != previous or seat.index == mover):
+            seat.situation_version = new_version
+        if _computer_due_set(match, seat, entry, previous, mover=mover, now=now):
+            computers_due.append(seat)
+        if entry is None:
+            seat.waiting_for, seat.waiting_key, seat.deadline = "", "", None
+        elif paused:
+            seat.waiting_for, seat.waiting_key = entry
+            seat.deadline = None
+        elif (entry != previous or (seat.index == mover and not entry[1])
+              # A pending seat without a deadline on a timed clock was paused: its clock restarts.
+              or (seat.deadline is None and _allowance(match, entry[0])[0] != "none")):
+            seat.waiting_for, seat.waiting_key = entry
+            clock_kind, amount = _allowance(match, entry[0])
+            seat.deadline = clock.deadline(now, clock_kind, amount, weekend_pause=match.weekend_pause,
+                                           paused_until=seat.paused_until)
+            seat.deadline_warned = False
+            if seat.deadline is not None:
+                new_deadlines.append(seat)
+            if previous is None:
+                newly_due.append(seat)
+        if (seat.waiting_for, seat.waiting_key, seat.deadline, seat.deadline_warned, seat.situation_version,
+                seat.computer_due) != was:
+            changed.append(seat)
+    match.version += 1
+    if result is not None:
+        match.status = Match.Status.FINISHED
+        match.outcome = result.as_dict()
+        match.finished_at = now
+    name = registry.get(match.kind).name
+    # "Your move" notices go into the same statement as the change (games/table/persistence.py).
+    notices = [(seat.user_id, Notification.Kind.YOUR_TURN, _your_turn_text(seat, match, name))
+               for seat in newly_due if seat.user_id]
+    # A "Your move" (or "less than a day left") that no longer applies goes away: the seat
+    # moved, or the game ended; one that came true again is the new notice above.
+    withdrawn = [s.user_id for s in seats if s.user_id] if result is not None else done_waiting
+    persistence.write(match, changed, record, notices, withdrawn=withdrawn)
+    if result is None and out:
+        _mark_out(match, seats, out)
+    if result is not None:
+        hook = registry.room(match.kind).hooks.on_finish
+        if hook:
+            hook(match, seats, match.outcome)
+        ratings.record_end(match, seats)  # a rated game rates its players here, once
+        for seat in seats:
+            if seat.user_id:
+                _notify(seat.user, match, Notification.Kind.GAME_OVER, _game_over_text(match, seat, seats))
+    notify.match_changed_on_commit(match, [s for s in seats if s.deadline], timers=new_deadlines)
+    computers.schedule_on_commit(match, computers_due, apply=computer_move_apply)
+
+
+def _no_person_left(seats: list[Seat], out: dict[int, str]):
+    """The end of a game in which every person has left and only computer players play on
+    (say the one person at a Camelot table of computers resigned): nobody is left to play
+    for, so it stops here, won by the computer players still in, rather than playing on
+    for a hundred moves before no one. None while a person still plays (or none ever did)."""
+    people = [s for s in seats if s.user_id is not None]
+    still_in = [s.index for s in seats if s.index not in out]
+    if not people or any(s.index not in out for s in people) or not still_in:
+        return None
+    left = "; ".join(f"Seat {s.index + 1} {out[s.index]}" for s in people)
+    who = "the computer player" if len(still_in) == 1 else "the computer players"
+    return Outcome(winners=tuple(still_in),
+                   reason=f"{left}. With no person left playing, the game stops here, won by {who} still in.")
+
+
+def _mark_out(match: Match, seats: list[Seat], out: dict[int, str]) -> None:
+    """A person just left a game that goes on without them: mark the seat (lists of games
+    then show it as over for them without reading the state) and tell them at once, with
+    what becomes of their stake. Rare, so through the ORM, on the synchronous path."""
+    newly = [s for s in seats if s.user_id and s.index in out and selectors.OUT_MARK not in (s.choice or {})]
+    if not newly:
+        return
+    unit_of_work.require_sync("a player left the game: their seat is marked through the ORM")
+    name = registry.get(match.kind).name
+    for seat in newly:
+        seat.choice = dict(seat.choice or {}, **{selectors.OUT_MARK: out[seat.index]})
+        seat.save(update_fields=["choice"])
+        ending = selectors.ending_for(match, seat.index, seats)
+        more = " ".join([ending["reason"], *ending["details"]]) if ending else ""
+        _notify(seat.user, match, Notification.Kind.GAME_OVER,
+                _fitted(f"You {out[seat.index]} in {name} #{match.pk}", more))
+
+
+def _fitted(head: str, more: str) -> str:
+    """``head: more`` within a notification's length, cut at a sentence if it must be."""
+    text = f"{head}: {more}" if more else f"{head}."
+    if len(text) <= NOTICE_LENGTH:
+        return text
+    cut = text[:NOTICE_LENGTH - 1]
+    end = max(cut.rfind(". "), cut.rfind("; "))
+    return cut[:end + 1] if end > len(head) else cut.rstrip() + "…"
+
+
+def match_rematch(*, match_id: int, user) -> tuple[Match, bool]:
+    """A new game after a finished one: the same game and table options, clock, spectators
+    and computer players, the same people invited (each accepts, choosing again what the
+    game asks of a seat, the CCG's deck). The asker sits first and the others follow in
+    their order round the table. One rematch per game: asked again, by anyone, it is the
+    one already made (the CCG's drawn game makes its own at once). Returns (the rematch,
+    whether this call made it); the finished game's pages are told (a bump)."""
+    with transaction.atomic():
+        old, seats = lock_match(match_id)
+        mine = next((s for s in seats if s.user_id == user.id and s.accepted), None)
+        if mine is None:
+            raise NotAllowed("Only the players of a game can ask for a rematch.")
+        if old.status != Match.Status.FINISHED:
+            raise ServiceError("A rematch follows a finished game.")
+        existing = Match.objects.filter(rematch_of=old).order_by("pk").first()
+        if existing is not None:
+            return existing, False
+        order = seats[mine.index:] + seats[:mine.index]
+        base = old.title.removeprefix("Rematch: ")
+        rematch = match_create(
+            creator=user, kind=old.kind, num_seats=old.num_seats, options=old.options,
+            invite=[s.user.username for s in order[1:] if s.user_id],
+            computers_at={i: s.computer for i, s in enumerate(order) if s.computer},
+            clock_kind=old.clock, clock_amount=old.clock_amount, weekend_pause=old.weekend_pause,
+            vacation_days=old.vacation_days, allow_spectators=old.allow_spectators,
+            title=(f"Rematch: {base}" if base else f"Rematch of #{old.pk}")[:80],
+            creator_choice=_own_choice(mine.choice), rematch_of=old, computer_delay=old.computer_delay,
+            computer_takeover=old.computer_takeover)
+        old.__dict__["_rematch"] = {"id": rematch.pk, "status": rematch.status}
+        _bump(old, seats)
+    return rematch, True
+
+
+# What the shell itself notes in Seat.choice, never part of what a player chose.
+_SHELL_MARKS = (selectors.OUT_MARK, "took_over_from")
+
+
+def _own_choice(choice: dict | None) -> dict:
+    return {k: v for k, v in (choice or {}).items() if k not in _SHELL_MARKS}
+
+
+def match_resign(*, match_id: int, user) -> Match:
+    with transaction.atomic():
+        match, seats = lock_match(match_id)
+        seat = next((s for s in seats if s.user_id == user.id and s.accepted), None)
+        if seat is None:
+            raise NotAllowed("You are not playing in this game.")
+        if match.status != Match.Status.ACTIVE:
+            raise ServiceError("Only a game in play can be resigned.")
+        if seat.index in registry.get(match.kind).seats_out(match.state):
+            raise ServiceError("You are already out of this game.")
+        if _takes_over(match, seats, seat):
+            _computer_takeover(match, seats, seat, why="resigned")
+            return match
+        _apply(match, seats, seat.index, {"type": "resign"}, user=user, key=f"resign-{seat.index}-{match.version}",
+               by_timeout=False)
+    return match
+
+
+def match_abandon(*, match_id: int, user) -> Match:
+    """The creator may call off a game that has not started, or one with no move made yet."""
+    with transaction.atomic():
+        match, seats = lock_match(match_id)
+        if match.creator_id != user.id and not user.is_staff:
+            raise NotAllowed("Only the game's creator can abandon it.")
+        if match.status == Match.Status.OPEN or (match.status == Match.Status.ACTIVE and match.move_count == 0):
+            was_active = match.status == Match.Status.ACTIVE
+            match.status = Match.Status.ABANDONED
+            match.finished_at = timezone.now()
+            match.seats.update(deadline=None, waiting_for="", waiting_key="", computer_due=None)
+            for seat in seats:
+                seat.deadline, seat.waiting_for, seat.waiting_key, seat.computer_due = None, "", "", None
+            _bump(match, seats, withdrawn=[s.user_id for s in seats if s.user_id])
+            hook = registry.room(match.kind).hooks.on_abandon
+            if hook and was_active:
+                hook(match)
+        else:
+            raise ServiceError("A game under way cannot be abandoned; resign instead.")
+    return match
+
+
+# --- timers ----------------------------------------------------------------------------
+
+def deadline_expire(*, match_id: int, seat_index: int, version: int | None = None,
+                    deadline: datetime | None = None) -> bool:
+    """Apply the rules' timeout move for a seat whose deadline has passed.
+
+    Idempotent and safe to race: returns False (doing nothing) when the deadline is not yet
+    due, the match is over, or the timer is for a deadline that was since replaced: the
+    ``deadline`` it was set for (seats acting at once keep their own timers however the
+    others move), or, for a timer that names none, the ``version`` it was set at.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        try:
+            match, seats = lock_match(match_id)
+        except NotFound:
+            return False
+        if match.status != Match.Status.ACTIVE:
+            return False
+        if deadline is None and version is not None and version != match.version:
+            return False
+        seat = next((s for s in seats if s.index == seat_index), None)
+        if seat is None or seat.deadline is None or seat.deadline > now:
+            return False
+        if deadline is not None and seat.deadline != deadline:
+            return False
+        game = registry.get(match.kind)
+        former = seat.user if seat.user_id else None
+        late = (now - seat.deadline).total_seconds()  # before the move sets the next deadline
+        if _takes_over(match, seats, seat):
+            # The computer player makes this move in the late player's place, and the next ones.
+            _computer_takeover(match, seats, seat, why="ran out of time")
+            _computer_apply(match, seats, seat, key=f"timeout-{seat_index}-{match.version}", by_timeout=True)
+            _apply_auto_moves(match, seats)
+            transaction.on_commit(partial(metrics.deadline_fired, late))
+            return True
+        move = game.timeout_move(match.state, seat_index)
+        described = game.describe_move(move, match.state)
+        # Said in words, in the log (before the rules' own line) and to the player: whose
+        # time ran out and what the site did in their place.
+        lead = [Event("timeout", f"Seat {seat_index + 1}'s time ran out, so the site {described} for them.",
+                      data={"seat": seat_index}).as_dict()]
+        try:
+            _apply(match, seats, seat_index, move, user=None, key=f"timeout-{seat_index}-{match.version}",
+                   by_timeout=True, lead_events=lead)
+        except MoveRejected:
+            log.exception("timeout move refused for match %s seat %s; resigning the seat", match_id, seat_index)
+            described = None
+            lead = [Event("timeout", f"Seat {seat_index + 1}'s time ran out, and the site could not move for them: "
+                                     "they leave the game.", data={"seat": seat_index}).as_dict()]
+            _apply(match, seats, seat_index, {"type": "resign"}, user=None,
+                   key=f"timeout-resign-{seat_index}-{match.version}", by_timeout=True, lead_events=lead)
+        _apply_auto_moves(match, seats)
+        transaction.on_commit(partial(metrics.deadline_fired, late))
+        if former is not None:
+            _notify(former, match, Notification.Kind.TIMEOUT, _timeout_text(game.name, match, described, seats))
+    return True
+
+
+def _timeout_text(game_name: str, match: Match, described: str | None, seats: list[Seat]) -> str:
+    """"Your time ran out in Camelot #7, so the site ends the turn for you." (``described``:
+    the move made for the player; None when none could be and the seat left the game)."""
+    if described is None:
+        return f"Your time ran out in {game_name} #{match.pk}, and the site could not move for you: you left the game."
+    return (f"Your time ran out in {game_name} #{match.pk}, so the site "
+            f"{selectors.with_names(described, seats)} for you.")[:NOTICE_LENGTH]
+
+
+def deadlines_fire_due(*, limit: int = 500, now=None) -> int:
+    """The guarantee behind the Celery fast path: expire every overdue seat (read through the
+    index on ``Seat.deadline``; each under the match lock, so a task firing at the same
+    moment makes the move once). Returns how many."""
+    now = now or timezone.now()
+    overdue = list(Seat.objects.filter(deadline__lte=now, match__status=Match.Status.ACTIVE)
+                   .order_by("deadline").values_list("match_id", "index")[:limit])
+    return sum(deadline_expire(match_id=m, seat_index=i) for m, i in overdue)
+
+
+def deadlines_sweep(*, limit: int = 500) -> int:
+    """``deadlines_fire_due``, then the day-ahead warnings. Returns how many seats expired."""
+    now = timezone.now()
+    fired = deadlines_fire_due(limit=limit, now=now)
+    deadline_warnings_send(now=now)
+    return fired
+
+
+def deadline_warnings_send(*, now=None) -> int:
+    """Tell players whose deadline is within 24 hours (once per deadline)."""
+    now = now or timezone.now()
+    soon = Seat.objects.filter(deadline__gt=now, deadline__lte=now + timedelta(hours=24), deadline_warned=False,
+                               match__status=Match.Status.ACTIVE, user__isnull=False).select_related("match", "user")
+    sent = 0
+    for seat in soon:
+        # Only clocks longer than a day deserve a warning: a 10-minute game needs none.
+        if clock.allowance(*_allowance(seat.match, seat.waiting_for)) <= timedelta(hours=24):
+            continue
+        if Seat.objects.filter(pk=seat.pk, deadline_warned=False).update(deadline_warned=True):
+            _notify(seat.user, seat.match, Notification.Kind.DEADLINE_NEAR,
+                    f"Less than a day left for your move in game #{seat.match_id}.")
+            metrics.REMINDERS.labels("deadline_warning").inc()
+            sent += 1
+    return sent
+
+
+def vacation_start(*, user, days: int) -> int:
+    """Stop this person's clocks for ``days`` in every active game, within each game's yearly
+    allowance. Returns the number of games whose clock was stopped."""
+    if days < 1:
+        raise ValueError("A vacation lasts at least one day.")
+    now = timezone.now()
+    stopped = 0
+    match_ids = list(Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE)
+                     .order_by("match_id").values_list("match_id", flat=True))
+    with transaction.atomic():
+        # Ascending match ids, each match before its seats: the order every writer keeps.
+        for match_id in match_ids:
+            match, seats = lock_match(match_id)
+            seat = next((s for s in seats if s.user_id == user.id), None)
+            if match.status != Match.Status.ACTIVE or seat is None:
+                continue
+            if seat.vacation_year != now.year:
+                seat.vacation_year, seat.vacation_days_used = now.year, 0
+            grant = min(days, match.vacation_days - seat.vacation_days_used)
+            if grant <= 0:
+                continue
+            pause = timedelta(days=grant)
+            seat.paused_until = max(now, seat.paused_until or now) + pause
+            seat.vacation_days_used += grant
+            if seat.deadline:
+                seat.deadline += pause
+            seat.save(update_fields=["vacation_year", "vacation_days_used", "paused_until", "deadline"])
+            _bump(match, seats, timers=[seat] if seat.deadline else [])
+            stopped += 1
+        profile = user.profile
+        profile.vacation_until = now + timedelta(days=days)
+        profile.vacation_days_used = (profile.vacation_days_used if profile.vacation_year == now.year else 0) + days
+        profile.vacation_year = now.year
+        profile.save()
+    if stopped == 0:
+        raise ValueError("None of your games has vacation days left to stop its clock.")
+    return stopped
+
+
+# --- computer players (games/table/computers.py) ----------------------------------------------
+
+def _computer_due_set(match: Match, seat: Seat, entry, previous, *, mover: int | None, now) -> bool:
+    """Keep a computer seat's ``computer_due`` in step with a change; True when it was set anew
+    (its task is then scheduled). Its delay counts from when its own decision became due: a
+    new decision (kind or key), or its own move; another seat's move leaves it alone, so a
+    player moving on and on beside it (Camelot's other token holder) never holds it back."""
+    if not seat.computer or entry is None:
+        seat.computer_due = None
+        return False
+    if entry != previous or seat.index == mover or seat.computer_due is None:
+        seat.computer_due = now + timedelta(seconds=match.computer_delay)
+        return True
+    return False
+
+
+def computer_move_apply(*, match_id: int, seat_index: int, version: int | None = None,
+                        due: datetime | None = None) -> bool:
+    """A computer player's move, through the same path as a person's: under the match lock,
+    with an idempotency key from (match, version, seat), then deadlines, pushes and the humans'
+    notifications as after any move, on the state as it is now.
+
+    Does nothing (False) when the seat is no longer a computer's or owes nothing, or the
+    decision the call was for was made or replaced since: ``due`` is the seat's
+    ``computer_due`` it was scheduled for (the change that set a new one scheduled its own);
+    a call naming only a ``version`` (tasks sent before ``computer_due`` existed) wants that
+    version to be the match's."""
+    with transaction.atomic():
+        try:
+            match, seats = lock_match(match_id)
+        except NotFound:
+            return False
+        seat = next((s for s in seats if s.index == seat_index), None)
+        if (match.status != Match.Status.ACTIVE or seat is None or not seat.computer or not seat.waiting_for
+                or (due is not None and seat.computer_due != due)
+                or (due is None and version is not None and match.version != version)):
+            return False
+        key = f"computer-{seat_index}-{match.version}"
+        if persistence.earlier_move(match.pk, key) is not None:
+            return False
+        _computer_apply(match, seats, seat, key=key, by_timeout=False)
+        _apply_auto_moves(match, seats)
+    return True
+
+
+def computer_moves_sweep(*, limit: int = 200) -> int:
+    """The guarantee behind the scheduled tasks: make every computer move overdue by more
+    than a few seconds (a lost task, a restarted process). Returns how many were made."""
+    return sum(computer_move_apply(match_id=m, seat_index=i, due=due) for m, i, due in computers.overdue(limit=limit))
+
+
+def _computer_apply(match: Match, seats: list[Seat], seat: Seat, *, key: str, by_timeout: bool) -> MoveRecord:
+    """Choose and apply the computer player's move in a locked match. A crash or an illegal
+    choice is logged and replaced by a legal move; if even that is refused, the rules' timeout
+    move is made, so a computer player never stalls a game."""
+    game = registry.get(match.kind)
+    lead = _takeover_announcement(seat, seats)
+    try:
+        move = computers.choose(game, match, seat)
+    except Exception:  # noqa: BLE001 - any bug in a player: logged, and a legal move instead
+        log.exception("computer player (%s) failed in match %s seat %s", seat.computer, match.pk, seat.index)
+        legal = game.legal_moves(match.state, seat.index)
+        move = legal[computers.move_seed(match.seed, match.version, seat.index) % len(legal)] if legal else None
+    if move is not None:
+        try:
+            return _apply(match, seats, seat.index, move, user=None, key=key, by_timeout=by_timeout,
+                          lead_events=lead)
+        except MoveRejected as exc:
+            log.error("computer player (%s) chose a refused move in match %s seat %s: %s (%s)",
+                      seat.computer, match.pk, seat.index, move, exc.message)
+    return _apply(match, seats, seat.index, game.timeout_move(match.state, seat.index), user=None,
+                  key=f"{key}-fallback", by_timeout=by_timeout, lead_events=lead)
+
+
+def _takeover_announcement(seat: Seat, seats: list[Seat]) -> list[dict]:
+    """The log line saying who left and who plays on, once, with the computer's first move
+    after a takeover (a log line needs a move record to belong to). The name is written out:
+    the seat's number now names the computer."""
+    former = (seat.choice or {}).get("took_over_from")
+    if not former:
+        return []
+    seat.choice = {k: v for k, v in seat.choice.items() if k != "took_over_from"}
+    seat.save(update_fields=["choice"])
+    text = (f"{former['name']} {former['why']}: {computers.display_name(seat, seats)} "
+            "plays on in their place.")
+    return [Event("takeover", text).as_dict()]
+
+
+def _takes_over(match: Match, seats: list[Seat], seat: Seat) -> bool:
+    """Whether a computer player takes over this person's seat rather than the player leaving
+    the table (the table's option, in games of three or more, while another person plays on:
+    a table of computers alone would only play for itself)."""
+    others_play = any(s.user_id is not None for s in seats if s.index != seat.index)
+    return (match.computer_takeover and len(seats) >= 3 and seat.user_id is not None and others_play
+            and computers.default_level(match.kind) is not None)
+
+
+def _computer_takeover(match: Match, seats: list[Seat], seat: Seat, *, why: str) -> None:
+    """The seat passes to a computer player, named as such from now on; the person who left
+    is told, and no longer sees the seat's hidden cards."""
+    former, level = seat.user, computers.default_level(match.kind)
+    # ``left_by``: a seat once left stays left (games/table/access.py): they may not sit down again.
+    seat.user, seat.computer, seat.left_by = None, level, former
+    seat.choice = dict(seat.choice or {}, took_over_from={"name": former.username, "why": why})
+    # What the seat owes is the computer's decision from now: its delay starts here.
+    seat.computer_due = timezone.now() + timedelta(seconds=match.computer_delay) if seat.waiting_for else None
+    seat.save(update_fields=["user", "computer", "left_by", "choice", "computer_due"])
+    name = registry.get(match.kind).name
+    _notify(former, match, Notification.Kind.TIMEOUT if why == "ran out of time" else Notification.Kind.GAME_OVER,
+            f"You {why} in {name} #{match.pk}: {computers.display_name(seat, seats)} plays your seat from now on.")
+    _bump(match, seats)
+    computers.schedule_on_commit(match, [seat] if seat.computer_due else [], apply=computer_move_apply)
+
+
+# --- chat and notifications ------------------------------------------------------------
+
+def chat_post(*, match_id: int, user, text: str) -> ChatMessage:
+    text = (text or "").strip()
+    if not text:
+        raise ServiceError("Say something first.")
+    if len(text) > CHAT_MAX:
+        raise ServiceError(f"Chat messages are at most {CHAT_MAX} characters.")
+    with transaction.atomic():
+        # The match row's lock (only that row: the lock order's first step) numbers the lines
+        # of two players pressing Send at once one after the other, and keeps one unread chat
+        # notice per player and game.
+        match = (Match.objects.select_for_update(of=("self",)).filter(pk=match_id)
+                 .only("id", "kind", "allow_spectators", "spectator_chat").first())
+        if match is None:
+            raise NotFound("No such game.")
+        seats = list(match.seats.all())
+        mine = [s for s in seats if s.user_id == user.id]
+        # The game's chat is the players'. Spectators talk only when the table allows it, and
+        # then in a channel of their own that the players never see (no advice from the rail).
+        refusal = access.chat_refusal(match, user, seats)  # all the seats: a block is any player's
+        if refusal is not None:
+            raise refusal
+        spectators = not any(s.accepted for s in mine)
+        last = (ChatMessage.objects.filter(match=match, spectators=spectators)
+                .order_by("-seq").values_list("seq", flat=True).first())
+        message = ChatMessage.objects.create(match=match, user=user, text=text, spectators=spectators,
+                                             seq=(last or 0) + 1)
+        if not spectators:
+            _chat_notices(match, message, seats)
+        notify.chat_posted_on_commit(message, selectors.chat_public(message))
+    return message
+
+
+def _chat_notices(match: Match, message: ChatMessage, seats: list[Seat]) -> None:
+    """A players' line counts in the other players' notifications: one unread notice per game,
+    its text the latest line (``_notify``). A player with the game's page open has it marked
+    read as the line reaches the page (games/live/consumers.py), so it counts only for those away."""
+    name = registry.get(match.kind).name
+    text = f"{message.user.username} in {name} #{match.pk}: “{message.text}”"
+    if len(text) > NOTICE_LENGTH:
+        text = text[:NOTICE_LENGTH - 2] + "…”"
+    for seat in seats:
+        if seat.accepted and seat.user_id and seat.user_id != message.user_id:
+            persistence.notify(seat.user_id, match.pk, Notification.Kind.CHAT, text)
+
+
+def chat_notices_read(*, match_id: int, user_id: int) -> int:
+    """This player sees the game's chat (its page is open): its unread chat notice is read."""
+    return Notification.objects.filter(user_id=user_id, match_id=match_id, kind=Notification.Kind.CHAT,
+                                       read_at__isnull=True).update(read_at=timezone.now())
+
+
+def chat_spectators_set(*, match_id: int, user, allowed: bool) -> Match:
+    """The table option: may spectators chat among themselves? The creator decides."""
+    with transaction.atomic():
+        match, _seats = lock_match(match_id)
+        if match.creator_id != user.id:
+            raise NotAllowed("Only the game's creator can change who may chat.")
+        if allowed and not match.allow_spectators:
+            raise ServiceError("This game has no spectators.")
+        match.spectator_chat = bool(allowed)
+        match.save(update_fields=["spectator_chat", "updated_at"])
+    return match
+
+
+def notifications_mark_read(*, user, ids: list[int] | None = None) -> int:
+    qs = Notification.objects.filter(user=user, read_at__isnull=True)
+    if ids is not None:
+        qs = qs.filter(pk__in=ids)
+    return qs.update(read_at=timezone.now())
+
+
+def _notify(user, match, kind, text) -> None:
+    """One unread notification per game and kind: a newer event of the same kind in the same
+    game replaces the text of the unread one (and brings it to the top) instead of adding
+    another, so seventeen moves make one "Your move", not seventeen. Once read, the next
+    event makes a new one. A refreshed notification may be e-mailed again (the summary is
+    still at most one an hour)."""
+    persistence.notify(user.pk, match.pk, kind, text[:NOTICE_LENGTH])
+
+
+NOTICE_LENGTH = 300
+
+
+def _your_turn_text(seat: Seat, match: Match, game_name: str) -> str:
+    # In words (Game.wait_words), never the rules' identifier of the wait ("discard_keepers").
+    what = ("Your move" if seat.waiting_for == "turn"
+            else f"You are asked to {registry.get(match.kind).wait_text(seat.waiting_for)}")
+    return f"{what} in {game_name} #{match.pk}."[:NOTICE_LENGTH]
+
+
+def _game_over_text(match: Match, seat: Seat, seats: list[Seat]) -> str:
+    """"You won in Grail Duel #5: alice has the higher total." — in names, never "Seat N"."""
+    ending = selectors.ending_for(match, seat.index, seats)
+    name = registry.get(match.kind).name
+    more = " ".join(t for t in [ending["reason"], *ending["details"]] if t) if ending else ""
+    return _fitted(f"{ending['headline'] if ending else 'Game over'} in {name} #{match.pk}", more)
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+def lock_match(match_id: int) -> tuple[Match, list[Seat]]:
+    """Lock a match and its seats for a change, in the one order every writer uses: the
+    match row first, then its seats by index (collections, if any, after both: see
+    decks/services.py). Two writers that lock in this order can wait for each other but
+    never deadlock. The seats come with their users (notifications name them)."""
+    return persistence.lock(match_id)
+
+
+def _allowance(match: Match, pending_kind: str) -> tuple[str, int]:
+    """The clock for one kind of wait: the kind's hook may set a shorter one of its own (e.g.
+    response windows), never a longer one than the game's (``clock.within``)."""
+    hook = registry.room(match.kind).hooks.allowance
+    override = hook(match, pending_kind) if hook else None
+    return clock.within((match.clock, match.clock_amount), override)
+
+
+def _bump(match: Match, seats: list[Seat], *, timers: list[Seat] = (), withdrawn=()) -> None:
+    """A change clients must see that is not a move (a seat taken, a clock stopped);
+    ``withdrawn``: users whose calls to act in this game no longer apply (persistence.write)."""
+    frames.note_change(match, seats)
+    match.version += 1
+    persistence.write(match, [], None, withdrawn=withdrawn)
+    notify.match_changed_on_commit(match, [], timers=list(timers))
