@@ -826,7 +826,7 @@ def scenario_edge(redis, workdir, n=300):
     from django.conf import settings
     from django.test import Client
 
-    from games.table import registry
+    from games import registry
     from games.models import Match
 
     settings.RATELIMIT_ENABLE = True
@@ -959,8 +959,9 @@ def scenario_camelot_computer(redis, workdir, seconds=30, delay=2):
 
     from django.db import connection
 
-    from games.table import registry, services
-    from games.table.errors import MoveRejected, StaleVersion
+    from games.table import services
+    from games import registry
+    from grailsite.errors import MoveRejected, StaleVersion
     from games.models import Match, MoveRecord, Seat
 
     env = site_env(redis.url, GRAILSITE_PRODUCTION="0")

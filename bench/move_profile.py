@@ -27,7 +27,8 @@ def _play(games: list[dict], moves: int) -> int:
     """Submit ``moves`` legal moves round-robin over the games; returns how many applied."""
     from django.contrib.auth import get_user_model
 
-    from games.table import registry, services
+    from games.table import services
+    from games import registry
     from games.models import Match
 
     User = get_user_model()

@@ -55,7 +55,8 @@ def _measure(client, url: str) -> tuple[float, int]:
 
 def _move_ms(match_id: int, users: dict) -> float:
     """Median milliseconds of a legal move through the service on ``match_id``."""
-    from games.table import registry, services
+    from games.table import services
+    from games import registry
     from games.models import Match
 
     times = []
@@ -78,7 +79,7 @@ def _batched_move_ms(match_id: int, users: dict) -> float:
     from asgiref.sync import sync_to_async
 
     from games.live import live_moves
-    from games.table import registry
+    from games import registry
     from games.models import Match
 
     def next_move():
@@ -147,7 +148,7 @@ def _player_games(me, other, n: int) -> None:
     """``n`` rated Grail Duel games between two people through the service (the real end:
     ratings move there), a few open games, and ``me`` following ``other``."""
     from games.table import services
-    from grailsite.accounts import players
+    from games.players import profiles as players
 
     for k in range(n):
         a, b = (me, other) if k % 2 else (other, me)

@@ -15,8 +15,8 @@ from django.utils.html import format_html, format_html_join
 from decks import cardformat, cardio, services
 from decks.models import AnteStake, Card, CardRevision, Deck, Holding, ImportJob, LedgerEntry
 from decks.models import JSON_FIELDS as CARD_JSON_FIELDS
-from games.table import errors as games_errors
-from games.web.api_auth import parse_json
+from grailsite import errors as games_errors
+from grailsite.api_auth import parse_json
 from games.rules.ccg import vocabulary
 
 IMPORT_BATCH = 200

@@ -18,8 +18,8 @@ from decks import cardformat, selectors, services
 from decks.forms import WriteYerOwnForm
 from decks.models import Deck
 from decks.views import card_json
-from games.web.api import ERRORS, NO_NUL, Id, In, JsonObject
-from games.web.api_auth import MaybeViewer, Viewer
+from grailsite.api_types import ERRORS, NO_NUL, Id, In, JsonObject
+from grailsite.api_auth import MaybeViewer, Viewer
 from grailsite import ratelimits
 from grailsite.formerrors import labelled_errors
 

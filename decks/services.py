@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from decks import cardformat, loader
-from games.table import errors as games_errors
+from grailsite import errors as games_errors
 from decks.models import AnteStake, Card, CardRevision, Deck, DeckVersion, Holding, ImportJob, LedgerEntry
 
 Reason = LedgerEntry.Reason

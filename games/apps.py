@@ -4,3 +4,16 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     name = "games"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # The parts that act on the table's changes listen to it (games/table/changes.py):
+        # live builds each viewer's frame, the inbox nudges, reminds and pushes, players rate
+        # a finished game.
+        from games.inbox import notify, push
+        from games.live import frames
+        from games.players import ratings
+        from games.table import changes
+
+        changes.listen(shown=frames.note_change, written=notify.match_changed_on_commit,
+                       chatted=notify.chat_posted_on_commit, noticed=push.flush_on_commit)
+        changes.listen(finished=ratings.record_end)

@@ -49,9 +49,9 @@ class StateField(models.JSONField):
 
 class MatchStateField(StateField):
     """A match's state: saved without the parts its row keeps in ``state_fixed``
-    (games/table/state_storage.py; ``Match.save`` brings that column up to date first)."""
+    (games/state_storage.py; ``Match.save`` brings that column up to date first)."""
 
     def pre_save(self, model_instance, add):
-        from games.table import state_storage
+        from games import state_storage
 
         return state_storage.column_part(getattr(model_instance, self.attname), model_instance.__dict__.get("state_fixed"))

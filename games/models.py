@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from games.table import state_storage
+from games import state_storage
 from games.fields import MatchStateField, StateField
 from games.rules.computer import level_label  # the levels' labels live with the pure players
 
@@ -43,7 +43,7 @@ class Match(models.Model):
     # that clients must see bumps ``version``.
     # A json column, not jsonb, on PostgreSQL: written and read whole on every move (games/fields.py).
     # The parts of it the rules keep fixed after set-up (Game.fixed_keys) are stored apart in
-    # ``state_fixed``, written once (games/table/state_storage.py); in memory ``state`` is whole.
+    # ``state_fixed``, written once (games/state_storage.py); in memory ``state`` is whole.
     state = MatchStateField(null=True, blank=True)
     state_fixed = StateField(null=True, blank=True, editable=False)
     version = models.PositiveIntegerField(default=0)
@@ -79,7 +79,7 @@ class Match(models.Model):
     def __str__(self):
         return f"{self.kind} #{self.pk}"
 
-    # --- the state's two columns (games/table/state_storage.py) ------------------------------
+    # --- the state's two columns (games/state_storage.py) ------------------------------
     @classmethod
     def from_db(cls, db, field_names, values):
         match = super().from_db(db, field_names, values)
@@ -115,7 +115,7 @@ class Match(models.Model):
     @property
     def game_name(self) -> str:
         """The game's own name ("Cup Quest"), which every list shows before the title."""
-        from games.table import registry  # the rooms import the models
+        from games import registry  # the rooms import the models
 
         try:
             return registry.get(self.kind).name

@@ -16,7 +16,7 @@ import logging
 
 from django.http import HttpResponse, HttpResponseBadRequest
 
-from games.table.errors import error_response
+from grailsite.errors import error_response
 from grailsite.dbpool import DATABASE_DOWN, RETRY_AFTER, UNAVAILABLE
 
 log = logging.getLogger(__name__)

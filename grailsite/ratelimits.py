@@ -18,7 +18,7 @@ from django.conf import settings
 from django.http import HttpResponse
 from django_ratelimit.core import is_ratelimited
 
-from games.table.errors import TooManyRequests
+from grailsite.errors import TooManyRequests
 from grailsite.client_address import client_address
 
 log = logging.getLogger(__name__)

@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.static import serve
 
-from grailsite import api, health, metrics, pwa
+from grailsite import health, metrics, pwa
 
 urlpatterns = [
     # Probes and metrics (grailsite/health.py, grailsite/metrics.py): no session, no page.
@@ -15,11 +15,10 @@ urlpatterns = [
     path("decks/", include("decks.urls")),
     # The installable app: manifest, icons, service worker, offline page (grailsite/pwa.py).
     path("", include(pwa.urlpatterns)),
-    path("", include("grailsite.accounts.player_urls")),
+    path("", include("games.players.urls")),
+    # The pages, then the typed JSON API (games under /api/, decks under /decks/api/) and its
+    # OpenAPI document at /api/schema/ (games/web/urls.py).
     path("", include("games.web.urls")),
-    # The typed JSON API (games under /api/, decks under /decks/api/) and its OpenAPI
-    # document at /api/schema/; after the pages, so the home page keeps "/".
-    path("", include(api.urlpatterns())),
 ]
 if settings.DEBUG:
     urlpatterns += [path(f"{settings.MEDIA_URL.lstrip('/')}<path:path>", serve, {"document_root": settings.MEDIA_ROOT})]

@@ -9,7 +9,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from games.live import aiodb, connect_gate, frames
-from games.table import persistence, registry
+from games.table import persistence
+from games import registry
+from games.kinds.base import plain_room
 from tests.council_game import Council
 from tests.podium_game import Podium
 from tests.secret_game import SecretHand
@@ -21,11 +23,11 @@ os.environ.setdefault("GRAILSITE_CHECK_HELD_STATES", "1")
 persistence.recent.check = True
 
 # A test game whose hands are unmistakable strings, so leak checks can search for them.
-registry.register(SecretHand())
+registry.register(plain_room(SecretHand()))
 # A test game whose seats all act at once, each on its own decision.
-registry.register(Council())
+registry.register(plain_room(Council()))
 # A test game whose result the test declares (ratings: any number of players, any result).
-registry.register(Podium())
+registry.register(plain_room(Podium()))
 
 PASSWORD = "a-long-test-password-42"
 pytest_plugins = ["tests.db_reset", "tests.browser_fixtures", "tests.celery_worker"]

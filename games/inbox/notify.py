@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from games.inbox import reminders
 from games.live import publisher
+from games.live.publisher import match_group, user_group
 from games.table import unit_of_work
 
 log = logging.getLogger(__name__)
@@ -20,14 +21,6 @@ log = logging.getLogger(__name__)
 # Deadlines further away than this are left to the beat sweep: long ETA tasks sit in worker
 # memory and are redelivered late after a worker dies (see docs/architecture.md).
 FAST_PATH_HORIZON = timedelta(hours=1)
-
-
-def match_group(match_id: int) -> str:
-    return f"match-{match_id}"
-
-
-def user_group(user_id: int) -> str:
-    return f"user-{user_id}"
 
 
 def match_changed_on_commit(match, seats_to_nudge, *, timers=()) -> None:

@@ -48,7 +48,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.table import unit_of_work
-from games.table.errors import NotFound, ServiceError
+from grailsite.errors import NotFound, ServiceError
 from games.models import Notification
 from grailsite import metrics
 from grailsite.accounts.models import PushDelivery, PushEvent, PushPreferences, PushSubscription

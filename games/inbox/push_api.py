@@ -9,8 +9,8 @@ from typing import Annotated
 from ninja import Field, Router, Schema, Status
 
 from games.inbox import push
-from games.web.api import ERRORS, NO_NUL, PUBLIC, In
-from games.web.api_auth import Viewer
+from grailsite.api_types import ERRORS, NO_NUL, PUBLIC, In
+from grailsite.api_auth import Viewer
 from grailsite.accounts.models import PushSubscription
 
 router = Router(auth=Viewer(), tags=["push"])

@@ -7,8 +7,8 @@ from ninja import Field, Router, Status
 
 from games.inbox import recap
 from games.table import selectors
-from games.web.api import ERRORS, Count, In, MatchId
-from games.web.api_auth import Viewer
+from grailsite.api_types import ERRORS, Count, In, MatchId
+from grailsite.api_auth import Viewer
 
 router = Router(auth=Viewer(), tags=["games"])
 

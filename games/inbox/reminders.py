@@ -36,7 +36,8 @@ from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from games.inbox import emails
-from games.table import clock, persistence, registry, unit_of_work
+from games.table import clock, persistence, unit_of_work
+from games import registry
 from games.models import Match, Notification, Reminder, Seat
 from grailsite import metrics
 from grailsite.accounts.models import PushPreferences

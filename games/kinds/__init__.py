@@ -1,1 +1,1 @@
-"""Each game's room on the site, one folder per game (see ``base.py`` and ``games/table/registry.py``)."""
+"""Each game's room on the site, one folder per game (see ``base.py`` and ``games/registry.py``)."""

@@ -8,7 +8,7 @@ from django.contrib.staticfiles.utils import get_files
 from django.core.files.storage import FileSystemStorage
 from django.template.loaders.filesystem import Loader
 
-from games.table import registry
+from games import registry
 
 
 def _room_dirs(sub: str) -> list[tuple[str, str]]:

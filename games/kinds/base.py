@@ -4,7 +4,7 @@ Each game has a folder ``games/kinds/<kind>/`` whose package defines ``ROOM``, a
 holding the pure rules object, its lifecycle hooks, the forms for its table options and
 per-seat choice, any URLs of its own, and its board script and style (files under the
 folder's ``static/``, served as ``games/<kind>/...``; templates under ``templates/<kind>/``).
-``games/table/registry.py`` lists the folders; the shell asks the registry, never a game by name.
+``games/registry.py`` lists the folders; the shell asks the registry, never a game by name.
 
 A room also explains its game (``guide``, a ``Guide``): a one-sentence summary for the game
 lists, the one-line goal shown on every table of it, and its rules page, the template
@@ -94,7 +94,7 @@ class Room:
     # Extra URL patterns (django.urls.path objects), included by games/web/urls.py.
     urls: list = field(default_factory=list)
     # Operations of its own in the JSON API (a ninja Router, paths under /api/), mounted by
-    # grailsite/api.py with the shell's: typed schemas, one error shape, in the document.
+    # games/web/api_root.py with the shell's: typed schemas, one error shape, in the document.
     api: object | None = None
     # The folder holding static/ and templates/ (set by the registry from the package).
     folder: Path | None = None
@@ -243,3 +243,9 @@ def _jsonable(value):
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
     return value
+
+
+def plain_room(game: Game) -> Room:
+    """A room holding only rules, with no board script: for games that need nothing of the
+    site but the shell (the test suite's own games)."""
+    return Room(game=game, script=None)

@@ -38,11 +38,11 @@ from django.conf import settings
 
 from games.live import frames, live_moves, move_trace
 from games.table import selectors, services
-from games.web.api_auth import bad_text, check_bounds
-from games.table.errors import ServiceError
+from grailsite.api_auth import bad_text, check_bounds
+from grailsite.errors import ServiceError
 from games.live.frames import group_for
 from games.models import Match
-from games.inbox.notify import match_group, user_group
+from games.live.publisher import match_group, user_group
 from grailsite.dbpool import DATABASE_DOWN, RETRY_AFTER, UNAVAILABLE
 from grailsite.client_address import client_address
 from grailsite import logs, metrics

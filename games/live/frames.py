@@ -27,7 +27,8 @@ from collections import OrderedDict
 import orjson
 
 from games.live import publisher
-from games.table import registry, selectors, unit_of_work
+from games.table import selectors, unit_of_work
+from games import registry
 
 log = logging.getLogger(__name__)
 

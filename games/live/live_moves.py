@@ -53,7 +53,7 @@ from django.core.exceptions import SynchronousOnlyOperation
 
 from games.live import aiodb, frames, move_trace, publisher
 from games.table import persistence, services, unit_of_work
-from games.table.errors import NotFound, ServiceError
+from grailsite.errors import NotFound, ServiceError
 from grailsite.dbpool import DATABASE_DOWN
 
 log = logging.getLogger(__name__)

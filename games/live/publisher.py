@@ -28,6 +28,16 @@ from grailsite import metrics
 PUBSUB_BACKEND = "channels_redis.pubsub.RedisPubSubChannelLayer"
 
 
+def match_group(match_id: int) -> str:
+    """Every socket of a game's page: chat lines and nudges that are the same for all."""
+    return f"match-{match_id}"
+
+
+def user_group(user_id: int) -> str:
+    """Every socket of one person: their nudges, from any game."""
+    return f"user-{user_id}"
+
+
 def _hosts() -> list[str]:
     """The layer's Redis servers, in the layer's order (its shards)."""
     return [h if isinstance(h, str) else h["address"] for h in settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]]

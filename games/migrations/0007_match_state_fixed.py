@@ -1,5 +1,5 @@
 """Match.state_fixed: the parts of a state its rules keep fixed after set-up, stored once
-instead of with every move (games/table/state_storage.py). Existing rows keep their whole state in
+instead of with every move (games/state_storage.py). Existing rows keep their whole state in
 ``state`` (a key there wins when the two are joined) and are split by their next write."""
 import games.fields
 from django.db import migrations

@@ -14,7 +14,7 @@ from django import forms
 from django.db.models import Case, Count, Exists, IntegerField, OuterRef, Q, Subquery, Value, When
 from django.db.models.functions import Coalesce
 
-from games.table import registry
+from games import registry
 from games.models import Match, Seat
 from grailsite.accounts.models import Follow
 

@@ -6,7 +6,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 
 from games.players import ratings
-from games.table import registry
+from games import registry
 
 PER_PAGE = 50
 

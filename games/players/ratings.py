@@ -58,11 +58,6 @@ def display(mu: float, sigma: float) -> float:
 NEW_DISPLAY = display(MU, SIGMA)
 
 
-def rated_at_creation(asked: bool, *, computer_seats: int) -> bool:
-    """A game counts for ratings when its creator left "rated" on and every seat is a person."""
-    return bool(asked) and computer_seats == 0
-
-
 @dataclass(frozen=True)
 class Entry:
     """One rated player of a finished game: who, in which seat, and their rank."""

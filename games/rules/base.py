@@ -200,7 +200,7 @@ class Game:
     wait_words: ClassVar[dict[str, str]] = {"turn": "move"}
     # Top-level keys of the state that never change once ``setup`` made them (the CCG's card
     # definitions). The shell stores them once instead of with every move
-    # (games/table/state_storage.py); successive states should share these parts, not copy them.
+    # (games/state_storage.py); successive states should share these parts, not copy them.
     fixed_keys: ClassVar[tuple[str, ...]] = ()
     # Keys of ``view_for``'s dict that map names to what never changes once shown (the CCG's
     # card definitions by code). A page keeps them, so a change it receives carries only the

@@ -27,7 +27,7 @@ the one query of its own is whether anyone seated blocked this person (``blocked
 asked only of someone signed in who wants to sit or talk."""
 from __future__ import annotations
 
-from games.table.errors import NotAllowed, ServiceError, Unauthenticated
+from grailsite.errors import NotAllowed, ServiceError, Unauthenticated
 from grailsite.accounts.models import Block
 
 

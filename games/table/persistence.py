@@ -14,7 +14,7 @@ PostgreSQL:
   committed while this one waited);
 * ``write``: the match update, the move record and every changed seat in ONE statement
   (data-modifying CTEs), with the state serialized by orjson; the parts of the state its
-  rules keep fixed go to ``state_fixed`` only when they changed (games/table/state_storage.py).
+  rules keep fixed go to ``state_fixed`` only when they changed (games/state_storage.py).
 
 These statements go through a server-binding cursor (``_cursor``): the parameters travel
 beside the SQL instead of being quoted into it by Python, which for a 5–65 KB state was a
@@ -39,9 +39,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
-from games.inbox import push
-from games.table import state_storage, unit_of_work
-from games.table.errors import NotFound
+from games.table import changes, unit_of_work
+from games import state_storage
+from grailsite.errors import NotFound
 from games.fields import json_text
 from games.models import Match, MoveRecord, Notification, Seat
 
@@ -67,7 +67,7 @@ def fast() -> bool:
 class _Recent:
     """match id -> (version, row stamp, state, fixed) for the last few hundred matches this
     process changed or read for a change: the whole state and the ``state_fixed`` part the
-    row holds (games/table/state_storage.py).
+    row holds (games/state_storage.py).
 
     The state kept is the object the rules made (or the lock read), not a copy: the rules
     never change a state they are given, and nothing after the write changes it either.
@@ -183,7 +183,7 @@ STATE_SQL = "SELECT state, state_fixed FROM games_match WHERE id = %s"
 
 def state_from_row(row) -> tuple:
     """(state, fixed) from a row's ``state`` and ``state_fixed`` columns: the whole state and
-    the fixed part the row holds (games/table/state_storage.py)."""
+    the fixed part the row holds (games/state_storage.py)."""
     fixed = _json(row[1])
     return state_storage.joined(_json(row[0]), fixed), fixed
 
@@ -312,7 +312,7 @@ def write(match: Match, seats: list[Seat], record: MoveRecord | None, notices=()
             notify(user_id, match.pk, kind, text)
         return
     if notices:  # each notice may be a push, once the change commits (games/inbox/push.py)
-        push.flush_on_commit([user_id for user_id, _kind, _text in notices])
+        changes.noticed([user_id for user_id, _kind, _text in notices])
     params: list = []
     parts = [_match_update(match, params)]
     if record is not None:
@@ -411,12 +411,12 @@ def notify(user_id: int, match_id: int, kind: str, text: str) -> None:
                      .update(text=text, created_at=timezone.now(), emailed_at=None, pushed_at=None))
         if not refreshed:
             Notification.objects.create(user_id=user_id, match_id=match_id, kind=kind, text=text)
-        push.flush_on_commit([user_id])
+        changes.noticed([user_id])
         return
     params: list = []
     (refresh_name, refresh), (_, add) = _notice_upsert("n", user_id, match_id, kind, text, params)
     execute(f"WITH {refresh_name} AS ({refresh}) {add}", params)
-    push.flush_on_commit([user_id])
+    changes.noticed([user_id])
 
 
 def _notice_upsert(name: str, user_id: int, match_id: int, kind: str, text: str, params: list):

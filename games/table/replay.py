@@ -1,7 +1,7 @@
 """Replaying stored games from their seed and move log (pure rules, stored moves)."""
 from __future__ import annotations
 
-from games.table import registry
+from games import registry
 from games.models import Match, MoveRecord
 from games.rules.base import IllegalMove
 

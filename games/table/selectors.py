@@ -6,8 +6,9 @@ import re
 
 from django.db.models import Case, Exists, IntegerField, OuterRef, Value, When
 
-from games.table import access, computers, registry
-from games.table.errors import NotAllowed, NotFound, ServiceError
+from games.table import access, computers
+from games import registry
+from grailsite.errors import NotAllowed, NotFound, ServiceError
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
 from games.rules.base import Event
 

@@ -12,11 +12,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games.inbox import notify
-from games.live import frames
-from games.players import ratings
-from games.table import access, clock, computers, persistence, registry, selectors, unit_of_work
-from games.table.errors import MoveRejected, NotAllowed, NotFound, ServiceError, StaleVersion
+from games.table import access, changes, clock, computers, persistence, selectors, unit_of_work
+from games import registry
+from grailsite.errors import MoveRejected, NotAllowed, NotFound, ServiceError, StaleVersion
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
 from games.table.replay import JOIN_MOVE
 from games.rules.base import Event, IllegalMove, Outcome
@@ -30,6 +28,11 @@ CHAT_MAX = 500
 
 
 # --- creating, joining, starting -------------------------------------------------------
+
+def _rated_at_creation(asked: bool, *, computer_seats: int) -> bool:
+    """A game counts for ratings when its creator left "rated" on and every seat is a person."""
+    return bool(asked) and computer_seats == 0
+
 
 def match_create(*, creator, kind: str, num_seats: int, options: dict | None = None, invite: list[str] = (),
                  clock_kind: str = "days", clock_amount: int = 3, weekend_pause: bool = False,
@@ -89,7 +92,7 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
             clock=clock_kind, clock_amount=clock_amount if clock_kind != "none" else 0,
             weekend_pause=weekend_pause, vacation_days=vacation_days, rematch_of=rematch_of,
             computer_delay=computer_delay, computer_takeover=computer_takeover, practice=practice,
-            rated=ratings.rated_at_creation(rated, computer_seats=len(computer_seats)))
+            rated=_rated_at_creation(rated, computer_seats=len(computer_seats)))
         seats = [Seat.objects.create(match=match, index=0, user=creator, accepted=True, choice=choice)]
         waiting = iter(invitees)
         for index in range(1, num_seats):
@@ -362,7 +365,7 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
     Each seat's stored ``(waiting_for, waiting_key)`` is what the rules waited for from it
     before this change. A seat's clock restarts when that changes (a new decision, a new
     turn), or on each of its own moves when the rules give no key (a clock per move)."""
-    frames.note_change(match, seats, record)
+    changes.shown(match, seats, record)
     now = timezone.now()
     result = game.outcome(match.state)
     out = game.seats_out(match.state) if result is None else {}
@@ -425,11 +428,11 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
         hook = registry.room(match.kind).hooks.on_finish
         if hook:
             hook(match, seats, match.outcome)
-        ratings.record_end(match, seats)  # a rated game rates its players here, once
+        changes.finished(match, seats)  # a rated game rates its players here, once (games/players/ratings.py)
         for seat in seats:
             if seat.user_id:
                 _notify(seat.user, match, Notification.Kind.GAME_OVER, _game_over_text(match, seat, seats))
-    notify.match_changed_on_commit(match, [s for s in seats if s.deadline], timers=new_deadlines)
+    changes.written(match, [s for s in seats if s.deadline], timers=new_deadlines)
     computers.schedule_on_commit(match, computers_due, apply=computer_move_apply)
 
 
@@ -844,7 +847,7 @@ def chat_post(*, match_id: int, user, text: str) -> ChatMessage:
                                              seq=(last or 0) + 1)
         if not spectators:
             _chat_notices(match, message, seats)
-        notify.chat_posted_on_commit(message, selectors.chat_public(message))
+        changes.chatted(message, selectors.chat_public(message))
     return message
 
 
@@ -935,7 +938,7 @@ def _allowance(match: Match, pending_kind: str) -> tuple[str, int]:
 def _bump(match: Match, seats: list[Seat], *, timers: list[Seat] = (), withdrawn=()) -> None:
     """A change clients must see that is not a move (a seat taken, a clock stopped);
     ``withdrawn``: users whose calls to act in this game no longer apply (persistence.write)."""
-    frames.note_change(match, seats)
+    changes.shown(match, seats)
     match.version += 1
     persistence.write(match, [], None, withdrawn=withdrawn)
-    notify.match_changed_on_commit(match, [], timers=list(timers))
+    changes.written(match, [], timers=list(timers))

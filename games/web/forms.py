@@ -1,6 +1,7 @@
 from django import forms
 
-from games.table import clock, computers, registry
+from games.table import clock, computers
+from games import registry
 
 # Seats 2 to 8 may each be given to a computer player; the page shows as many as the game has.
 COMPUTER_SEATS = range(1, 8)

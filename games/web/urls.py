@@ -1,10 +1,11 @@
 from django.urls import path
 
 from games.players import rating_views
-from games.table import registry
-from games.web import views
+from games import registry
+from games.web import api_root, views
 
-# The pages; the JSON API is grailsite/api.py (django-ninja), mounted in grailsite/urls.py.
+# The pages, then the JSON API (games/web/api_root.py, django-ninja): after the pages, so the
+# home page keeps "/".
 urlpatterns = [
     path("", views.home, name="home"),
     path("lobby/", views.lobby, name="lobby"),
@@ -20,4 +21,4 @@ urlpatterns = [
     path("games/<int:match_id>/<str:action>/", views.match_action, name="match_action"),
     # Each game's own URLs, from its room (games/kinds/<kind>/).
     *(pattern for room in registry.rooms() for pattern in room.urls),
-]
+] + api_root.urlpatterns()

@@ -11,9 +11,10 @@ from django.views.decorators.http import require_POST
 
 from decks import selectors as deck_selectors
 from games.inbox import recap
-from games.table import access, computers, registry, selectors, services
+from games.table import access, computers, selectors, services
+from games import registry
 from games.players import lobby as lobby_games
-from games.table.errors import NotAllowed, ServiceError
+from grailsite.errors import NotAllowed, ServiceError
 from games.web.forms import MatchCreateForm
 from games.kinds.base import raw_values
 from games.models import Notification

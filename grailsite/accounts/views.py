@@ -1,20 +1,10 @@
 from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth.decorators import login_required
-from django.http import Http404
 from django.shortcuts import redirect, render
-from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
 
-from games.inbox import emails, push
-from games.table.errors import NotFound, ServiceError
-from games.players.ratings import PROVISIONAL_GAMES
-from games.table.services import vacation_start
 from grailsite.ratelimits import ratelimit_view
 
-from . import players
-from .forms import PreferencesForm, PushPreferencesForm, SignUpForm, VacationForm
-from .models import Profile, PushPreferences
+from .forms import SignUpForm
 
 
 @ratelimit_view("signup")
@@ -28,109 +18,3 @@ def signup(request):
         messages.success(request, f"Welcome, {user.username}!")
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
-
-
-@login_required
-def account_settings(request):
-    profile, _ = Profile.objects.get_or_create(user=request.user)
-    prefs = PreferencesForm(instance=profile)
-    vacation = VacationForm()
-    push_prefs = PushPreferencesForm(instance=push.preferences_of(request.user.pk))
-    if request.method == "POST" and ("save_push" in request.POST or "remove_push" in request.POST):
-        done = _push_settings(request)
-        if done is not None:
-            return done
-        push_prefs = PushPreferencesForm(request.POST, instance=push.preferences_of(request.user.pk))
-        push_prefs.is_valid()  # shows its errors
-    elif request.method == "POST" and "save_preferences" in request.POST:
-        prefs = PreferencesForm(request.POST, instance=profile)
-        if prefs.is_valid():
-            prefs.save()
-            messages.success(request, "Preferences saved.")
-            return redirect("account_settings")
-    elif request.method == "POST" and "start_vacation" in request.POST:
-        vacation = VacationForm(request.POST)
-        if vacation.is_valid():
-            try:
-                vacation_start(user=request.user, days=vacation.cleaned_data["days"])
-            except ValueError as exc:
-                vacation.add_error("days", str(exc))
-            else:
-                messages.success(request, "Your clocks are stopped. Enjoy the holiday!")
-                return redirect("account_settings")
-    return render(request, "accounts/settings.html", {
-        "prefs": prefs, "vacation": vacation, "profile": profile, "push_prefs": push_prefs,
-        "push_key": push.public_key(), "push_devices": request.user.push_subscriptions.all()})
-
-
-def _push_settings(request):
-    """The settings page's push forms: remove a device, or save the events and quiet hours.
-    Returns the redirect when done, None when the form has errors to show."""
-    if "remove_push" in request.POST:
-        try:
-            push.subscription_remove(user=request.user, subscription_id=int(request.POST["remove_push"]))
-        except (NotFound, ValueError):
-            messages.error(request, "That device was already removed.")
-        else:
-            messages.success(request, "That device will get no more pushes.")
-        return redirect("account_settings")
-    instance = PushPreferences.objects.filter(user=request.user).first() or PushPreferences(user=request.user)
-    form = PushPreferencesForm(request.POST, instance=instance)
-    if not form.is_valid():
-        return None
-    form.save()
-    messages.success(request, "Push preferences saved.")
-    return redirect("account_settings")
-
-
-# --- players: profiles, follows, blocks, friends ----------------------------------------------
-
-def player_profile(request, name):
-    try:
-        shown = players.profile(name, request.user)
-    except NotFound:
-        raise Http404("No such player.") from None
-    return render(request, "accounts/profile.html", {"p": shown, "person": shown.user,
-                                                     "mine": request.user.pk == shown.user.pk,
-                                                     "provisional_games": PROVISIONAL_GAMES})
-
-
-_TIES = {"follow": (players.follow, "You follow {name}."), "unfollow": (players.unfollow, "You no longer follow {name}."),
-         "block": (players.block, "You blocked {name}: they cannot invite you, join your games or chat in them."),
-         "unblock": (players.unblock, "You unblocked {name}.")}
-
-
-@login_required
-@require_POST
-def player_tie(request, name, action):
-    """Follow, unfollow, block or unblock someone, from their profile."""
-    if action not in _TIES:
-        raise Http404()
-    call, said = _TIES[action]
-    try:
-        call(user=request.user, name=name)
-    except NotFound:
-        raise Http404("No such player.") from None
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, said.format(name=name))
-    return redirect("player_profile", name=name)
-
-
-@login_required
-def friends(request):
-    return render(request, "accounts/friends.html", {"friends": players.friends(request.user)})
-
-
-@csrf_exempt  # the signed token is the credential; a mail client's one-click POST has no session
-def unsubscribe(request, token):
-    """Every notification e-mail off, from the link in one (RFC 8058: a POST, from the mail
-    client's button or this page's, does it; a GET only asks, since mail scanners follow links)."""
-    user_id = emails.unsubscribe_user_id(token)
-    if user_id is None:
-        return render(request, "accounts/unsubscribe.html", {"invalid": True}, status=400)
-    if request.method == "POST":
-        emails.unsubscribe(user_id)
-        return render(request, "accounts/unsubscribe.html", {"done": True})
-    return render(request, "accounts/unsubscribe.html", {"token": token})

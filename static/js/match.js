@@ -48,7 +48,7 @@
       .sort(function (a, b) { return b.length - a.length; });
     var frag = document.createDocumentFragment(), rest = String(text || ""), at = 0, found;
     if (!names.length) { frag.appendChild(document.createTextNode(rest)); return frag; }
-    // Whole names only, as the history page (grailsite/accounts/templatetags/players.py).
+    // Whole names only, as the history page (games/templatetags/players.py).
     var pattern = new RegExp("(?<![\\w@.+-])(?:" + names.join("|") + ")(?![\\w@+-])", "g");
     while ((found = pattern.exec(rest)) !== null) {
       if (found.index > at) frag.appendChild(document.createTextNode(rest.slice(at, found.index)));

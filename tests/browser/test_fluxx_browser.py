@@ -59,7 +59,7 @@ def dressed(move: dict) -> dict:
 @contextmanager
 def quotes_set_up(quotes: str = QUOTES):
     """Games started meanwhile have their quotes weighed as ``quotes`` says (setup option)."""
-    from games.table import registry
+    from games import registry
 
     hooks = registry.room("fluxx").hooks
     written = hooks.setup_options

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from games.table import registry, services
+from games.table import services
+from games import registry
 from tests.browser.helpers import log_in, open_game
 from tests.platform.test_wait_clocks import _path_to, _start
 

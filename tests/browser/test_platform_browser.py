@@ -70,7 +70,8 @@ def test_a_finished_games_replay_can_be_watched_as_each_player(live_url, new_pag
     """Once a game is over its replay can show any seat's view, hand included."""
     from django.contrib.auth import get_user_model
 
-    from games.table import registry, services
+    from games.table import services
+    from games import registry
     from games.table.replay import state_at
     from tests.browser.helpers import log_in
     from tests.conftest import PASSWORD

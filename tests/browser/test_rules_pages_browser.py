@@ -7,7 +7,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from decks import services as deck_services
-from games.table import registry, services
+from games.table import services
+from games import registry
 from tests.browser.helpers import log_in
 from tests.conftest import PASSWORD
 

@@ -17,7 +17,8 @@ from django.test import Client
 
 from decks import services as deck_services
 from decks.models import Deck
-from games.table import registry, services
+from games.table import services
+from games import registry
 from games.models import Match, Seat
 from tests.platform.wsclient import communicator, session_cookie
 
@@ -213,7 +214,7 @@ def test_a_private_game_admits_only_the_people_invited_at_every_door(kind, cast)
 def test_no_private_game_offers_a_seat_to_strangers(cast):
     """A private game's seats are all given: to people invited, or to computer players. One
     with a seat left open could be joined by no one (or, before, by anyone from the lobby)."""
-    from games.table.errors import ServiceError
+    from grailsite.errors import ServiceError
 
     with pytest.raises(ServiceError, match="invitation"):
         services.match_create(creator=cast["player"], kind="cupquest", num_seats=3, invite=["invited"],

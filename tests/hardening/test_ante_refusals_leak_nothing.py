@@ -22,7 +22,7 @@ from decks import services as deck_services
 from decks.models import AnteStake, Holding
 from games.live import frames
 from games.table import selectors, services
-from games.table.errors import MoveRejected
+from grailsite.errors import MoveRejected
 from games.models import Match, MoveRecord
 from games.rules.base import Event
 from tests.platform.ccg_helpers import GAME, drive, ensure_card_database, prepared_player

@@ -18,8 +18,9 @@ import pytest
 
 from decks import services as deck_services
 from decks.models import Deck
-from games.table import registry, selectors, services
-from games.table.errors import ServiceError
+from games.table import selectors, services
+from games import registry
+from grailsite.errors import ServiceError
 from games.models import Match, MoveRecord
 from games.rules.base import Event
 from tests.secret_game import secrets_of

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 EXAMPLES = 20  # per operation; the whole file stays well under a minute
 # The refusals of a malformed request: pydantic's, one sentence per field ("'cards.x': ..."),
-# and the body parser's (games/web/api_auth.py).
+# and the body parser's (grailsite/api_auth.py).
 MALFORMED = re.compile(r"^'[^']*': |^The request body |^Text may not contain ")
 
 

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from games.table import selectors, services
-from games.table.errors import NotAllowed
+from grailsite.errors import NotAllowed
 from games.models import ChatMessage
 
 

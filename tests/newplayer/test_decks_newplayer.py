@@ -100,7 +100,7 @@ def test_the_import_page_shows_the_suggestion(client, newcomer):
 
 def test_a_wish_list_is_refused_only_when_chosen_for_a_game(newcomer, make_user):
     from games.table import services as game_services
-    from games.table.errors import ServiceError
+    from grailsite.errors import ServiceError
     deck = newcomer.decks.first()
     wish = services.deck_save(user=newcomer, name="Wish", cards={**deck.cards, "robin": 40})
     with pytest.raises(ServiceError, match="cannot be played"):

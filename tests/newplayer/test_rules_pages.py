@@ -8,7 +8,8 @@ from html import unescape
 import pytest
 
 from decks import services as deck_services
-from games.table import registry, services
+from games.table import services
+from games import registry
 from games.models import Match
 
 KINDS = ("camelot", "ccg", "cupquest", "duel", "fluxx")

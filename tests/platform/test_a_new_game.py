@@ -11,7 +11,8 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.urls import clear_url_caches
 
-from games.table import registry, services
+from games.table import services
+from games import registry
 from games.models import Match
 
 SHELL = Path(__file__).resolve().parents[2]

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from games.table import registry, services
+from games.table import services
+from games import registry
 from games.models import Match, Seat
 from tests.browser_fixtures import _database_url
 from tests.platform.ccg_helpers import ensure_card_database, prepared_player, start_two_player
@@ -50,7 +51,8 @@ def on_database(url: str, *args: str, code: str | None = None) -> subprocess.Com
 # Run on the restored database: one more move in each game, by whoever is to act there.
 GO_ON = """
 import json
-from games.table import registry, services
+from games.table import services
+from games import registry
 from games.models import Match, Seat
 out = {}
 for match in Match.objects.filter(pk__in=%s).order_by("pk"):

@@ -15,7 +15,7 @@ from decks import services as deck_services
 from decks.models import AnteStake, Holding, LedgerEntry
 from games.table import selectors, services
 from games.kinds.ccg import hooks as ccg_shell
-from games.table.errors import ServiceError
+from grailsite.errors import ServiceError
 from games.models import Match, MoveRecord
 from games.rules.ccg.game import ante_result
 from tests.platform.ccg_helpers import GAME, drive, seed_for

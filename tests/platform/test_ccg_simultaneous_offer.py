@@ -5,7 +5,7 @@ clear error, and a turn holder's move made before another seat's face-up play st
 import pytest
 
 from games.table import services
-from games.table.errors import MoveRejected, StaleVersion
+from grailsite.errors import MoveRejected, StaleVersion
 from tests.platform.ccg_helpers import GAME, drive, ensure_card_database, prepared_player
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)

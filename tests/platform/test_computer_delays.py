@@ -8,8 +8,9 @@ import time
 
 import pytest
 
-from games.table import registry, services
-from games.table.errors import MoveRejected, StaleVersion
+from games.table import services
+from games import registry
+from grailsite.errors import MoveRejected, StaleVersion
 from games.models import Match, MoveRecord, Seat
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,9 @@ from django.test import override_settings
 from django.utils import timezone
 
 from games.inbox import notify
-from games.table import computers, registry, selectors, services
-from games.table.errors import ServiceError
+from games.table import computers, selectors, services
+from games import registry
+from grailsite.errors import ServiceError
 from games.models import Match, MoveRecord, Notification, Seat
 from games.tasks import deadlines_sweep
 from tests.celery_worker import wait_for

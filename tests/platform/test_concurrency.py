@@ -1,8 +1,9 @@
 """Racing submissions on a real PostgreSQL: row locks make each move apply exactly once."""
 import pytest
 
-from games.table import registry, services
-from games.table.errors import StaleVersion
+from games.table import services
+from games import registry
+from grailsite.errors import StaleVersion
 from games.models import Match, MoveRecord
 
 # serialized_rollback keeps the card database of the data migrations across the flush.

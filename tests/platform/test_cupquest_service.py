@@ -14,8 +14,9 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from games.table import registry, selectors, services
-from games.table.errors import MoveRejected, StaleVersion
+from games.table import selectors, services
+from games import registry
+from grailsite.errors import MoveRejected, StaleVersion
 from games.models import Match, MoveRecord, Notification, Seat
 from games.rules.cupquest import cards
 from tests.browser.test_cupquest_browser import SEED, choose_move

@@ -8,8 +8,9 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from games.table import registry, selectors, services
-from games.table.errors import MoveRejected, ServiceError
+from games.table import selectors, services
+from games import registry
+from grailsite.errors import MoveRejected, ServiceError
 from games.models import Match, MoveRecord, Seat
 from games.table.replay import JOIN_MOVE, state_at
 from games.rules.fluxx.cards import TYPE

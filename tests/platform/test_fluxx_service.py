@@ -15,8 +15,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from games.table import registry, selectors, services
-from games.table.errors import MoveRejected, StaleVersion
+from games.table import selectors, services
+from games import registry
+from grailsite.errors import MoveRejected, StaleVersion
 from games.models import Match, MoveRecord, Notification, Seat
 from games.table.replay import state_at
 from games.rules.fluxx.cards import ALL_RECORDS, BY_ID, CURRENT, LEGACY, NAME

@@ -9,7 +9,7 @@ import pytest
 
 from decks.models import LedgerEntry
 from games.table import selectors, services
-from games.table.errors import NotAllowed, ServiceError
+from grailsite.errors import NotAllowed, ServiceError
 from games.models import Match, MoveRecord, Notification, Seat
 from tests.platform.ccg_helpers import cards, players  # noqa: F401 (fixtures this module uses)
 from tests.platform.ccg_helpers import drive

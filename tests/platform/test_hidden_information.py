@@ -5,7 +5,8 @@ import asyncio
 import pytest
 from channels.db import database_sync_to_async
 
-from games.table import registry, services
+from games.table import services
+from games import registry
 from tests.platform.wsclient import communicator, next_state, session_cookie
 from tests.secret_game import secrets_of
 

@@ -3,7 +3,8 @@ from datetime import timedelta
 
 import pytest
 
-from games.table import lifecycle, registry, services
+from games.table import lifecycle, services
+from games import registry
 from games.models import MoveRecord
 
 

@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.players import lobby
 from games.table import services
-from grailsite.accounts import players
+from games.players import profiles as players
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db

@@ -2,12 +2,12 @@
 import pytest
 
 from games.table import services
-from games.table.errors import MoveRejected, NotAllowed, StaleVersion
+from grailsite.errors import MoveRejected, NotAllowed, StaleVersion
 from games.models import Match, MoveRecord
 
 
 def _first_legal(match, seat):
-    from games.table import registry
+    from games import registry
 
     return registry.get(match.kind).legal_moves(match.state, seat)[0]
 
@@ -80,7 +80,7 @@ def test_resign_finishes_the_game_for_the_other_player(make_match):
 
 
 def test_playing_to_the_end_records_the_outcome(make_match):
-    from games.table import registry
+    from games import registry
 
     match, users = make_match(options={"rounds": 1})
     game = registry.get("duel")

@@ -4,7 +4,8 @@ import re
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.table import registry, services
+from games.table import services
+from games import registry
 from games.models import Match
 
 

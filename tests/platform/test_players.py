@@ -1,4 +1,4 @@
-"""Players (grailsite/accounts/players.py): profiles, leaderboards, follows, blocks and
+"""Players (games/players/profiles.py): profiles, leaderboards, follows, blocks and
 challenges. Private games never show to outsiders; a blocked player is refused at every
 door a test can reach (invite, join by page, API and service, a game under way, chat)."""
 import re
@@ -10,9 +10,9 @@ from django.urls import reverse
 
 from games.players import ratings
 from games.table import services
-from games.table.errors import NotAllowed
+from grailsite.errors import NotAllowed
 from games.models import Match
-from grailsite.accounts import players
+from games.players import profiles as players
 from grailsite.accounts.models import Block, Follow
 from tests.conftest import PASSWORD
 
@@ -308,7 +308,7 @@ def test_the_history_page_links_the_players_names_and_escapes_the_rest(client, m
 def test_linked_names_escapes_text_around_names():
     from types import SimpleNamespace
 
-    from grailsite.accounts.templatetags.players import linked_names
+    from games.templatetags.players import linked_names
 
     seats = [SimpleNamespace(user_id=1, computer="", user=SimpleNamespace(username="al")),
              SimpleNamespace(user_id=None, computer="knight", user=None)]

@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django.test import override_settings
 
 from games.live import presence
-from grailsite.accounts import players
+from games.players import profiles as players
 from tests.platform.wsclient import communicator, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)

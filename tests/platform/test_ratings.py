@@ -14,7 +14,7 @@ from openskill.models import PlackettLuce
 from games.live import live_moves
 from games.players import ratings
 from games.table import services
-from games.table.errors import MoveRejected
+from grailsite.errors import MoveRejected
 from games.models import Match, Rating, RatingChange, Seat
 
 pytestmark = pytest.mark.django_db

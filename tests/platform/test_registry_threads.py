@@ -6,7 +6,7 @@ PgBouncer and Redis-shard tests, whose servers are fresh processes)."""
 import threading
 import time
 
-from games.table import registry
+from games import registry
 
 
 def test_threads_asking_while_the_rooms_load_all_find_their_game(monkeypatch):

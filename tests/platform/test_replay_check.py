@@ -3,7 +3,8 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.table import registry, services
+from games.table import services
+from games import registry
 from games.models import Match
 
 

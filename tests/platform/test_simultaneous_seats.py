@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from games.table import services
-from games.table.errors import MoveRejected, StaleVersion
+from grailsite.errors import MoveRejected, StaleVersion
 from games.models import MoveRecord
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)

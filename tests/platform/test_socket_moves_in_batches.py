@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 
 from games.live import aiodb, frames, live_moves, publisher
 from games.table import services, unit_of_work
-from games.table.errors import MoveRejected, NotAllowed, NotFound, StaleVersion
+from grailsite.errors import MoveRejected, NotAllowed, NotFound, StaleVersion
 from games.models import Match, MoveRecord, Notification, Seat
 from tests.platform.batch_counts import counts, since
 

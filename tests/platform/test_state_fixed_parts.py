@@ -1,13 +1,14 @@
 """A state's fixed parts (Game.fixed_keys: the CCG's card definitions, instance codes and
 owners) live in the row's ``state_fixed``, written once, not with every move
-(games/table/state_storage.py). Whatever path reads a match gets the whole state; a row written
+(games/state_storage.py). Whatever path reads a match gets the whole state; a row written
 whole (before this layout, or by a plain UPDATE) still reads as it was written."""
 import json
 
 import pytest
 from django.db import connection
 
-from games.table import persistence, state_storage
+from games.table import persistence
+from games import state_storage
 from games.models import Match
 from games.table.replay import replay_check
 from tests.platform.ccg_helpers import GAME, drive

@@ -98,7 +98,8 @@ def test_vacation_stops_my_clock_within_the_allowance(make_match):
 
 
 def test_no_day_ahead_warning_for_a_wait_whose_own_clock_is_short(monkeypatch, make_match):
-    from games.table import lifecycle, registry
+    from games.table import lifecycle
+    from games import registry
 
     # A 12-hour wait (e.g. a response window) in a 3-days-a-move game: warning a day ahead
     # would warn the moment it opened.

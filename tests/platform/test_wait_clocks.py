@@ -15,7 +15,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.table import clock, registry, services
+from games.table import clock, services
+from games import registry
 from games.models import Match
 from tests.platform.ccg_helpers import cards, prepared_player  # noqa: F401 (autouse fixture)
 

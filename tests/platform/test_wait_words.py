@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from games.table import registry, selectors, services
+from games.table import selectors, services
+from games import registry
 from games.models import Match, Notification
 from tests.platform.ccg_helpers import cards  # noqa: F401 (autouse: the starter set)
 from tests.platform.test_wait_clocks import _path_to, _start

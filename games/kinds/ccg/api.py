@@ -1,5 +1,5 @@
 """The CCG's own operation of the JSON API: a seat's response-window preset. Mounted with the
-shell's routes (grailsite/api.py adds every room's ``api`` router), so it is validated by its
+shell's routes (games/web/api_root.py adds every room's ``api`` router), so it is validated by its
 typed schema, answers refusals in the one JSON shape, and is in the generated document."""
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Literal
 
 from ninja import Router, Schema
 
-from games.web.api import ERRORS, In, MatchId
-from games.web.api_auth import Viewer
+from grailsite.api_types import ERRORS, In, MatchId
+from grailsite.api_auth import Viewer
 
 from . import hooks
 

@@ -33,7 +33,7 @@ from decks import selectors as deck_selectors
 from decks import services as deck_services
 from decks.models import AnteStake, DeckVersion, Holding
 from games.table import access, persistence, selectors, services, unit_of_work
-from games.table.errors import NotAllowed, NotFound, ServiceError
+from grailsite.errors import NotAllowed, NotFound, ServiceError
 from games.models import Match
 from games.rules.ccg.game import ante_result
 

@@ -16,11 +16,11 @@ from django.db.models import Exists, OuterRef, Q
 
 from decks.models import Deck
 from games.players import ratings as rating_rules
-from games.table import registry
-from games.table.errors import NotAllowed, NotFound, ServiceError
+from games import registry
+from grailsite.errors import NotAllowed, NotFound, ServiceError
 from games.models import Match, Rating, Seat
 
-from .models import Block, Follow
+from grailsite.accounts.models import Block, Follow
 
 User = get_user_model()
 

@@ -1,15 +1,30 @@
 """Game kind -> its room (rules, hooks, forms, URLs, assets). The shell looks games up here
 and nowhere else. Adding a game is one line in ROOMS plus its own folders:
 ``games/rules/<kind>/`` (pure rules) and ``games/kinds/<kind>/`` (its room, see
-``games/kinds/base.py``)."""
+``games/kinds/base.py``).
+
+The registry stands beside the models, below every part that asks it: it names the rooms'
+packages and imports them on first use, but never imports a room's code by name, so the
+rooms (which import the table, decks and the API's edge) stand above it."""
 from __future__ import annotations
 
 import importlib
 import threading
 from pathlib import Path
 
-from games.kinds.base import Room
+from typing import Protocol
+
 from games.rules.base import Game
+
+
+class Room(Protocol):
+    """What the registry needs of a room (``games.kinds.base.Room`` is the one rooms use)."""
+
+    game: Game
+    folder: Path | None
+
+    @property
+    def kind(self) -> str: ...
 
 # The packages whose ROOM is a game of the site, in no particular order.
 ROOMS = (
@@ -57,9 +72,8 @@ def add(package: str) -> Room:
     return room
 
 
-def register(game: Game | Room) -> Room:
-    """Register a rules object with a default room (tests' own games), or a whole room."""
-    room = game if isinstance(game, Room) else Room(game=game, script=None)
+def register(room: Room) -> Room:
+    """Register a whole room (tests' own games: ``games.kinds.base.plain_room``)."""
     _ROOMS[room.kind] = room
     return room
 

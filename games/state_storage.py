@@ -20,7 +20,7 @@ the move path's SQL (``games/table/persistence.py``) both lay out rows through t
 """
 from __future__ import annotations
 
-from games.table import registry
+from games import registry
 
 
 def fixed_keys(kind: str) -> tuple[str, ...]:

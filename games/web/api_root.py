@@ -16,9 +16,9 @@ from decks.api import router as decks_router
 from games.web.api import router as games_router
 from games.inbox.push_api import router as push_router
 from games.inbox.recap_api import router as recap_router
-from games.web.api_auth import BoundedParser
-from games.table import registry
-from games.table.errors import ServiceError, error_response, service_error_response
+from grailsite.api_auth import BoundedParser
+from games import registry
+from grailsite.errors import ServiceError, error_response, service_error_response
 
 
 class SiteAPI(NinjaAPI):

@@ -13,7 +13,7 @@ from django.middleware.csrf import CsrfViewMiddleware
 from ninja.parser import Parser
 from ninja.security import APIKeyHeader
 
-from games.table.errors import NotAllowed, ServiceError, Unauthenticated
+from grailsite.errors import NotAllowed, ServiceError, Unauthenticated
 from grailsite.accounts.models import Profile
 
 MAX_BODY = 64 * 1024

@@ -1,0 +1,62 @@
+"""The forms of a player's settings page: preferences, vacation, push and reminders."""
+import functools
+import zoneinfo
+
+from django import forms
+
+from games.inbox.reminders import clean_hours
+from grailsite.accounts.models import Profile, PushEvent, PushPreferences
+
+
+class PreferencesForm(forms.ModelForm):
+    class Meta:
+        model = Profile
+        fields = ("email_notifications",)
+
+
+class VacationForm(forms.Form):
+    days = forms.IntegerField(min_value=1, max_value=60, help_text="Your clocks stop for this many days.")
+
+
+class PushPreferencesForm(forms.ModelForm):
+    """Which events reach this person by push, and their quiet hours (in their time zone)."""
+
+    events = forms.MultipleChoiceField(choices=PushEvent.choices, required=False, widget=forms.CheckboxSelectMultiple,
+                                       label="Push me when")
+    time_zone = forms.ChoiceField(choices=(), label="Time zone",
+                                  help_text="Quiet hours and reminders are read in this zone.")
+    quiet_start = forms.TimeField(required=False, label="Quiet from", widget=forms.TimeInput(attrs={"type": "time"}),
+                                  help_text="Pushes due in quiet hours wait, and come as one when they end.")
+    quiet_end = forms.TimeField(required=False, label="Quiet until", widget=forms.TimeInput(attrs={"type": "time"}))
+    reminder_hours = forms.CharField(
+        required=False, max_length=60, label="Remind me before my deadlines, hours before",
+        help_text="For example “24, 4, 1” on a days clock; shorter clocks remind proportionally sooner. "
+                  "By push when “A deadline near, or passed” is ticked above. Empty: no reminders.")
+    remind_by_email = forms.BooleanField(required=False, label="Also send reminders by e-mail")
+
+    class Meta:
+        model = PushPreferences
+        fields = ("events", "time_zone", "quiet_start", "quiet_end", "reminder_hours", "remind_by_email")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].choices = [(z, z) for z in time_zones()]
+        if not self.is_bound:
+            self.initial["reminder_hours"] = ", ".join(f"{h:g}" for h in self.instance.reminder_hours or [])
+
+    def clean_reminder_hours(self):
+        try:
+            return clean_hours(self.cleaned_data.get("reminder_hours") or "")
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from None
+
+    def clean(self):
+        data = super().clean()
+        if bool(data.get("quiet_start")) != bool(data.get("quiet_end")):
+            raise forms.ValidationError("Give both ends of the quiet hours, or neither.")
+        return data
+
+
+@functools.lru_cache(maxsize=1)
+def time_zones() -> list[str]:
+    return sorted(zoneinfo.available_timezones() | {"UTC"})
