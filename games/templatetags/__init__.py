@@ -1,1 +1,3 @@
-"""Template filters of the games app: players' names as links, seats as the game page names them."""
+"""Template filters of the games app: players' names as links, seats as a game's page names
+them. They read seats through the table."""
+MAY_IMPORT = ("games.table",)
