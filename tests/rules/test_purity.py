@@ -5,8 +5,10 @@ import sys
 from pathlib import Path
 
 RULES = Path(__file__).resolve().parents[2] / "games" / "rules"
+# ``secrets`` too: a committed game's secret is drawn by the site, never by the rules
+# (games/rules/commitment.py), so that all of a game's chance stays in its seed.
 FORBIDDEN_ROOTS = {"django", "channels", "celery", "redis", "psycopg", "requests", "time", "datetime", "random",
-                   "socket", "subprocess"}
+                   "secrets", "socket", "subprocess"}
 
 
 def _imports(path: Path):
