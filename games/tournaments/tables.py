@@ -8,7 +8,8 @@ tablemates, neither of them a search:
 
 1. Seating table by table, each seat goes to the best-placed player of this table's band or
    the next ``SWAP_REACH`` ones who has sat with the fewest of the players already seated
-   there (players left over from an earlier band are seated first, so nobody drifts down).
+   there (players left over from an earlier band are seated first, and a band's players are
+   never left over by more than the next table can take, so nobody drifts down).
 2. A swap pass: a player who still sits with an earlier tablemate is swapped with a player at
    another table, taking the swap that removes the most repeat meetings and, among those,
    moves scores least, until no swap removes any. Nobody ends more than ``SWAP_REACH`` tables
@@ -135,16 +136,25 @@ def _spread(player: Entrant, others: Iterable[Entrant]) -> float:
 
 
 def _fill(seated: list[Entrant], sizes: list[int], plain, meetings) -> list[list[Entrant]]:
-    """Seats table by table, in order of places: first anyone whose band is an earlier table
-    (so nobody waits long), then, seat by seat, the best-placed player of the bands from this
-    table's to ``SWAP_REACH`` tables on who has sat with the fewest of those already there."""
+    """Seats table by table, in order of places: first anyone whose band is an earlier table,
+    then, seat by seat, the best-placed player of the bands from this table's to
+    ``SWAP_REACH`` tables on who has sat with the fewest of those already there. Players of
+    this band or earlier are taken instead whenever those left over would not all fit at the
+    next table, so nobody sits more than one table below their band."""
     waiting, tables = list(seated), []
     for t, n in enumerate(sizes):
-        table = [p for p in waiting if plain[p.id] < t][:n]
-        band = [p for p in waiting if t <= plain[p.id] <= t + SWAP_REACH]
+        next_size = sizes[t + 1] if t + 1 < len(sizes) else 0
+        table = [p for p in waiting if plain[p.id] < t]
+        candidates = [p for p in waiting if t <= plain[p.id] <= t + SWAP_REACH]
+        due = sum(1 for p in candidates if plain[p.id] == t)  # band t players still waiting
         while len(table) < n:
-            pick = min(range(len(band)), key=lambda k: (_repeats(band[k], table, meetings), k))
-            table.append(band.pop(pick))
+            if due - next_size >= n - len(table):
+                choice = [k for k, p in enumerate(candidates) if plain[p.id] == t]
+            else:
+                choice = range(len(candidates))
+            pick = min(choice, key=lambda k: (_repeats(candidates[k], table, meetings), k))
+            due -= plain[candidates[pick].id] == t
+            table.append(candidates.pop(pick))
         taken = {p.id for p in table}
         waiting = [p for p in waiting if p.id not in taken]
         tables.append(table)

@@ -4,10 +4,11 @@ import itertools
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from games.tournaments.entrants import Entrant
+from games.tournaments import tables
 from games.tournaments.tables import (POINTS_BY_PLACE, SWAP_REACH, place_points, seat_round, sit_out_points,
                                       table_sizes)
 
@@ -92,6 +93,25 @@ def test_swaps_prefer_players_of_the_same_score():
     players = field(4, 4, 0, 0, 4, 0, 0, 0)
     seating = seat_round(players, size=2, min_size=2, met=[(1, 2)])
     assert seating.tables[0] == (1, 5)
+
+
+@settings(max_examples=50, deadline=None)
+@given(seed=st.integers(0, 100_000))
+@example(seed=1406)  # once left player 7 two tables below their band
+def test_the_first_seating_leaves_nobody_more_than_one_table_below_their_band(seed):
+    rng = random.Random(seed)
+    players, size = rng.randint(9, 30), rng.choice([3, 4])
+    met = []
+    for _ in range(rng.randint(1, 8)):  # random earlier rounds, so many seats are contested
+        ids = list(range(players))
+        rng.shuffle(ids)
+        met += [ids[i:i + size] for i in range(0, players, size)]
+    order = [Entrant(n, 0, rating=-n) for n in range(players)]
+    sizes, _ = table_sizes(players, size, min_size=3, max_size=6)
+    band = tables._plain_cut(order, sizes)
+    seated = tables._fill(order, sizes, band, tables._meetings(met))
+    assert [len(t) for t in seated] == sizes
+    assert all(-SWAP_REACH <= number - band[p.id] <= 1 for number, table in enumerate(seated) for p in table)
 
 
 @settings(max_examples=30, deadline=None)
