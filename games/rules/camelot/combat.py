@@ -91,8 +91,14 @@ def attack_preview(state: dict, seat: int, targets: list[str]) -> dict[str, dict
     ``coming``: the best strikes of units that could walk (or enter, or teleport) into reach,
     as many as the turn has moves left (a guardian not yet used takes a move even to strike
     where it stands); ``reach``: the sum, an upper bound since each unit strikes one target.
-    ``penalty``: the own unit nearest to it as things stand, lost if the attack fails (None
-    when the rule is off or nobody is left to lose)."""
+    ``penalties``: ``seat``'s units in the order a failure here would take them (nearest
+    first, see ``turn_end_losses``), as many as there are targets: with several failed
+    attacks each costs the first of its list not already lost to an earlier one in the order
+    declared (the page names the losses of the targets marked so far that way).
+    ``penalty``: the unit a failure here costs. Before declaring, the first of
+    ``penalties``; once declared, the unit ending the turn now would cost, the other
+    targets that would fail now failing with it (None when the rule is off or nobody is
+    left to lose)."""
     turn = state["turns"][str(seat)]
     units = state["units"]
     board = board_of(state)
@@ -147,12 +153,51 @@ def attack_preview(state: dict, seat: int, targets: list[str]) -> dict[str, dict
         bring = sum(coming[:turn["moves_left"]]) if can_move else 0
         struck = sum(s["value"] for s in turn["strikes"] if s["target"] == target)
         lent = sum(ally_value(state, a["unit"], target, lent_ice) for a in turn["allies"] if a["target"] == target)
-        own = [(board.distance(u["hex"], where), CHEAPEST_FIRST[u["type"]], uid)
-               for uid, u in units.items() if u["seat"] == seat]
+        ranked = _nearest_first(state, seat, where)[:len(targets)] if penalty_on else []
         out[target] = {"shields": SHIELDS[tgt["type"]], "struck": struck, "lent": lent, "ready": ready,
                        "coming": bring, "reach": struck + lent + ready + bring,
-                       "penalty": min(own)[2] if own and penalty_on else None}
+                       "penalties": ranked, "penalty": ranked[0] if ranked else None}
+    if penalty_on and turn["declared"]:
+        _name_turn_end_losses(state, seat, [t for t in targets if t in out], out)
     return out
+
+
+def _name_turn_end_losses(state: dict, seat: int, targets: list[str], out: dict) -> None:
+    """Once declared: each target's ``penalty`` is what ending the turn now would cost, every
+    target short of its shields now failing together; a target that would fall now is
+    named the unit it would cost if it failed as well."""
+    failing = [t for t in targets if out[t]["struck"] + out[t]["lent"] <= out[t]["shields"]]
+    losses = turn_end_losses(state, seat, failing)
+    for target in targets:
+        if target not in losses:
+            losses_with_it = turn_end_losses(state, seat, [t for t in targets if t in failing or t == target])
+            out[target]["penalty"] = losses_with_it.get(target)
+        else:
+            out[target]["penalty"] = losses[target]
+
+
+def _nearest_first(state: dict, seat: int, where: str) -> list[str]:
+    """``seat``'s units by the order a failed attack on ``where`` takes them: nearest first,
+    then the cheapest piece, then the lowest id."""
+    board = board_of(state)
+    own = sorted((board.distance(u["hex"], where), CHEAPEST_FIRST[u["type"]], uid)
+                 for uid, u in state["units"].items() if u["seat"] == seat)
+    return [uid for _, _, uid in own]
+
+
+def turn_end_losses(state: dict, seat: int, failed: list[str]) -> dict[str, str]:
+    """The unit each of ``seat``'s failed attacks costs, by target (``failed``: targets on the
+    board, in the order declared). Each failure costs one unit of its own: the one nearest to
+    its target among those the earlier failures left. Used by ``resolve`` and the preview
+    alike, so the page names the units the turn will actually lose."""
+    units = state["units"]
+    lost: dict[str, str] = {}
+    for target in failed:
+        taken = set(lost.values())
+        uid = next((u for u in _nearest_first(state, seat, units[target]["hex"]) if u not in taken), None)
+        if uid is not None:
+            lost[target] = uid
+    return lost
 
 
 def _best_strike(board, kind: str, here: str, where: str, target_type: str, spells: dict, guardian: bool) -> int:
@@ -273,6 +318,8 @@ def resolve(state: dict, seat: int, timed_out: bool, events: list) -> list[dict]
     turn = state["turns"][str(seat)]
     units = state["units"]
     ice = frozen(state) - set(turn["declared"])  # frozen by the other holder only
+    # Editions 1-3 let targets no strike touched lapse when the clock ended the turn.
+    lapse = timed_out and not editions.timeout_costs_alike(editions.of(state))
     report, deaths, failed = [], [], []
     for target in turn["declared"]:
         if target not in units:
@@ -282,30 +329,28 @@ def resolve(state: dict, seat: int, timed_out: bool, events: list) -> list[dict]
         lent = [a for a in turn["allies"] if a["target"] == target]
         total = sum(s["value"] for s in hits) + sum(ally_value(state, a["unit"], target, ice) for a in lent)
         shields = SHIELDS[units[target]["type"]]
-        if timed_out and not hits:
+        if lapse and not hits:
             report.append({"target": target, "total": total, "shields": shields, "outcome": "lapsed"})
             continue
         if total > shields:
             report.append({"target": target, "total": total, "shields": shields, "outcome": "killed"})
         else:
             report.append({"target": target, "total": total, "shields": shields, "outcome": "held"})
-            failed.append((target, units[target]["hex"]))
+            failed.append(target)
+    # Failed targets survive and kills take only enemy units, so the losses are the same
+    # reckoned before the kills as after them.
+    losses = turn_end_losses(state, seat, failed) if state["options"]["failed_attack_penalty"] else {}
     for entry in report:
         if entry["outcome"] == "killed":
             deaths.append(kill(state, entry["target"], events))
-    if state["options"]["failed_attack_penalty"]:
-        board = board_of(state)
-        for target, where in failed:
-            own = [(board.distance(u["hex"], where), CHEAPEST_FIRST[u["type"]], uid)
-                   for uid, u in units.items() if u["seat"] == seat]
-            if own:
-                lost = min(own)[2]
-                deaths.append(kill(state, lost, events))
-                for entry in report:
-                    if entry["target"] == target:
-                        entry["penalty"] = lost
-                events.append(Event("penalty", f"The attack on {unit_name(target)} failed: {unit_name(lost)} is lost.",
-                                    data={"target": target, "unit": lost}))
+    for entry in report:
+        lost = losses.get(entry["target"])
+        if lost is None:
+            continue
+        deaths.append(kill(state, lost, events))
+        entry["penalty"] = lost
+        events.append(Event("penalty", f"The attack on {unit_name(entry['target'])} failed: {unit_name(lost)} is lost.",
+                            data={"target": entry["target"], "unit": lost}))
     state["last_combat"] = report
     return deaths
 

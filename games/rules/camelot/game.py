@@ -35,9 +35,10 @@ class Camelot(Game):
     min_players = 3
     max_players = 6
     strict_versions = False  # two token holders act at once (see base.Game.strict_versions)
-    # A turn's declaration, movements and drops may be taken back until the player strikes,
-    # asks, ends the turn, or anyone else moves (docs/rules/camelot.md, "Taking back a move"),
-    # in games of edition 3 on (``allows_takebacks``).
+    # A turn's pieces brought on, movements and drops may be taken back until the player
+    # declares, strikes, asks, ends the turn, or anyone else moves (docs/rules/camelot.md,
+    # "Taking back a move"), in games of edition 3 on (``allows_takebacks``); edition 3 let
+    # a declaration be taken back too.
     takebacks = True
     wait_words = {"turn": "move", "entry": "choose an Entry hex", "ally": "answer a call to join an attack",
                   "disengage": "answer a request to disengage", "revive": "decide whether Morgan brings a unit back"}
@@ -114,7 +115,11 @@ class Camelot(Game):
 
     def takeback_allowed(self, before, after, seat, move):
         # Strikes, asks and the end of a turn touch other players' units or questions, or
-        # settle the turn (a failed attack's cost): those stand once made.
+        # settle the turn (a failed attack's cost): those stand once made. So, from edition
+        # 4, does a declaration of attacks: the rules text has an attack performed once it
+        # is declared, and its targets stay frozen. (Declaring nobody freezes nothing.)
+        if move["type"] == "declare" and move.get("targets") and editions.declarations_stand(editions.of(before)):
+            return False
         return move["type"] in TAKEBACK_MOVES
 
     def seats_out(self, state):
@@ -424,6 +429,7 @@ class Camelot(Game):
         requests.ask_disengage(state, seat, other, events)
 
     def _do_end_turn(self, state, seat, turn, move, events):
+        # ``timed_out`` (the clock's end of the turn) matters only in editions 1-3 (combat.resolve).
         deaths = combat.resolve(state, seat, move.get("timed_out") is True, events)
         requests.offer_revivals(state, deaths, events)
         requests.lapse_turn_asks(state, seat, turn["number"])

@@ -17,6 +17,8 @@ GOLD_TRIES = 25
 # when the board cannot hold that many coins so (the search below proves it) does the next
 # rung apply: first a ring nearer the edge, keeping the coins apart, then closer together.
 GOLD_RUNGS = ((3, 3), (2, 3), (1, 3), (1, 2), (0, 2), (0, 1))
+# Edition 4: the first rung always; the coins are made fewer instead (``larger_coins``).
+AS_WRITTEN = GOLD_RUNGS[0]
 
 
 def excalibur_in_play(options: dict, players: int) -> bool:
@@ -45,7 +47,9 @@ def new_state(players: int, options: dict, seed: int, edition: int = editions.CU
     rng = Rng(state["rng"])
     taken = {board.excalibur, *board.item_spaces.values()}
     if options["gold"]:
-        if editions.gold_as_written(edition):
+        if editions.gold_keeps_spacing(edition):
+            _place_gold_in_larger_coins(state, board, rng, taken)
+        elif editions.gold_as_written(edition):
             _place_gold_as_written(state, board, rng, taken)
         else:
             _place_gold(state, board, rng, taken)
@@ -102,6 +106,39 @@ def _place_gold_as_written(state: dict, board, rng: Rng, taken: set) -> None:
             state["gold_rule"] = {"from_edge": from_edge, "spacing": spacing}
             return
     raise ValueError("This board has no room for the gold.")
+
+
+def _place_gold_in_larger_coins(state: dict, board, rng: Rng, taken: set) -> None:
+    """Every coin on its own random hex as the rules text has it (``AS_WRITTEN``), as many
+    coins as the board holds so, up to three a player: when it holds fewer, the same gold
+    comes in fewer, larger coins (``larger_coins``). The text lets the table pick "any
+    denominations"; its spacing it does not let go."""
+    coins = [v for _ in range(state["players"]) for v in GOLD_PER_PLAYER]
+    from_edge, spacing = AS_WRITTEN
+    candidates = sorted(k for k in board.enterable if k not in taken and board.from_edge(k) >= from_edge)
+    rng.shuffle(candidates)
+    for count in range(len(coins), 0, -1):
+        chosen = spread(board, candidates, count, spacing)
+        if chosen is not None:
+            for n, (value, k) in enumerate(zip(larger_coins(coins, count), chosen), 1):
+                state["items"][k] = [f"gold-{n}"]
+                state["item_values"][f"gold-{n}"] = value
+            state["gold_rule"] = {"from_edge": from_edge, "spacing": spacing}
+            return
+    raise ValueError("This board has no room for the gold.")
+
+
+def larger_coins(coins: list[int], count: int) -> list[int]:
+    """``coins`` changed into ``count`` coins of the same total, largest first: the two
+    smallest made one, again and again, like small change traded for a larger coin. Four
+    players' 5, 5, 5, 5, 3, 3, 3, 3, 2, 2, 2, 2 in nine coins: two 2s make a 4, two more
+    another 4, two 3s a 6."""
+    out = sorted(coins)
+    while len(out) > count:
+        merged = out.pop(0) + out.pop(0)
+        out.append(merged)
+        out.sort()
+    return out[::-1]
 
 
 def spread(board, candidates: list[str], count: int, spacing: int) -> list[str] | None:

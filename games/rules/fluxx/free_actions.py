@@ -7,7 +7,9 @@
   of God is on no table; the Holy Hand Grenade of Antioch is thrown away with any one
   Creeper (the legacy deck's Holy Hand Grenade with any one card on a table); The Catapult
   (once a turn) flings another of your Keepers to another player (``to``), then one of that
-  player's Keepers (``discard``) is thrown away.
+  player's Keepers (``discard``) is thrown away. In games set up since (``ON_LANDING``) the
+  Goals are looked at as the Keeper lands: a win then ends the game before anything is
+  thrown away.
 - **Free-action rules**: ``get_on_with_it`` (before your last play, swap your hand for 3
   new cards; the turn ends) and ``swap_plays`` (draw one card per play still owed; the
   turn ends).
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 from .. import decisions
 from ..base import Event, IllegalMove
+from . import goals
 from .cards import EFFECT, NAME, TYPE, keyword_in
 from .current_rules import ALL, active_seats, in_play, number, play_target
 from .turn import HAND_LIMIT, plays_done
@@ -39,6 +42,12 @@ SING, ACCENT, QUOTE = "sing-bonus", "accent-bonus", "what-is-your-quote"
 # quotes were judged replay unchanged), by the engine looking for a word of the card's name.
 JUDGED, CHECKED = "judged", "checked"
 GET_ON, SWAP = "get-on-with-it", "swap-plays-for-draws"
+# When the Goals are looked at during The Catapult's fling, from the setup option "fling"
+# into state["fling"] (not "catapult": that is a legacy card's id): ON_LANDING, as the flung
+# Keeper lands, before anything is thrown away (the room sets up every new game so);
+# AFTER_DISCARD, the default (the state holds no key: games stored before replay
+# unchanged), only once the fling and the throwing away are both done.
+ON_LANDING, AFTER_DISCARD = "on_landing", "after_discard"
 
 
 # --- keeper powers -----------------------------------------------------------------
@@ -131,21 +140,37 @@ def use_power(state: dict, seat: int, move: dict, events: list) -> None:
             own_at(state, "hands", seat).append(keeper)
             text += f" {NAME[keeper]} goes back into {seat_name(seat)}'s hand."
     elif power == "catapult":
-        to, hit = move["to"], move["discard"]
-        landing = own_at(state, "tables", to)
-        landing.append(target)
-        landing.remove(hit)
-        state["discard"].append(hit)
-        text = (f"{seat_name(seat)} flings {NAME[target]} at {seat_name(to)} with {NAME[keeper]}: "
-                f"{NAME[hit]} is thrown away.")
+        hit, landed = _fling(state, target, move["to"], move["discard"])
+        text = f"{seat_name(seat)} flings {NAME[target]} at {seat_name(move['to'])} with {NAME[keeper]}"
+        text += f": {NAME[hit]} is thrown away." if hit is not None else "."
     else:  # grenade (with a Creeper) or the legacy sacrifice (with any card): both go
         own_at(state, "tables", seat).remove(keeper)
         state["discard"] += [keeper, target]
         text = f"{seat_name(seat)} throws {NAME[keeper]}, and {NAME[target]} ({seat_name(owner)}) is gone with it."
     data = {"seat": seat, "card": keeper, "target": target, "owner": owner}
     if power == "catapult":
-        data.update(to=move["to"], discarded=move["discard"])
+        data.update(to=move["to"], discarded=hit)
     events.append(new_event(Event, ("power", text, None, data, ())))
+    if power == "catapult":
+        events += landed  # what the Goals said as the Keeper landed, after the fling's own line
+
+
+def _fling(state: dict, flung: str, to: int, hit: str) -> tuple[str | None, list]:
+    """The Catapult's two steps: ``flung`` lands before ``to``, then ``hit`` (one of ``to``'s
+    Keepers) is thrown away. Where the Goals are looked at on landing (``ON_LANDING``), a
+    win there ends the game and nothing is thrown away: a Goal counts however briefly it is
+    met ("even if it's someone else's turn"). Returns the card thrown away (None if none)
+    and the events of that look."""
+    landing = own_at(state, "tables", to)
+    landing.append(flung)
+    landed: list = []
+    if state.get("fling") == ON_LANDING:
+        goals.check(state, landed)
+        if state["result"] is not None:
+            return None, landed
+    landing.remove(hit)
+    state["discard"].append(hit)
+    return hit, landed
 
 
 # --- free-action rules -------------------------------------------------------------

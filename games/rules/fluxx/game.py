@@ -77,6 +77,13 @@ class MontyPythonFluxx(Game):
         quotes = options.pop("quotes", free_actions.CHECKED if deck == LEGACY else free_actions.JUDGED)
         if quotes not in (free_actions.JUDGED, free_actions.CHECKED):
             raise ValueError(f"Unknown quotes {quotes!r}: judged or checked.")
+        # And "fling": a game looks at the Goals as The Catapult's Keeper lands when its setup
+        # options say "on_landing", which the room writes into a new game's. Without it, only
+        # after the throwing away, as every game stored before did: their setup options do
+        # not say, and their states (no "fling" key) replay exactly as stored, no migration.
+        fling = options.pop("fling", free_actions.AFTER_DISCARD)
+        if fling not in (free_actions.ON_LANDING, free_actions.AFTER_DISCARD):
+            raise ValueError(f"Unknown fling {fling!r}: on_landing or after_discard.")
         options = self.options_with_defaults(options)
         if not self.min_players <= players <= self.max_players:
             raise ValueError("Monty Python Fluxx is for two to six players.")
@@ -93,6 +100,8 @@ class MontyPythonFluxx(Game):
             state["deck"] = deck
         if quotes == free_actions.JUDGED:
             state["quotes"] = quotes  # absent: checked, as every state stored before had it
+        if fling == free_actions.ON_LANDING:
+            state["fling"] = fling  # absent: after the discard, as every state stored before
         rng = Rng(state["rng"])
         rng.shuffle(state["draw"])
         events: list = []

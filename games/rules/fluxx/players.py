@@ -9,7 +9,9 @@ met by the knight alone is a win, by one opponent alone a loss; otherwise each G
 for the knight by the cards it still lacks (a card it holds in hand counts half), against
 the opponent nearest to meeting one. Then every legal move is scored by the table it
 leads to: a Keeper placed, a Goal put in play (never one that lets an opponent win), a
-Keeper stolen or trashed from the opponent who needs it, a Creeper handed to the leader.
+Keeper stolen or trashed from the opponent who needs it, a Creeper handed to the leader, a
+Keeper flung with The Catapult (where the Goals are looked at as it lands, by that table
+first: a win there ends the game before anything is thrown away).
 Actions it cannot picture as a table get a fixed worth (drawing cards is good). It never
 makes a sing or accent claim (a computer cannot sing).
 
@@ -26,7 +28,7 @@ from ..computer import random_move
 from ..rng import Rng
 from .cards import EFFECT, NAME, TAGS, TYPE
 from .current_rules import number_under
-from .free_actions import JUDGED, normalize
+from .free_actions import JUDGED, ON_LANDING, normalize
 from .goals import _GOALS, STAND_INS
 
 WIN = 10_000.0
@@ -125,6 +127,7 @@ class _Table:
         self.keeper_limit = (eff.get("keeper_limit") or {}).get("value") if eff.get("keeper_limit") else None
         self.resolving = list(view["resolving"])
         self.judged_quotes = view.get("quotes") == JUDGED
+        self.lands_first = view.get("fling") == ON_LANDING  # a fling's landing can win at once
         self.now = self.score(self.tables, self.goals, self.hand)
         self._played: dict[str, float] = {}  # play_value per card, asked again and again by discards
 
@@ -439,6 +442,8 @@ def _power_value(table: _Table, move: dict) -> float:
             hand = hand + (keeper,)
     elif power == "catapult":
         tables = table.moved(target, move["to"])
+        if table.lands_first and len(table.meets(tables, table.goals, hand)) == 1:
+            return table.score(tables, table.goals, hand)  # a win as it lands: nothing thrown away
         tables[move["to"]].remove(move["discard"])
     else:  # sacrifice, grenade: the Keeper goes too
         tables = [[c for c in t if c not in (keeper, target)] for t in table.tables]

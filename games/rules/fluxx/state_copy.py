@@ -22,10 +22,10 @@ _HANDLED = frozenset(("active", "turns_taken", "draw", "discard", "rules", "goal
 SHARED = frozenset(("active", "turns_taken", "draw", "rules", "goals", "songs", "tie", "options", "rng", "accents"))
 # Keys known to hold numbers or strings (shared safely by ``dict(state)``): a state with no key outside
 # these two sets skips the generic pass (a subset test allocates nothing; a difference does).
-_SCALARS = frozenset(("first", "extra_turns", "decision_seq", "deck", "quotes"))  # "deck", "quotes": strings
+_SCALARS = frozenset(("first", "extra_turns", "decision_seq", "deck", "quotes", "fling"))  # the last three: strings
 _KNOWN = _HANDLED | _SCALARS
 _MANDATORY = len(_HANDLED - {"decisions"})  # read by copy_state whatever the state holds
-assert _SCALARS == {"first", "extra_turns", "decision_seq", "deck", "quotes"}  # copy_state counts these five by name
+assert _SCALARS == {"first", "extra_turns", "decision_seq", "deck", "quotes", "fling"}  # counted by name below
 _read_shared = itemgetter(*sorted(SHARED))
 # list.copy called directly costs a third of what a [:] slice does (no slice object).
 _copy_list = list.copy
@@ -85,7 +85,7 @@ def copy_state(state: dict) -> dict:
     # already), so the state has no other key exactly when its length is theirs plus the
     # optional known keys it holds.
     if len(state) == _MANDATORY + ("decisions" in state) + ("decision_seq" in state) + ("first" in state) \
-            + ("extra_turns" in state) + ("deck" in state) + ("quotes" in state):
+            + ("extra_turns" in state) + ("deck" in state) + ("quotes" in state) + ("fling" in state):
         return new
     for key in state.keys() - _HANDLED:
         value = state[key]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .. import decisions
 from .cards import BASIC, TYPE, deck_of
 from .current_rules import explain
-from .free_actions import CHECKED
+from .free_actions import AFTER_DISCARD, CHECKED
 from .turn import plays_left
 
 
@@ -48,6 +48,7 @@ def build_view(state: dict, seat: int | None) -> dict:
         "extra_turns": state["extra_turns"],
         "first": state["first"],
         "quotes": state.get("quotes", CHECKED),  # judged by the others, or checked for the card's name
+        "fling": state.get("fling", AFTER_DISCARD),  # when the Goals are looked at in a fling
         "songs_sung": list(state["songs"]),
         "tie": list(state["tie"]),
         "turn_cap": state["options"]["turn_cap"],

@@ -78,7 +78,7 @@ def test_a_failed_attack_costs_the_nearest_own_unit_cheapest_first_and_the_optio
     assert arthur in after["units"]
 
 
-def test_a_target_gone_before_the_end_costs_nothing_and_a_timeout_lets_unstruck_targets_lapse():
+def test_a_target_gone_before_the_end_costs_nothing():
     state = table(3, tokens=(0, 1))
     mine = put(state, 0, "arthur", "0,1")
     target = put(state, 2, "arthur", "1,0")
@@ -90,12 +90,44 @@ def test_a_target_gone_before_the_end_costs_nothing_and_a_timeout_lets_unstruck_
     assert target not in state["units"]
     state = play(state, 0, {"type": "end_turn"})
     assert mine in state["units"] and state["last_combat"] == [{"target": target, "outcome": "gone"}]
-    state = table(3)
+
+
+# "if you declare an attack and do not have the strength to finish the unit off, *you must
+# discard one of your own units that is closest to the attacked piece.* This is to prevent
+# players from declaring attacks merely to 'freeze' another unit" (RESOLVING COMBAT): the text
+# knows no exception for a turn whose time ran out, so from edition 4 on the clock's end of
+# a turn costs what the player's own end of it costs.
+
+def _frozen_by_a_declaration(edition=None):
+    state = table(3, options={} if edition is None else {"edition": edition})
     mine = put(state, 0, "arthur", "0,1")
-    target = put(state, 1, "lancelot", "1,0")
-    state = play(state, 0, {"type": "declare", "targets": [target]})
+    struck = put(state, 1, "lancelot", "1,0")      # struck for 1 against 2 shields
+    unstruck = put(state, 1, "arthur", "-1,0")     # declared, never struck
+    put(state, 0, "galahad", "-3,5")
+    state = play(state, 0, {"type": "declare", "targets": [struck, unstruck]})
+    state = play(state, 0, {"type": "strike", "unit": mine, "target": struck, "mode": "melee"})
+    return state, mine, struck, unstruck
+
+
+def test_a_timed_out_turn_costs_what_ending_it_costs():
+    state, mine, struck, unstruck = _frozen_by_a_declaration()
+    ended = play(state, 0, {"type": "end_turn"})
+    timed_out = play(state, 0, GAME.timeout_move(state, 0))
+    assert [c["outcome"] for c in timed_out["last_combat"]] == ["held", "held"]
+    assert mine not in timed_out["units"] and sum(1 for u in timed_out["units"].values() if u["seat"] == 0) == 0
+    for key in ("units", "pool", "lost", "last_combat"):
+        assert timed_out[key] == ended[key], key
+    # Nor can a player spare themselves the cost by saying their time ran out.
+    said = play(state, 0, {"type": "end_turn", "timed_out": True})
+    assert said["last_combat"] == ended["last_combat"]
+
+
+def test_editions_before_the_fourth_let_unstruck_targets_lapse_when_the_clock_ends_the_turn():
+    state, mine, struck, unstruck = _frozen_by_a_declaration(edition=3)
     state = play(state, 0, GAME.timeout_move(state, 0))
-    assert mine in state["units"] and state["last_combat"][0]["outcome"] == "lapsed"
+    outcomes = {c["target"]: c["outcome"] for c in state["last_combat"]}
+    assert outcomes == {struck: "held", unstruck: "lapsed"}
+    assert mine not in state["units"] and "s0-galahad-1" in state["units"]  # the struck one alone cost a unit
 
 
 @pytest.mark.parametrize("kind,mode,here,there,ok", [
@@ -275,7 +307,7 @@ def test_the_preview_counts_strength_that_can_still_reach_and_names_the_unit_a_f
     put(state, 0, "galahad", "-3,4")                      # far: out of reach this turn
     view = GAME.view_for(state, 0)
     assert view["attack"][knight] == {"shields": 2, "struck": 0, "lent": 0, "ready": 1, "coming": 1,
-                                      "reach": 2, "penalty": near}
+                                      "reach": 2, "penalties": [near], "penalty": near}
     assert GAME.view_for(state, 2)["attack"] is None      # only a holder's own attack
     # Declared, one strike made: the striker no longer counts as ready, its blow as struck.
     state = play(state, 0, {"type": "declare", "targets": [knight]})
@@ -298,3 +330,46 @@ def test_the_preview_counts_only_as_many_movers_as_moves_left():
     for hex_ in ("-1,2", "0,2", "-1,1"):                  # three Arthurs two steps off
         put(state, 0, "arthur", hex_)
     assert GAME.view_for(state, 0)["attack"][target]["coming"] == 2   # two moves a turn
+
+
+def _one_unit_nearest_to_two_targets():
+    state = table(3)
+    state["spells"][0]["teleport"] = False
+    state["pool"][0] = {k: 0 for k in state["pool"][0]}
+    near = put(state, 0, "arthur", "0,1")                 # beside both targets
+    second = put(state, 0, "galahad", "-1,3")             # next nearest to the Arthur target
+    put(state, 0, "lancelot", "2,1")                      # next nearest to the Lancelot target
+    knight = put(state, 1, "lancelot", "1,0")
+    arthur = put(state, 2, "arthur", "-1,1")
+    return state, near, knight, arthur
+
+
+def test_with_two_failed_attacks_the_preview_names_the_two_units_the_turn_loses():
+    # Each failed attack costs a unit of its own: the second costs the unit nearest to its
+    # target among those the first left (combat.turn_end_losses, as resolve does).
+    state, near, knight, arthur = _one_unit_nearest_to_two_targets()
+    seconds = set()
+    for order in ([knight, arthur], [arthur, knight]):
+        declared = play(state, 0, {"type": "declare", "targets": order})
+        preview = GAME.view_for(declared, 0)["attack"]
+        named = [preview[t]["penalty"] for t in order]
+        ended = play(declared, 0, {"type": "end_turn"})
+        lost = [c["penalty"] for c in ended["last_combat"]]
+        assert named == lost and len(set(lost)) == 2 and lost[0] == near, order
+        seconds.add(lost[1])
+    assert len(seconds) == 2  # the order of declaring decides which target costs the Arthur
+
+
+def test_before_declaring_each_target_ranks_the_units_a_failure_would_cost():
+    # The page, while targets are marked, names for each the first unit of its ``penalties``
+    # not already named for a target marked before it: the units ending the turn would cost
+    # if every marked attack failed, whatever the order of marking.
+    state, near, knight, arthur = _one_unit_nearest_to_two_targets()
+    preview = GAME.view_for(state, 0)["attack"]
+    assert preview[knight]["penalty"] == preview[arthur]["penalty"] == near
+    for order in ([knight], [arthur], [knight, arthur], [arthur, knight]):
+        named: list = []
+        for t in order:
+            named.append(next(u for u in preview[t]["penalties"] if u not in named))
+        ended = play(play(state, 0, {"type": "declare", "targets": order}), 0, {"type": "end_turn"})
+        assert named == [c["penalty"] for c in ended["last_combat"]], order

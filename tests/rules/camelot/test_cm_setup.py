@@ -128,7 +128,38 @@ def _first_rung_that_fits(board_name, coins):
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
-def test_gold_is_ten_a_player_placed_as_written_whenever_the_board_allows(players):
+def test_gold_is_placed_as_written_in_larger_coins_where_the_board_holds_fewer(players):
+    # Edition 4: the spacing is never given up. Where the rules' rung cannot hold three coins
+    # a player, the gold comes in fewer coins of larger worth, as many as fit, the same total.
+    fits = _most_coins(BOARD, *AS_WRITTEN)
+    assert fits == 9  # three players' coins, no more (the test's own search)
+    coins = min(3 * players, fits)
+    for seed in range(100 if players == 4 else 25):
+        state = GAME.setup(players, {"gold": True}, seed)
+        values = state["item_values"]
+        assert sum(values.values()) == 10 * players
+        places = [h for h, things in state["items"].items() for t in things if t.startswith("gold-")]
+        assert len(places) == len(values) == len(set(places)) == coins
+        assert state["gold_rule"] == {"from_edge": AS_WRITTEN[0], "spacing": AS_WRITTEN[1]}
+        for h in places:
+            assert h in BOARD.enterable and h != BOARD.excalibur and h not in BOARD.item_spaces.values()
+            assert BOARD.from_edge(h) >= AS_WRITTEN[0]
+            assert all(BOARD.distance(h, o) >= AS_WRITTEN[1] for o in places if o != h)
+        if players == 3:
+            assert sorted(values.values()) == sorted(GOLD_PER_PLAYER * 3)
+        else:
+            assert max(values.values()) > max(GOLD_PER_PLAYER)
+
+
+def test_four_players_gold_changes_small_coins_for_larger_ones():
+    # Twelve coins of 5, 3 and 2 do not fit as written; nine do: the two smallest coins are
+    # made one until nine are left (2 + 2, 2 + 2, then 3 + 3).
+    state = GAME.setup(4, {"gold": True}, 3)
+    assert sorted(state["item_values"].values()) == [3, 3, 4, 4, 5, 5, 5, 5, 6]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_editions_2_and_3_placed_ten_a_player_in_threes_on_the_first_rung_that_held_them(players):
     coins = 3 * players
     rung = _first_rung_that_fits("standard", coins)
     # What the standard board allows (docs/rules/camelot.md, "Setting up"): the rules' rung
@@ -136,7 +167,7 @@ def test_gold_is_ten_a_player_placed_as_written_whenever_the_board_allows(player
     # 2 rings in, five and six 1 ring in; always 3 apart.
     assert rung == {3: (3, 3), 4: (2, 3), 5: (1, 3), 6: (1, 3)}[players]
     for seed in range(100):
-        state = GAME.setup(players, {"gold": True}, seed)
+        state = GAME.setup(players, {"gold": True, "edition": 3}, seed)
         values = state["item_values"]
         assert sum(values.values()) == 10 * players and len(set(values.values())) == len(set(GOLD_PER_PLAYER))
         places = [h for h, things in state["items"].items() for t in things if t.startswith("gold-")]

@@ -1,8 +1,9 @@
 """Taking back a move (games/rules/takeback.py; docs/rules/camelot.md, "Taking back a move").
 
-A token holder may take back a declaration, a piece brought on, a movement or a drop, one
-step at a time back to the start of the turn, until they strike, ask, end the turn, or
-anyone else moves. A take-back restores exactly the state before the move, names the mark
+A token holder may take back a piece brought on, a movement or a drop, one step at a time
+back to the start of the turn or to their declaration, until they strike, ask, end the turn,
+or anyone else moves. A declaration of attacks stands once made (edition 4 on; edition 3
+let it be taken back too). A take-back restores exactly the state before the move, names the mark
 it was sent for (a doubled or stale one is refused), and replays from the log."""
 import json
 
@@ -39,8 +40,8 @@ def test_a_move_taken_back_leaves_exactly_the_state_before_it():
     assert GAME.takeback_mark(restored, 0) is None  # nothing before the turn's first move
 
 
-def test_a_turn_steps_back_one_move_at_a_time_to_its_start():
-    state = table(3, tokens=(0, 1))
+def _declared_then_moved(edition=None):
+    state = table(3, tokens=(0, 1), options={} if edition is None else {"edition": edition})
     put(state, 1, "arthur", "0,2")
     put(state, 0, "lancelot", "0,3")
     states = [state]
@@ -50,6 +51,25 @@ def test_a_turn_steps_back_one_move_at_a_time_to_its_start():
     states.append(play(states[-1], 0, {"type": "enter", "piece": "arthur", "to": state["entries"][0]}))
     walk = next(m for m in GAME.legal_moves(states[-1], 0) if m["type"] == "move" and m["unit"] == "s0-lancelot-1")
     states.append(play(states[-1], 0, walk))
+    return states
+
+
+def test_a_turn_steps_back_one_move_at_a_time_to_its_declaration_which_stands():
+    # "you must immediately move your attacking units into place and perform the attack
+    # once declared" (SIMULTANEOUS COMBAT): a declaration is not taken back.
+    states = _declared_then_moved()
+    now = states[-1]
+    for earlier in reversed(states[1:-1]):
+        now = back(now, 0)
+        assert bare(now) == bare(earlier)
+    assert now["turns"]["0"]["declared"] == ["s1-arthur-1"]
+    assert GAME.takeback_mark(now, 0) is None
+    assert "no move to take back" in refused(now, 0, {"type": "takeback", "mark": now["takeback"]["mark"]})
+    assert GAME.takeback_mark(states[1], 0) is None  # not even right after declaring
+
+
+def test_edition_3_stepped_back_through_the_declaration_to_the_turns_start():
+    states = _declared_then_moved(edition=3)
     now = states[-1]
     for earlier in reversed(states[:-1]):
         now = back(now, 0)
@@ -61,11 +81,13 @@ def test_a_strike_an_ask_and_the_end_of_a_turn_stand():
     state = table(3, tokens=(0, 1))
     put(state, 1, "arthur", "0,2")
     put(state, 0, "lancelot", "0,3")
+    put(state, 0, "arthur", "-3,6")
     declared = play(state, 0, {"type": "declare", "targets": ["s1-arthur-1"]})
-    strike = next(m for m in GAME.legal_moves(declared, 0) if m["type"] == "strike")
-    struck = play(declared, 0, strike)
+    moved = play(declared, 0, {"type": "move", "unit": "s0-arthur-1", "to": "-3,5"})
+    strike = next(m for m in GAME.legal_moves(moved, 0) if m["type"] == "strike")
+    struck = play(moved, 0, strike)
     assert GAME.takeback_mark(struck, 0) is None
-    assert "out of date" in refused(struck, 0, {"type": "takeback", "mark": GAME.takeback_mark(declared, 0)})
+    assert "out of date" in refused(struck, 0, {"type": "takeback", "mark": GAME.takeback_mark(moved, 0)})
     assert "no move to take back" in refused(struck, 0, {"type": "takeback", "mark": struck["takeback"]["mark"]})
     ended = play(play(state, 0, {"type": "enter", "piece": "arthur", "to": state["entries"][0]}), 0, {"type": "end_turn"})
     assert GAME.takeback_mark(ended, 0) is None
@@ -107,7 +129,7 @@ def test_a_take_back_sent_twice_steps_back_once():
     after, _ = GAME.apply(two, 0, doubled)
     assert bare(after) == bare(one)
     assert "out of date" in refused(after, 0, doubled)  # the same click again: still one step back
-    assert GAME.takeback_mark(after, 0) is not None     # the declaration may still be taken back
+    assert GAME.takeback_mark(after, 0) is not None     # declaring nobody may still be taken back
 
 
 def test_merlins_teleport_taken_back_is_his_to_use_again():
@@ -186,7 +208,7 @@ def test_random_games_with_take_backs_restore_every_step_and_replay_from_the_log
 def test_games_of_earlier_editions_keep_no_chain_so_they_replay_as_they_stored():
     from games.rules.camelot import editions
 
-    assert editions.CURRENT == 3 and editions.takebacks(3) and not editions.takebacks(2)
+    assert editions.CURRENT == 4 and editions.takebacks(4) and editions.takebacks(3) and not editions.takebacks(2)
     for edition in (1, 2):
         state = GAME.setup(3, {"edition": edition}, 9)
         rng = Rng({"seed": edition, "n": 0})

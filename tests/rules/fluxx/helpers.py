@@ -13,8 +13,9 @@ import json
 
 from games.rules import decisions
 from games.rules.fluxx import MontyPythonFluxx
-from games.rules.fluxx.cards import CURRENT, DECKS, deck_of
+from games.rules.fluxx.cards import CURRENT, DECKS, LEGACY, deck_of
 from games.rules.fluxx.current_rules import draw_count
+from games.rules.fluxx.free_actions import ON_LANDING
 from games.rules.fluxx.zones import every_card
 
 GAME = MontyPythonFluxx()
@@ -30,7 +31,11 @@ def dealt_from() -> str:
 
 
 def new_game(players: int = 3, seed: int = 7, **options) -> dict:
-    return GAME.setup(players, {"deck": _deck[0], **options}, seed)
+    """A game as the room sets one up: on the printed deck, The Catapult's landing is looked
+    at ("fling", games/kinds/fluxx/__init__.py); a legacy deck's game is a stored one."""
+    deck = options.pop("deck", _deck[0])
+    room = {"fling": ON_LANDING} if deck != LEGACY else {}
+    return GAME.setup(players, {"deck": deck, **room, **options}, seed)
 
 
 def _take(state: dict, card: str) -> None:

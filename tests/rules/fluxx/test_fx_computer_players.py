@@ -2,7 +2,7 @@
 sees a win through "either" a Swallow or a Parrot, through The Animator standing in for The
 Finger of God, through having nothing at all, and uses the new powers when they help."""
 from games.rules.fluxx.cards import PRINTED
-from games.rules.fluxx.players import knight, missing
+from games.rules.fluxx.players import WIN, _power_value, _Table, knight, missing
 from games.rules.rng import Rng
 
 from .helpers import GAME, give, goals, put, rules, table_for
@@ -66,6 +66,29 @@ def test_the_knight_flings_with_the_catapult_to_break_an_opponents_goal():
     give(state, 1, "robins-minstrels-2008")
     move = _choice(state)
     assert move["type"] == "power" and move["to"] == 1 and move["discard"] == "sir-robin"
+
+
+def test_the_knight_scores_a_fling_by_where_the_keeper_lands_before_what_is_thrown_away():
+    # The Goals are looked at as the Keeper lands: flinging the Airborne Cow to the holder of
+    # the Unladen Swallow hands them the win, whatever is to be thrown away after.
+    state = table_for()
+    goals(state, "flying-creatures")
+    put(state, 0, "the-catapult", "airborne-cow")
+    put(state, 2, "unladen-swallow", "sir-robin")
+    table = _Table(GAME.view_for(state, 0))
+    for hit in ("airborne-cow", "unladen-swallow"):
+        fling = {"type": "power", "card": "the-catapult", "target": "airborne-cow", "to": 2, "discard": hit}
+        assert fling in GAME.legal_moves(state, 0)
+        assert GAME.outcome(GAME.apply(state, 0, fling)[0]).winners == (2,)
+        assert _power_value(table, fling) == -WIN
+    # A game stored before looks only after the discard: there the same fling breaks the Goal.
+    state = table_for(fling="after_discard")
+    goals(state, "flying-creatures")
+    put(state, 0, "the-catapult", "airborne-cow")
+    put(state, 2, "unladen-swallow", "sir-robin")
+    fling = {"type": "power", "card": "the-catapult", "target": "airborne-cow", "to": 2, "discard": "unladen-swallow"}
+    assert GAME.outcome(GAME.apply(state, 0, fling)[0]) is None
+    assert _power_value(_Table(GAME.view_for(state, 0)), fling) > -WIN
 
 
 def test_what_the_knight_counts_as_missing_follows_the_new_words():

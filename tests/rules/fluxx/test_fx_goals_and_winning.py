@@ -1,5 +1,8 @@
 """Goals: checked at every step, won on anybody's turn, a single winner only."""
-from games.rules.fluxx.cards import LEGACY
+import pytest
+
+from games.rules.fluxx.cards import LEGACY, PRINTED
+from games.rules.fluxx.free_actions import AFTER_DISCARD, ON_LANDING
 from games.rules.fluxx.goals import meeting
 
 from .helpers import GAME, act, decide, give, goals, open_decision, play, put, rules, table_for
@@ -142,3 +145,66 @@ def test_a_winner_is_declared_with_the_goal_in_words():
     state, events = play(state, 0, "fetchez-la-vache")
     assert GAME.outcome(state).reason == "Seat 1 meets the Goal Fetchez la Vache! and wins!"
     assert GAME.legal_moves(state, 0) == [] and GAME.pending(state) == []
+
+
+# --- The Catapult: the Goals are looked at as the flung Keeper lands ---------------------------
+# "as soon as someone meets these conditions, they win! (Even if it's someone else's turn!)"
+# and, of Goals in play however briefly, "if someone meets the conditions in that instant,
+# they win" (the rulebook and its FAQ): the fling is one step and the throwing away another,
+# so a Keeper that lands and completes a Goal wins before anything is thrown away. The
+# printed deck's Catapult (these tests deal from it whatever this module's DECK).
+
+def _catapult_table(**options):
+    state = table_for(deck=PRINTED, **options)
+    goals(state, "flying-creatures")                    # Airborne Cow and Unladen Swallow
+    put(state, 0, "the-catapult", "airborne-cow")
+    put(state, 2, "unladen-swallow", "sir-robin")
+    return state
+
+
+FLING_THE_COW = {"type": "power", "card": "the-catapult", "target": "airborne-cow", "to": 2, "discard": "airborne-cow"}
+
+
+def test_a_keeper_flung_that_completes_the_receivers_goal_wins_for_them_before_the_discard():
+    state = _catapult_table()
+    assert state["fling"] == ON_LANDING
+    assert FLING_THE_COW in GAME.legal_moves(state, 0)
+    state, events = act(state, 0, FLING_THE_COW)
+    assert GAME.outcome(state).winners == (2,)
+    assert sorted(state["tables"][2]) == ["airborne-cow", "sir-robin", "unladen-swallow"]  # nothing thrown away
+    assert [e.text for e in events if e.kind in ("power", "win")] == [
+        "Seat 1 flings Airborne Cow at Seat 3 with The Catapult.",
+        "Seat 3 meets the Goal Monty Python’s Flying Creatures and wins!"]
+
+
+def test_the_catapults_player_wins_as_the_keeper_lands_when_that_completes_their_own_goal():
+    # Grail-Shaped Beacon: Sir Galahad here while someone else has The Holy Grail.
+    state = table_for(deck=PRINTED)
+    goals(state, "grail-shaped-beacon")
+    put(state, 0, "the-catapult", "sir-galahad", "holy-grail")
+    put(state, 1, "sir-robin")
+    state, _ = act(state, 0, {"type": "power", "card": "the-catapult", "target": "holy-grail", "to": 1,
+                              "discard": "holy-grail"})
+    assert GAME.outcome(state).winners == (0,) and "holy-grail" in state["tables"][1]
+
+
+def test_a_fling_that_completes_no_goal_throws_away_as_before():
+    state = _catapult_table()
+    move = dict(FLING_THE_COW, to=1)
+    state, events = act(state, 0, move)
+    assert GAME.outcome(state) is None and "airborne-cow" in state["discard"] and state["tables"][1] == []
+    assert "Seat 1 flings Airborne Cow at Seat 2 with The Catapult: Airborne Cow is thrown away." in \
+        [e.text for e in events]
+
+
+def test_games_stored_before_look_at_the_goals_only_after_the_discard():
+    # Their setup options do not say "on_landing": they replay as played, states and all.
+    state = _catapult_table(fling=AFTER_DISCARD)
+    assert "fling" not in state
+    state, _ = act(state, 0, FLING_THE_COW)
+    assert GAME.outcome(state) is None and "airborne-cow" in state["discard"]
+    for stored in ({"deck": PRINTED, "quotes": "judged"}, {"deck": PRINTED, "quotes": "checked"}, {"deck": LEGACY}):
+        assert "fling" not in GAME.setup(3, stored, 1)
+    assert GAME.view_for(state, 0)["fling"] == AFTER_DISCARD
+    with pytest.raises(ValueError, match="fling"):
+        GAME.setup(3, {"deck": PRINTED, "fling": "whenever"}, 1)

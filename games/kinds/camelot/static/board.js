@@ -574,7 +574,7 @@
     if (o.endTurn) {
       var left = turn && turn.declared.length && turn.stage !== "attack";
       row.appendChild(el("button", { type: "button", class: o.strikes.length || o.sweeps.length ? "" : "primary",
-                                     "data-testid": "end-turn", title: left ? "Declared targets you have not struck lapse" : "",
+                                     "data-testid": "end-turn", title: left && v.options.failed_attack_penalty ? "Each declared target that survives costs you a unit" : "",
                                      onclick: function () { send(ctx, o.endTurn); } }, "End turn"));
     }
     if (row.childNodes.length) box.appendChild(row);
@@ -596,6 +596,7 @@
       box.appendChild(el("p", { class: "muted", text: "Mark a target to see the strength you can bring against it." }));
       return box;
     }
+    var losses = planning ? plannedLosses(preview, targets) : {};
     targets.forEach(function (t) {
       var p = preview[t];
       if (!p || !v.units[t]) return;
@@ -618,12 +619,16 @@
         else text += " \u2014 not enough, and nothing more can reach it.";
       }
       line.appendChild(el("span", { text: text }));
-      if (p.penalty) {
-        var lose = unitName(v, p.penalty, ctx, me);
+      var cost = planning ? losses[t] : p.penalty;
+      if (cost) {
+        var lose = unitName(v, cost, ctx, me);
         var fails = !planning && now <= p.shields;
+        // Not its nearest unit: a nearer one goes to another failed attack declared before it.
+        var shifted = p.penalties && p.penalties.length && cost !== p.penalties[0];
         line.appendChild(el("span", { class: "cam-penalty" + (fails ? " due" : ""), "data-testid": "penalty",
           text: (fails ? " If you end your turn now, this attack fails and you lose " : " If this attack fails, you lose ") +
-                lose + " (your unit nearest to it" + (planning ? " as your units stand now" : "") + ")." }));
+                lose + " (your unit nearest to it" + (shifted ? " that your other failed attacks leave" : "") +
+                (planning ? " as your units stand now" : "") + ")." }));
       }
       box.appendChild(line);
     });
@@ -631,6 +636,21 @@
       box.appendChild(el("p", { class: "muted", text: "Each of your units strikes one target a turn." }));
     }
     return box;
+  }
+
+  /* Before declaring: the unit each marked target would cost if every marked attack failed.
+     The engine ranks each target's units (view.attack[t].penalties, nearest first, the order
+     combat.turn_end_losses takes them); the turn loses, target by target in the order
+     marked (the order declared), the first of its list not already lost. */
+  function plannedLosses(preview, targets) {
+    var lost = {}, taken = {};
+    targets.forEach(function (t) {
+      var ranked = (preview[t] && preview[t].penalties) || [];
+      for (var i = 0; i < ranked.length; i++) {
+        if (!taken[ranked[i]]) { lost[t] = ranked[i]; taken[ranked[i]] = true; break; }
+      }
+    });
+    return lost;
   }
 
   function poolTray(v, o, me) {
