@@ -466,9 +466,10 @@ def unit_words(match, uid: str, me: int | None = None) -> str:
 
 
 def test_the_attack_preview_shows_shields_against_strength_and_the_unit_a_failure_costs_and_a_take_back(live_url, make_page, shots):
-    """Issue 33: before declaring and before ending the turn the page shows each target's
-    shields against the strength that can still reach it, and which of the player's units a
-    failed attack costs; the status line says the next step in words."""
+    """Before declaring and before ending the turn the page shows each target's shields
+    against the strength that can still reach it, and which of the player's units a failed
+    attack costs; the status line says the next step in words. A declaration stands; a
+    move after it can be taken back."""
     script, final = duel_script()
     users = _players()
     match = _start_game(users, SEED)
@@ -516,20 +517,26 @@ def test_the_attack_preview_shows_shields_against_strength_and_the_unit_a_failur
     assert " 0 more" not in status
     shots(page, "preview-before-ending")
 
-    # Taking the declaration back: the target's owner sees it thawed, the declarer can
-    # declare again; the button goes once nothing is left to take back.
+    # A declaration stands: it cannot be taken back, so no button is offered for it.
+    assert page.locator("[data-testid=take-back]").count() == 0
+    # A piece moved after it can be: the move is taken back, the declaration stays, and the
+    # button goes once only the declaration is left.
     owner = final["units"][target]["seat"]
     theirs = _signed_in(make_page, live_url, users[owner])
     _open(theirs, f"{live_url}/games/{match.pk}/", errors)
     theirs.wait_for_selector(f"g.cam-unit.frozen[data-unit='{target}']")
+    step = next(m for m in GAME.legal_moves(match.state, seat) if m["type"] in ("move", "enter")
+                and GAME.takeback_mark(GAME.apply(match.state, seat, m)[0], seat) is not None)
+    match = _drive(match, users, [(seat, step)])
+    _wait_shown({"declarer": page, "owner": theirs}, match.version)
     assert theirs.locator("[data-testid=take-back]").count() == 0
+    page.wait_for_selector("[data-testid=take-back]")
     shots(page, "take-back-offered", True)
     page.click("[data-testid=take-back]")
     match = _wait_version(match.pk, match.version + 1)
-    assert match.state["turns"][str(seat)]["declared"] == [] and match.state["turns"][str(seat)]["stage"] == "declare"
+    assert match.state["turns"][str(seat)]["declared"] == [target]
     _wait_shown({"declarer": page, "owner": theirs}, match.version)
-    assert theirs.locator(f"g.cam-unit.frozen[data-unit='{target}']").count() == 0
-    assert f"{PLAYERS[seat]} takes back a move (declares attacks on" in theirs.inner_text("[data-testid=log]")
-    page.wait_for_selector("[data-testid=declare-panel]")
-    assert page.locator("[data-testid=take-back]").count() == 0
+    assert theirs.locator(f"g.cam-unit.frozen[data-unit='{target}']").count() == 1
+    assert f"{PLAYERS[seat]} takes back a move" in theirs.inner_text("[data-testid=log]")
+    page.wait_for_selector("[data-testid=take-back]", state="detached")
     assert errors == []

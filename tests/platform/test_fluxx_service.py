@@ -86,8 +86,9 @@ def test_the_new_game_form_starts_a_fluxx_game_with_its_options(client, make_use
     assert match.state["options"] == {"turn_cap": 120, "late_joiners": False}
     # The deck is written into the setup options, not the table's: the game replays from it.
     # So is how its quotes are weighed (judged by the other players; docs/rules/fluxx.md).
-    assert match.setup_options == {"turn_cap": 120, "late_joiners": False, "deck": CURRENT, "quotes": "judged"} == {
-        **match.options, "deck": CURRENT, "quotes": "judged"}
+    assert match.setup_options == {"turn_cap": 120, "late_joiners": False, "deck": CURRENT, "quotes": "judged",
+                                   "fling": "on_landing"} == {
+        **match.options, "deck": CURRENT, "quotes": "judged", "fling": "on_landing"}
     assert match.state["deck"] == CURRENT and match.state["quotes"] == "judged"
     first = match.state["turn"]["seat"]  # dealt three, and the first player has drawn one
     assert [len(h) for h in match.state["hands"]] == [4 if s == first else 3 for s in (0, 1)]

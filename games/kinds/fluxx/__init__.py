@@ -7,17 +7,17 @@ from games.kinds.base import Room
 from games.table.lifecycle import Hooks
 from games.rules.fluxx import MontyPythonFluxx
 from games.rules.fluxx.cards import CURRENT
-from games.rules.fluxx.free_actions import JUDGED
+from games.rules.fluxx.free_actions import JUDGED, ON_LANDING
 
 from . import views
 from .guide import GUIDE
 
 
 def setup_options(match, seats) -> dict:
-    """The table's options, the deck it is dealt from and how its quotes are weighed: the
-    current ones, written down so that the game replays under them after either changes
-    (docs/rules/fluxx.md, Decks and Physical acts)."""
-    return {**match.options, "deck": CURRENT, "quotes": JUDGED}
+    """The table's options, the deck it is dealt from, how its quotes are weighed and when a
+    flung Keeper completes a Goal: the current ones, written down so that the game replays
+    under them after any changes (docs/rules/fluxx.md, Decks, Physical acts, The Catapult)."""
+    return {**match.options, "deck": CURRENT, "quotes": JUDGED, "fling": ON_LANDING}
 
 
 ROOM = Room(
