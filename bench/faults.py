@@ -15,13 +15,13 @@ Scenarios (each on resources of its own: the machine's PostgreSQL and Redis are 
                 acknowledged = moves stored
   soak          moves and reads for SOAK seconds: RSS of the web processes before and after
   edge          CPU of a move POST and a match GET through the typed edge, against a floor
-  held_redis    issue 28 item 8: the worker holds a turn timer's task and a computer move's
+  held_redis    timers across a Redis restart: the worker holds a turn timer's task and a computer move's
                 task; Redis is restarted empty 20 s before both fall due: how late each fires,
                 and how soon after Redis is back the worker reconnects
-  camelot_computer  issue 28 item 9: Camelot, a computer player holding one turn token while
+  camelot_computer  Camelot, a computer player holding one turn token while
                 two people keep moving (every 0.3 s) with the other: the computer's moves
                 in 30 s and how long each waited from its decision falling due
-  sweep_cost    issue 28 item 8: the short-horizon sweep's cost, in the process, with 300
+  sweep_cost    the timers' short-horizon sweep's cost, in the process, with 300
                 games whose deadlines are days away
   analysis      12 clients (each its own account) asking for analyses of the heaviest deck the
                 schema allows, flat out, against one web process: median and p95 of others'
@@ -30,20 +30,20 @@ Scenarios (each on resources of its own: the machine's PostgreSQL and Redis are 
   forwarded     70 wrong passwords and 35 sign-ups, each with a new made-up X-Forwarded-For,
                 against uvicorn started with docker-compose.yml's command (and with the old
                 `--proxy-headers --forwarded-allow-ips "*"` for comparison): 429s counted
-  db_recover    (issue 28, item 6) every backend terminated every 0.2 s for 3 s, then left
+  db_recover    every backend terminated every 0.2 s for 3 s, then left
                 alone: one client's GETs and websocket handshakes in the 10 s after (failed,
                 p99), alone and beside 40 players, and when service was normal again
-  connect_flood (issue 28, item 4) 106 anonymous websocket connects a second to one game from
+  connect_flood 106 anonymous websocket connects a second to one game from
                 one address: web CPU per connect, and 4 players' request times without and
                 with the flood
-  rolling_restart (issue 30) `make prod`'s shape (nginx, 2 web, 2 workers, beat: bench/prod_shape.py)
+  rolling_restart `make prod`'s shape (nginx, 2 web, 2 workers, beat: bench/prod_shape.py)
                 with 40 games at a time moving flat out over websockets through nginx while
                 web1 then web2 are restarted: moves acknowledged, stored, lost (must be 0),
                 reconnect time p95, error pages a browser polling through nginx saw
-  timer_restarts (issue 30) the same shape, 30 turn deadlines falling due over 30 s while
+  timer_restarts the same shape, 30 turn deadlines falling due over 30 s while
                 worker1, worker2 and beat are restarted one after the other: fired once,
                 missed, twice (must be 0), lateness
-  db_down_moves (issue 28, item 7) a move over a player's socket while the bench database
+  db_down_moves a move over a player's socket while the bench database
                 refuses connections: how soon and how it is answered, and how soon the same
                 move is acknowledged once the database lets connections in again
 
@@ -418,7 +418,7 @@ def scenario_db_kill(redis, workdir):
             "first errors": "; ".join(stats.get("errors", [])[:2]) or "none"}
 
 
-# -- Hardening round 2 (issue 28, items 4, 6, 7) ----------------------------------------------
+# -- Hardening round 2: dead connections, connect floods, a database down -------------------
 
 KILL_FOR, KILL_EVERY, AFTER = 3.0, 0.2, 10.0
 
@@ -485,10 +485,11 @@ def _after_kills(log, stopped: float) -> dict:
 
 
 def scenario_db_recover(redis, workdir):
-    """Issue 28, item 6: every backend of the bench database terminated every KILL_EVERY s for
-    KILL_FOR s (what a restart or a failover looks like to the pools), then left alone. One
-    client alone, then the same client beside 40 players: its requests in the AFTER s once
-    the kills stopped (failed, p99), and when service was normal again."""
+    """Dead pooled connections: every backend of the bench database terminated every
+    KILL_EVERY s for KILL_FOR s (what a restart or a failover looks like to the pools),
+    then left alone. One client alone, then the same client beside 40 players: its
+    requests in the AFTER s once the kills stopped (failed, p99), and when service was
+    normal again."""
     from django.db import connections
 
     procs, urls = start_web(redis, workdir)
@@ -647,7 +648,7 @@ def _gate_refusal_cpu(n: int = 20000) -> float:
 
 
 def scenario_connect_flood(redis, workdir, rate=106.0, seconds=8.0):
-    """Issue 28, item 4: anonymous websocket connects to one game from one address, ``rate``
+    """A connect flood: anonymous websocket connects to one game from one address, ``rate``
     a second, against one web process with the production settings (connect limits on):
     the web process's CPU per connect, first with every connect refused (a limit of 0),
     then with the production limits (the flood alone), and the median and p90 request
@@ -718,11 +719,11 @@ def database_allows_connections(allowed: bool) -> None:
 
 
 def scenario_db_down_moves(redis, workdir, down_for=5.0):
-    """Issue 28, item 7: a player's socket is open when the bench database starts refusing
-    connections (every backend terminated, none let in) for ``down_for`` s. A move sent
-    over the socket then: how soon it is answered, and with what; whether the socket stays
-    open; a GET meanwhile; and, once the database lets connections in again, how soon the
-    same move (same key) is acknowledged."""
+    """A socket move while the database is down: a player's socket is open when the bench
+    database starts refusing connections (every backend terminated, none let in) for
+    ``down_for`` s. A move sent over the socket then: how soon it is answered, and with
+    what; whether the socket stays open; a GET meanwhile; and, once the database lets
+    connections in again, how soon the same move (same key) is acknowledged."""
     import httpx
     import websockets
     from django.contrib.auth import get_user_model
@@ -864,7 +865,7 @@ def _thread_floor() -> float:
     return time.thread_time() - t
 
 
-# -- issue 28, items 8 and 9: timers and computer moves across a Redis restart -------------
+# -- Hardening round 2: timers and computer moves across a Redis restart -----------------
 
 def _log_times(log: Path, text: str) -> list[float]:
     """Epoch seconds of the Celery log lines containing ``text`` (their local-time stamps)."""
@@ -1098,7 +1099,7 @@ def scenario_forwarded(redis, workdir, logins=70, signups=35):
 
 
 def scenario_analysis(redis, workdir, clients=12, seconds=20):
-    """Heavy deck analyses against everyone else's reads and the socket loop (issue 28, 5)."""
+    """Heavy deck analyses against everyone else's reads and the socket loop."""
     import statistics
 
     import httpx
@@ -1186,7 +1187,7 @@ def _prod_shape(redis, workdir):
 
 
 def scenario_rolling_restart(redis, workdir, slots=40, games=900):
-    """Issue 30: both web processes restarted in turn under 40 games moving flat out."""
+    """The production shape: both web processes restarted in turn under 40 games moving flat out."""
     prod_shape, cfg, env = _prod_shape(redis, workdir)
     try:
         made = prod_shape.make_games(env, games)
@@ -1196,7 +1197,7 @@ def scenario_rolling_restart(redis, workdir, slots=40, games=900):
 
 
 def scenario_timer_restarts(redis, workdir, n=30):
-    """Issue 30: worker1, worker2 and beat restarted while 30 deadlines fall due."""
+    """The production shape: worker1, worker2 and beat restarted while 30 deadlines fall due."""
     prod_shape, cfg, env = _prod_shape(redis, workdir)
     try:
         return prod_shape.timer_restarts(cfg, env, n, first=10, last=40, settle=20)

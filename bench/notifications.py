@@ -1,4 +1,4 @@
-"""Push notifications (issue 31): how fast one worker pushes, and how long a move waits for
+"""Push notifications: how fast one worker pushes, and how long a move waits for
 its push, with 1,000 subscribed players.
 
     .venv/bin/python bench/notifications.py                 # 1,000 players (500 games)

@@ -1,4 +1,4 @@
-"""Moves through `make prod`'s shape (issue 30): moves/s and submit -> opponent frame (p50/p95)
+"""Moves through `make prod`'s shape: moves/s and submit -> opponent frame (p50/p95)
 through nginx with two web processes, against one web process of the same site asked
 directly, for the CCG and Cup Quest; pgbench's simple-update TPS in the same run as the
 floor (figures from noisy machines compare as ratios).

@@ -7,7 +7,7 @@ histories (default sizes; `--finished`, `--active`, `--history` change them).
     .venv/bin/python bench/scale.py [--finished 10000 --active 1000 --history 60]
                                     [--players 10000 --rated 100000 --open 1000]
 
-The players' pages (issue 32) are measured the same way: a profile (the measured player's,
+The players' pages are measured the same way: a profile (the measured player's,
 with a few rated games, and in the full database a filler player's of about as many), the
 leaderboard (first and last page), the lobby (first page, and a filtered second page) and
 the Friends page, first with ten games, then after adding ``--players`` players who played

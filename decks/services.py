@@ -430,7 +430,7 @@ def _code_part(text: str, limit: int) -> str:
 
 _NOT_CODE = re.compile(r"[^a-z0-9]+")
 # Fields the designer fills in itself: the author never sees them, so no reason given to the
-# author may name them (issue 11: "'code' must be a lowercase slug" for lancelot_n).
+# author may name them (the username lancelot_n was once told "'code' must be a lowercase slug").
 _UNSEEN_FIELDS = re.compile(r"'(code|tags|author|rarity|set)'")
 _UNSEEN_REASON = "The site could not file this card under your name and its title; try another title."
 

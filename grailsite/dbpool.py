@@ -61,7 +61,7 @@ class ConnectionPool(psycopg_pool.ConnectionPool):
     1, 2, 4, 8 s..., and retries a failed connect on the same growing back-off: after every
     backend was killed, a request that met the pool's dead connections one by one slept for
     ~15 s and then failed on the 20 s timeout, and service came back 21–24 s after the kills
-    stopped (issue 28, item 6). Here:
+    stopped. Here:
 
     * the first dead connection found on checkout sends every idle connection through the
       same check (a system call each), so the dead ones go at once, and the request takes

@@ -1,5 +1,5 @@
 """A form's errors in the words of the fields a person can see: their labels, never an
-internal field name (issue 11: "no error on any page may name a field the user cannot see")."""
+internal field name: no error on any page may name a field the user cannot see."""
 from __future__ import annotations
 
 

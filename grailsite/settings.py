@@ -270,7 +270,7 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 CELERY_TIMEZONE = "UTC"
 # The timers' guarantee (deadlines and computer moves whose task was lost fire within this
-# many seconds, issue 28 item 8): a Redis restart drops the ETA tasks a worker holds, and a
+# many seconds): a Redis restart drops the ETA tasks a worker holds, and a
 # sweep once a minute left them up to a minute late. A sweep that finds nothing due is two
 # index reads (bench/faults.py --only sweep_cost); a sweep message older than its interval
 # is dropped (``expires``), so a worker that was down does not run a backlog of them.

@@ -1,4 +1,4 @@
-"""Web Push: a phone that buzzes when it is your turn (issue 31).
+"""Web Push: a phone that buzzes when it is your turn.
 
 The outbox is the notifications themselves. Every on-site notice (your turn, a deadline,
 game over, an invitation, a chat line, someone joining) is written in the change's own

@@ -1,4 +1,4 @@
-"""Since your last turn (issue 31): what happened in a game while its player was away.
+"""Since your last turn: what happened in a game while its player was away.
 
 Opening a game's page shows, once, everything since the player last acted or looked: the
 moves in words, as the game's log tells them to that seat (so the cards they drew, and what

@@ -1,4 +1,4 @@
-"""Reminders before a deadline (issue 31): "1 hour left for your move", by push and/or e-mail.
+"""Reminders before a deadline: "1 hour left for your move", by push and/or e-mail.
 
 A reminder is a timer row (``games.models.Reminder``), like the deadline it warns of:
 

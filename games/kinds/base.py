@@ -72,7 +72,7 @@ def options_form_for(game: Game) -> type[forms.Form]:
 
 @dataclass(frozen=True)
 class Guide:
-    """How a game explains itself to a newcomer (issue 33). Texts are the site's own words."""
+    """How a game explains itself to a newcomer. Texts are the site's own words."""
 
     # One sentence for the game lists (home page, new-game form, rules page).
     summary: str

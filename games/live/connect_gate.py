@@ -1,5 +1,5 @@
 """The first thing a websocket connect meets: how many connects an address, and a game, may
-make (issue 28, item 4).
+make.
 
 A served connect costs the web process a few milliseconds of CPU (the origin check, the
 session and the user, the game's state loaded and serialized, two Redis subscriptions):

@@ -1,5 +1,5 @@
 """Seat.computer_due: when a computer player's move is due, counted from when its own decision
-became due (issue 28, item 9), instead of from the match's last change (Match.updated_at),
+became due, instead of from the match's last change (Match.updated_at),
 which every other seat's move pushed back. Indexed for the sweep, in place of the index the
 old question ("computer seats that owe something") used."""
 from django.db import migrations, models

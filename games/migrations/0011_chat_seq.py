@@ -1,6 +1,6 @@
 """ChatMessage.seq: each line's number in its match's channel (players' or spectators'), so a
-page that missed a pushed line notices the gap and fetches it (issue 34, "Chat that never
-drops a line"); Notification kind "chat" (one unread per game for players away from it)."""
+page that missed a pushed line notices the gap and fetches it (so chat never
+drops a line); Notification kind "chat" (one unread per game for players away from it)."""
 from django.db import migrations, models
 
 

@@ -1,4 +1,4 @@
-# Push notifications (issue 31): each notice waits for the push outbox until pushed_at is set.
+# Push notifications: each notice waits for the push outbox until pushed_at is set.
 
 from django.conf import settings
 from django.db import migrations, models

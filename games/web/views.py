@@ -84,7 +84,7 @@ def match_vs_computer(request):
 
 
 def _welcome(user) -> dict:
-    """What a new account has and how to start (issue 11: a new player was told nothing)."""
+    """What a new account has and how to start (a new player used to be told nothing)."""
     decks = deck_selectors.decks_playability(user=user)
     return {"cards": deck_selectors.collection_counts(user=user)["total"],
             "playable": [row["deck"] for row in decks if row["playable"]], "decks": len(decks),

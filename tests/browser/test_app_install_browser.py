@@ -1,4 +1,4 @@
-"""The installable app (issue 31, "Installable app"): in Chromium the manifest is found and
+"""The installable app: in Chromium the manifest is found and
 valid, the service worker registers for the whole site, and when the server is stopped a
 page shows the offline page instead of the browser's error. The worker keeps static files
 only: after a game was played on the page, its cache holds nothing else."""

@@ -1,4 +1,4 @@
-"""Chat in Chromium (issue 34, "Chat that never drops a line"): three players' pages send 50
+"""Chat that never drops a line, in Chromium: three players' pages send 50
 lines at the same moment and every page ends with all 50 in the same order; a page that
 missed a line (never pushed to it) fetches it as soon as the next line shows the gap."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Playing against computer players in Chromium (issue 16): a whole Cup Quest game of one
+"""Playing against computer players in Chromium: a whole Cup Quest game of one
 person against two Knights, their moves made by a real Celery worker after the table's
 delay and shown on the page over the websocket; "Play against the computer" from the home
 page in two clicks, and "Try this deck" from the deck builder.

@@ -1,4 +1,4 @@
-"""Deadlines in words (issue 34, "Clocks that agree with the game"): the page says how long
+"""Deadlines in words: the page says how long
 is left ("14 min left", "2 days 23 h left"), never a US-format date, and shows the moment on
 hover in the viewer's own time zone and language format."""
 from __future__ import annotations

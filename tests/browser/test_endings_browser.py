@@ -1,4 +1,4 @@
-"""A game you come back to (issue 34, "End of a game"), in Chromium: a finished game of every
+"""A game you come back to, in Chromium: a finished game of every
 kind opened afresh (from a list, a notification, F5) says who won and why, what changed
 hands, and offers its history, replay and a rematch; a two-player CCG resignation seen from
 both sides; a timed-out turn said in words on the page and in the notification."""

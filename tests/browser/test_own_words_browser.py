@@ -1,4 +1,4 @@
-"""In a person's own prompts their pieces are theirs (issue 34, "Words, not internals"): the
+"""In a person's own prompts their pieces are theirs (words, not internals): the
 Camelot player asked to lend units to an ally's attack reads "Your Galahad 2", not
 "lancelot_n's Galahad at -3,3"; any rules text "Seat 3's X" is "your X" to seat 3."""
 from __future__ import annotations

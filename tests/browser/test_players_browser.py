@@ -1,7 +1,7 @@
-"""Issue 32 as a person lives it: two people sign up; one follows the other and sees them
-online on the Friends page (live, over the presence socket); challenges them from their
-profile; they play a rated game to the end; both profiles' ratings and the leaderboard
-change."""
+"""Friends, challenges and ratings as a person lives them: two people sign up; one follows
+the other and sees them online on the Friends page (live, over the presence socket);
+challenges them from their profile; they play a rated game to the end; both profiles'
+ratings and the leaderboard change."""
 import re
 
 import pytest

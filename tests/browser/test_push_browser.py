@@ -1,4 +1,4 @@
-"""Push in Chromium (issue 31): the settings page's "Turn on push on this device" hands the
+"""Push in Chromium: the settings page's "Turn on push on this device" hands the
 site the browser's subscription; a turn then reaches that subscription encrypted (the
 loopback push service of tests/push_service.py plays the browser's push service, and its
 keys decrypt the request); the service worker shows that payload as a notification, and a

@@ -1,4 +1,4 @@
-"""Since your last turn, in Chromium (issue 31): after another player's moves the game's page
+"""Since your last turn, in Chromium: after another player's moves the game's page
 opens with the recap panel, which can be dismissed; what the open page showed live is not
 recapped again (the page says how far it showed the game when it is left)."""
 from __future__ import annotations

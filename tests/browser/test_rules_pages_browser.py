@@ -1,4 +1,4 @@
-"""Every game is learnable from its own pages (issue 33), in Chromium: for each of the five
+"""Every game is learnable from its own pages, in Chromium: for each of the five
 games a player opens its rules page from the home page's game list and from a game of it,
 whose goal line stays in view; and the new-game form follows the chosen game."""
 import os

@@ -51,7 +51,7 @@ def test_build_validate_save_export_a_deck(live_url, page, tmp_path):
     # Still too small: the reasons say why, and Arthur and Patsy are no longer among them.
     page.wait_for_function("() => /at least 40 cards/.test(document.getElementById('validation').textContent)"
                            " && !/hold an Arthur/.test(document.getElementById('validation').textContent)")
-    # Beyond the copies owned the deck becomes a wish list (issue 11): the card is marked.
+    # Beyond the copies owned the deck becomes a wish list: the card is marked.
     search(page, "t:knight c>=5 -tag:arthur")
     first_add = page.locator("#search-results button.add").first
     owned = int(re.search(r"own (\d+)", page.locator("#search-results li.result .meta").first.inner_text()).group(1))
@@ -134,7 +134,7 @@ def test_write_a_card(live_url, page, tmp_path):
     page.click("[data-testid=wyo-write]")
     page.wait_for_url(re.compile(r"/decks/cards/wyo-scribe-"))
     assert page.locator("h1").inner_text().startswith("Sir <b>Not</b> Appearing")
-    # The drawing is on the card's face (issue 11), not beside it.
+    # The drawing is on the card's face, not beside it.
     page.wait_for_function("() => document.querySelector('[data-testid=card-face]').naturalWidth > 0")
     face = page.request.get(live_url + page.locator("[data-testid=card-face]").get_attribute("src")).text()
     assert '<image href="data:image/png;base64,' in face

@@ -87,7 +87,7 @@ def test_save_keeps_versions_and_restore_brings_one_back(client, player):
 
 
 def test_save_keeps_more_copies_than_owned_as_a_wish_list(client, player):
-    # Issue 11: a deck may list cards not owned yet; it is refused only when chosen for a game.
+    # A deck may list cards not owned yet; it is refused only when chosen for a game.
     deck = player.decks.first()
     response = client.post(f"/decks/api/decks/{deck.pk}/save/", {"name": "x", "cards": {"arthur": 50}},
                            content_type="application/json")

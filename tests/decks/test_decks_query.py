@@ -5,7 +5,7 @@ from decks import selectors, services
 from decks.query import Term, parse
 
 
-def test_parses_the_example_from_the_issue():
+def test_parses_a_query_of_type_combat_grail_and_text():
     q = parse('t:knight c>=5 g<=3 "chicken"')
     assert q.errors == []
     assert q.terms == [Term("type", "=", "knight"), Term("combat", ">=", 5), Term("grail", "<=", 3),

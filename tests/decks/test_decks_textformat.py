@@ -73,7 +73,7 @@ def test_export_then_import_through_the_pages(client, starter_user):
 
 
 def test_import_of_cards_not_owned_makes_a_wish_list(client, make_user):
-    # Issue 11: saved, marked, and refused only when chosen for a game.
+    # Cards not owned are saved, marked, and refused only when the deck is chosen for a game.
     user = make_user()
     client.force_login(user)
     arthur = Card.objects.get(code="arthur")

@@ -1,4 +1,4 @@
-"""The CCG's response-window preset endpoint (issue 28, item 10): ``preset`` sent as a list
+"""The CCG's response-window preset endpoint: ``preset`` sent as a list
 or an object answered a 500 HTML page, for any signed-in user on any game. It is now an
 operation of the typed API like the others: a body of the wrong shape is a JSON 400 naming
 the field, and only the players of that CCG game are answered (a stranger 403, a game that

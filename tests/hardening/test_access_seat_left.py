@@ -1,4 +1,4 @@
-"""A seat once left stays left (issue 28, item 2): a player who resigned, or ran out of time,
+"""A seat once left stays left: a player who resigned, or ran out of time,
 and whose seat a computer player took over, could sit down again at once in a Fluxx game that
 takes late joiners, with a new hand. The site has no way to invite someone back into a game,
 so they cannot rejoin it: every join door refuses them with the reason, and the page offers

@@ -5,8 +5,8 @@ staff). The rule is games/table/access.py's, written down in docs/architecture.m
 and join a game"); this file states it again, door by door, as the expected answers.
 
 A private game (no spectators) admits only the people invited to it, before and after it
-starts: issue 28, item 1 was a stranger taking a seat in a private Fluxx game under way
-(its late-joiners option on) through the join endpoint that every read refused them.
+starts: a stranger once took a seat in a private Fluxx game under way (its
+late-joiners option on) through the join endpoint, though every read refused them.
 A public game must stay open to all: the second test checks the rule does not shut it."""
 from __future__ import annotations
 

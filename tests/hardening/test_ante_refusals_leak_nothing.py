@@ -1,5 +1,5 @@
-"""Issue 10, items 4 and 12: a card staked in another game never makes a cut or an accepted
-doubling refuse, and nothing the site says about it names a face-down card.
+"""A card staked in another game never makes a cut or an accepted doubling refuse, and
+nothing the site says about it names a face-down card (docs/reliability.md, findings 4 and 12).
 
 The secret-game canary approach (tests/hardening/test_hidden_information_canary.py) applied
 to the ante: some of a player's cards have every copy staked in other games, and they lie

@@ -1,6 +1,6 @@
 """Every quantity, list, string and nesting depth is bounded at the edge: the probes of
-issue 10 (items 1, 5 and 12) each get a clear 4xx, in the documented JSON shape for the
-API, and write nothing."""
+the first hardening round (docs/reliability.md, findings 1, 5 and 12) each get a clear
+4xx, in the documented JSON shape for the API, and write nothing."""
 import pytest
 
 from decks.models import Deck, DeckVersion
@@ -133,7 +133,7 @@ def test_strings_or_decimals_where_numbers_go_are_refused(logged_in, make_user, 
 
 
 def test_a_whole_number_written_with_a_decimal_point_is_that_number(logged_in, make_user):
-    """2.0 is the integer 2 in JSON Schema's terms, the document's (issue 28, item 12): a
+    """2.0 is the integer 2 in JSON Schema's terms, the document's: a
     client built from the document may send it so, and the server takes it."""
     response = post_json(logged_in(make_user()), "/api/matches/", {"kind": "duel", "seats": 2.0,
                                                                     "clock": {"kind": "days", "amount": 3.0}})

@@ -1,4 +1,4 @@
-"""Issue 28, items 6 and 7: PostgreSQL connections that die (a restart, a failover), and a
+"""PostgreSQL connections that die (a restart, a failover), and a
 database that refuses connections for a while, on PostgreSQL with the site's own pool (as
 in production) and through the real Channels layer.
 

@@ -1,7 +1,6 @@
 """A deck analysis is bounded in cost, limited per person, and its rules work runs off both
-the event loop and the thread every other synchronous request waits for (issue 28, item 5:
-twelve clients asking for the heaviest analysis pushed everyone else's reads from 5 ms to
-416 ms)."""
+the event loop and the thread every other synchronous request waits for (twelve clients
+asking for the heaviest analysis once pushed everyone else's reads from 5 ms to 416 ms)."""
 import asyncio
 import secrets
 import threading

@@ -91,7 +91,7 @@ def play_one(match: Match, users, rng) -> bool:
                 services.move_submit(match_id=match.pk, user=users[pending.seat], move=move, version=None)
                 return True
             except ServiceError:
-                continue  # a listed move refused is another suite's finding (issue 10 item 11)
+                continue  # a listed move refused is test_random_playout.py's finding
     return False
 
 

@@ -4,7 +4,7 @@ token, with path ids pointing at a real game and deck so requests get past the l
 
 Checks: no server error, every status and content type documented, every answer matching
 its declared schema, every request that breaks the schema refused with a 4xx, and no request
-the schema allows refused as malformed (issue 28, item 12: 15 such were found): the document
+the schema allows refused as malformed (15 such were found once): the document
 states every limit the server holds a request to. A request the schema allows may still be
 refused for what it asks (not your turn, no such card): that is a refusal in words, not a
 malformed-request one."""

@@ -1,4 +1,4 @@
-"""Every limit the OpenAPI document states is the server's (issue 28, item 12): for each
+"""Every limit the OpenAPI document states is the server's: for each
 bounded field of each request body and query (read from the document itself, so a limit
 added later is covered), a request at the limit passes the schema, and one past it is
 refused with a JSON 400 naming the field. (The API's status for a malformed request is 400,

@@ -1,4 +1,4 @@
-"""Issue 28, item 4: websocket connects are limited per address and per game before any
+"""Websocket connects are limited per address and per game before any
 other work (games/live/connect_gate.py), through the site's real ASGI stack and Redis layer, and
 through a real uvicorn for the refusal a browser gets."""
 import asyncio

@@ -1,4 +1,4 @@
-"""Issue 28, item 11: what a socket's end writes to the log, through a real uvicorn (whose
+"""What a socket's end writes to the log, through a real uvicorn (whose
 own "Exception in ASGI application" is what an error escaping the application looks like).
 A flood past the socket's limit is one info line saying so; a client that goes away, even
 in the middle of being sent something, is no warning (it used to read "the channel layer is

@@ -38,7 +38,7 @@ def raw_communicator(path, cookie, origin, host="testserver", scheme="ws"):
     ("http://testserver:6666", "testserver", "ws", False),      # another port of the same host
     ("https://testserver", "testserver", "ws", False),          # another scheme
     ("http://testserver", "testserver", "wss", False),
-    ("http://127.0.0.1:6666", "127.0.0.1:8000", "ws", False),   # the probe of issue 10, item 9
+    ("http://127.0.0.1:6666", "127.0.0.1:8000", "ws", False),   # another port of the same host
     ("http://127.0.0.1:8000", "127.0.0.1:8000", "ws", True),
     ("http://evil.example", "evil.example", "ws", False),       # not an allowed host at all
     ("null", "testserver", "ws", False),

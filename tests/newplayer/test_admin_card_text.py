@@ -1,4 +1,4 @@
-"""The admin keeps a card's printed text true to what it does (issue 11: an edited effect left
+"""The admin keeps a card's printed text true to what it does (an edited effect once left
 the old text and face), and the import preview shows old and new values."""
 import json
 

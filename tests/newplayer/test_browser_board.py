@@ -1,4 +1,4 @@
-"""The CCG board as a new player meets it, in Chromium at phone and desktop sizes (issue 11):
+"""The CCG board as a new player meets it, in Chromium at phone and desktop sizes:
 the current decision stays in view wherever the player scrolled, and a real dispute's result
 (the engine's ``last_dispute``) is drawn on the board. Set CCG_SHOTS=<dir> to keep the
 screenshots."""

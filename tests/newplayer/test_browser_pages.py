@@ -1,4 +1,4 @@
-"""Pages a new player meets, in Chromium (issue 11): Write Yer Own on a phone, the deck
+"""Pages a new player meets, in Chromium: Write Yer Own on a phone, the deck
 builder's chart labels. Set NEWP_SHOTS=<dir> to keep the screenshots."""
 import os
 import re
@@ -18,7 +18,7 @@ def _shot(page, name):
 def test_write_yer_own_fits_a_phone_says_nothing_wrong_before_typing_and_puts_the_drawing_on_the_face(
         live_url, new_page):
     page = new_page(width=390, height=844)
-    sign_up(page, live_url, "lancelot_n")          # an underscore, as in issue 11
+    sign_up(page, live_url, "lancelot_n")          # an underscore, once refused
     page.goto(f"{live_url}/decks/write/")
     page.wait_for_timeout(800)                     # longer than the live check's debounce
     assert page.locator("#wyo-live-errors li").count() == 0, page.inner_text("#wyo-live-errors")
@@ -67,7 +67,7 @@ def test_the_type_chart_labels_are_whole(live_url, page):
 
 
 def test_log_lines_keep_every_digit_of_their_move_number(live_url, page):
-    """Issue 11: from move 100 on the log's numbers lost their first digit."""
+    """From move 100 on, the log's numbers once lost their first digit."""
     from django.contrib.auth import get_user_model
 
     from games.table import services

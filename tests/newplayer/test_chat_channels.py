@@ -1,4 +1,4 @@
-"""Who may post in a game's chat (issue 11): the players; spectators only when the table
+"""Who may post in a game's chat: the players; spectators only when the table
 allows it, and then in a channel of their own that the players never read."""
 import json
 

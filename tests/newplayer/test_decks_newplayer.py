@@ -1,5 +1,5 @@
-"""Decks as a new player meets them (issue 11 "Decks" and "Import"; issue 12's sample opening
-on the engine's shuffle)."""
+"""Decks as a new player meets them: the deck list and game forms, the import page, and
+the sample opening on the engine's shuffle."""
 import re
 
 import pytest

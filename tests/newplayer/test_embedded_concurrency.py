@@ -1,4 +1,4 @@
-"""The embedded default of `make run` takes concurrent writers (issue 11: moves failed with
+"""The embedded default of `make run` takes concurrent writers (moves once failed with
 500 "database is locked" when a chat line or the timer thread wrote at the same moment).
 
 This is the one test that runs on SQLite, because it tests the embedded default itself: it

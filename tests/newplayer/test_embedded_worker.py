@@ -1,4 +1,4 @@
-"""The embedded timer thread survives any error one round hits (issue 11: it died once on a
+"""The embedded timer thread survives any error one round hits (it once died on a
 locked database and no timer fired after that)."""
 from __future__ import annotations
 

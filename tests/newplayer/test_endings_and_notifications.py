@@ -1,5 +1,5 @@
 """The end of a game said once, in names, to each player; the finished list shows results; one
-unread notification per game and kind (issue 11: "Seat 1" banners, 17 notifications a game)."""
+unread notification per game and kind (not "Seat 1" banners, nor 17 notifications a game)."""
 import re
 
 from games.table import selectors, services

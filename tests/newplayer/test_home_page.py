@@ -1,4 +1,4 @@
-"""The home page as a new player meets it (issue 11): an invitation is under "Waiting for you",
+"""The home page as a new player meets it: an invitation is under "Waiting for you",
 and a new account is told what it has and how to start."""
 import re
 

@@ -1,4 +1,4 @@
-"""References that resolve (issue 33): no document, docstring, comment or template points at
+"""References that resolve: no document, docstring, comment or template points at
 a file by one machine's absolute path, and each rules text cited as ``../shared/rules/<file>``
 (beside the checkout, where CI puts it) is there."""
 from __future__ import annotations

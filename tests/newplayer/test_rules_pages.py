@@ -1,4 +1,4 @@
-"""Every game explains itself at the table (issue 33): a rules page per game from its room,
+"""Every game explains itself at the table: a rules page per game from its room,
 linked from the game lists, the new-game form and the game page; a one-line goal on every
 table; the new-game form opening on a table it accepts; and an invitee told the clock and
 the options before accepting."""

@@ -1,4 +1,4 @@
-"""Write Yer Own for every username (issue 11: "lancelot_n" was refused, and the reason named
+"""Write Yer Own for every username ("lancelot_n" was once refused, and the reason named
 the card's hidden code field)."""
 import pytest
 

@@ -1,4 +1,4 @@
-"""The installable app's files (issue 31): manifest, icons drawn in code, the service
+"""The installable app's files: manifest, icons drawn in code, the service
 worker's script and the offline page. Chromium's view of them: tests/browser/test_app_install_browser.py."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The backup and restore drill (issue 30): games of every kind under way, a backup taken
+"""The backup and restore drill: games of every kind under way, a backup taken
 mid-game (`make backup`: pg_dump's custom format and the media), restored into a fresh
 database (`make restore`); there every game replays to its snapshot (replay_check), every
 holding equals its ledger with the CCG's ante staked (ledger_check), the media are back, and

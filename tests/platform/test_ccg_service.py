@@ -197,7 +197,7 @@ def test_a_timed_out_cut_is_made_for_the_player_and_its_card_held(players):
 
 
 def test_a_cut_onto_a_card_staked_in_another_game_stakes_the_next_free_card(players):
-    """Issue 10, item 4: the card the cut turns up has every copy staked in another game. It
+    """The card the cut turns up has every copy staked in another game. It
     is passed over (it stays on top of the deck, face down) and the next card that can be
     staked goes in; nothing is refused, no card is named, and the game replays."""
     match, (alice, bob) = start(players, seed=5)

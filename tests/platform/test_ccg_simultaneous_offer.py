@@ -1,6 +1,6 @@
 """A doubled ante (16.2) in a three-player CCG game waits for two opponents at once: on a
 real PostgreSQL, both accepting at the same instant on the version they saw both apply
-(issue 12, "Seats that act at the same time"); an answer that is no longer open gets a
+(seats that act at the same time); an answer that is no longer open gets a
 clear error, and a turn holder's move made before another seat's face-up play stays stale."""
 import pytest
 

@@ -1,4 +1,4 @@
-"""Chat that never drops a line (issue 34): lines are numbered per match and channel under
+"""Chat that never drops a line: lines are numbered per match and channel under
 the match's lock, every socket gets every line (the line travels whole in the push: the
 consumer once loaded "the newest line" for each push, so two lines said at once reached a
 page as one line twice), a page can fetch what it missed, and a line counts in the

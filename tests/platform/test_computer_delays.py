@@ -1,4 +1,4 @@
-"""When a computer player moves (issue 28, item 9): its delay counts from when its own
+"""When a computer player moves: its delay counts from when its own
 decision became due, not from the table's last change. In Camelot two seats hold turn
 tokens at once; a person holding the other token and moving on and on must not keep the
 computer waiting (before the fix each of their moves restarted its delay: 0 moves in 30 s).

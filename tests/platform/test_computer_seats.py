@@ -1,4 +1,4 @@
-"""Computer players in seats (issue 16): created with the game, moving through the same service
+"""Computer players in seats: created with the game, moving through the same service
 path as people after the table's delay (a real Celery worker on Redis, and the embedded
 default's timer thread), stale-safe, never stalling, taking over a seat a person left."""
 import logging

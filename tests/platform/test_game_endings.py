@@ -1,4 +1,4 @@
-"""A game you come back to (issue 34, "End of a game"): a finished game says who won and why
+"""A game you come back to: a finished game says who won and why
 and what changed hands wherever it is opened (the typed API kept no ending); a player who
 resigns reads at once that the game is over for them, and the one left searching alone
 (CCG 15.3) why it goes on; a game left to computers alone stops; a rematch brings the same

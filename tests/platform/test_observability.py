@@ -1,4 +1,4 @@
-"""Health, metrics and logs (issue 30): /healthz answers without asking anyone, /readyz asks
+"""Health, metrics and logs: /healthz answers without asking anyone, /readyz asks
 PostgreSQL, every Redis and beat's last sweep and says 503 when one fails, /metrics counts
 the site's own events and answers only allowed addresses (the client's, as
 grailsite/client_address.py reads it), and log lines are JSON with the ids that apply."""

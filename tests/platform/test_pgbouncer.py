@@ -1,4 +1,4 @@
-"""PostgreSQL behind PgBouncer in transaction mode (issue 30, docs/deploy.md): a web process
+"""PostgreSQL behind PgBouncer in transaction mode (docs/deploy.md): a web process
 with production's pools (the synchronous pool of Django's backend and the event loop's own,
 games/live/aiodb.py) makes moves over HTTP (the synchronous path) and over websockets (the
 batched path on the loop) through Debian's PgBouncer, with server-side prepared statements

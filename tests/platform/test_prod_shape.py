@@ -1,4 +1,4 @@
-"""`make prod` (issue 30): nginx in front of two web processes, two Celery workers and beat,
+"""`make prod`: nginx in front of two web processes, two Celery workers and beat,
 as compose describes them and with its files; a game served through nginx, over both web
 processes, HTTP and websockets alike; static files, probes, metrics and JSON logs."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Push notifications (issue 31): a push service on loopback takes the real requests that
+"""Push notifications: a push service on loopback takes the real requests that
 pywebpush makes (tests/push_service.py); each test subscribes a browser's generated keys
 through the API, and decrypts what arrives with that browser's private key. Nothing of the
 push library is replaced."""

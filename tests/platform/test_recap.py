@@ -1,4 +1,4 @@
-"""Since your last turn (issue 31): opening a game shows what happened while its player was
+"""Since your last turn: opening a game shows what happened while its player was
 away, built from the per-seat log (games/inbox/recap.py). The leak test uses the test game whose
 cards are unmistakable strings (tests/secret_game.py)."""
 from __future__ import annotations

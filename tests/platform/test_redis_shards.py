@@ -1,4 +1,4 @@
-"""The channel layer on two Redis shards (issue 30): with REDIS_URLS naming two servers,
+"""The channel layer on two Redis shards: with REDIS_URLS naming two servers,
 channels_redis hashes each group onto one of them and the site publishes each frame on the
 same one (games/live/publisher.py). Two web processes on both shards, 50 games whose two seats
 sit on different processes: every seat receives every frame, in order."""

@@ -1,4 +1,4 @@
-"""Reminders before a deadline (issue 31): timer rows planned after the change that set the
+"""Reminders before a deadline: timer rows planned after the change that set the
 deadline, fired once each by the sweep, dropped when the player moves. The Celery tests run
 a real worker and the production beat; time is moved by moving the game's deadline and its
 reminders together (a days clock's reminders are a day apart)."""
@@ -296,7 +296,7 @@ def test_on_a_days_clock_each_reminder_fires_once_at_its_time_and_none_after_a_m
     assert len(mails_to(alice)) == 2
     assert not Reminder.objects.filter(seat=seat, fired_at__isnull=True).exists()
     # Her last reminder was the four-hour one (e-mailed above); once she moved, its notice no
-    # longer applies and went away with her move (issue 34: no stale calls to act).
+    # longer applies and went away with her move (no stale calls to act).
     assert "4 hours left" in mails_to(alice)[-1].subject
     assert not Notification.objects.filter(user=alice, kind="deadline_near", read_at__isnull=True).exists()
 

@@ -1,4 +1,4 @@
-"""The timers' guarantee fires within seconds (issue 28, item 8): a Redis restart drops the
+"""The timers' guarantee fires within seconds: a Redis restart drops the
 ETA tasks a worker holds (deadlines and computer moves), and with a sweep once a minute they
 fired up to a minute late (49 s seen). Celery beat now runs ``timers_sweep`` every
 TIMERS_SWEEP_SECONDS; here a real beat process (the production command) and a real worker

@@ -1,6 +1,5 @@
-"""Every deadline a game sets follows the game's own clock (issue 34, "Clocks that agree
-with the game"): turns, response windows, doubling offers, out-of-turn decisions, Camelot's
-asks. A wait may have a clock of its own (the CCG table's response-window and offer clocks)
+"""Every deadline a game sets follows the game's own clock: turns, response windows,
+doubling offers, out-of-turn decisions, Camelot's asks. A wait may have a clock of its own (the CCG table's response-window and offer clocks)
 only when it is shorter than the game's.
 
 The service tests play each game through ``services.move_submit`` on a 15-minute clock

@@ -1,4 +1,4 @@
-"""Words, not internals (issue 34): every kind of wait a game can ask for has a sentence, and
+"""Words, not internals: every kind of wait a game can ask for has a sentence, and
 the seats bar and notifications use it ("to discard Keepers down to the Keeper Limit", never
 "discard_keepers"); games are listed by the game's name and title, and computer players are
 named the same on the home page as in the game."""

@@ -1,5 +1,5 @@
 """The pure rules under games/rules/ form layers: no module imports, directly or through
-others, a module that imports it back (issue 12, "Untangle and unify").
+others, a module that imports it back.
 
 Imports are read with ``ast``, not by importing, so a cycle that Python tolerates (an import
 inside a function, or a module object used only later) is still found. Every import counts:

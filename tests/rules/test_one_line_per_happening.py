@@ -1,4 +1,4 @@
-"""One happening, one line for each viewer (issue 34, "Words, not internals"): the owner of
+"""One happening, one line for each viewer (words, not internals): the owner of
 a draw reads "You draw Sir Robin." and not also "Seat 2 draws 1 card."; everyone else reads
 the count. Camelot says a win by bringing Excalibur home once, not "brings Excalibur home."
 and then "brought Excalibur home."."""

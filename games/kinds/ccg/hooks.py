@@ -142,7 +142,8 @@ def after_move(match, seats, previous_state) -> None:
     only cards their owners could stake when the game began (``_stakeable``); should the last
     free copy have gone into another game since, the card stays in the ante unstaked until a
     copy comes home (``_stake_owed``). The move is never refused for it: a refusal would tell
-    the mover where that card lies (issue 10, item 4), and the ledger never holds a copy twice."""
+    the mover where that card lies (a refused cut once let every position be probed), and
+    the ledger never holds a copy twice."""
     if match.practice:
         return
     if len(match.state["ante"]) > len(previous_state["ante"]):

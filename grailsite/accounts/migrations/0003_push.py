@@ -1,4 +1,4 @@
-# Push notifications (issue 31): preferences, subscriptions and the delivery outbox.
+# Push notifications: preferences, subscriptions and the delivery outbox.
 
 import django.db.models.deletion
 import grailsite.accounts.models

@@ -134,7 +134,7 @@ def test_legal_moves_come_in_the_same_order_in_every_process():
 
 
 def test_two_units_of_one_kind_are_never_named_alike():
-    """Issue 33: "declares attacks on tim_3's Arthur, tim_3's Arthur" must not happen. Each
+    """A line such as "declares attacks on tim_3's Arthur, tim_3's Arthur" must not happen. Each
     unit is named with the number of its id, and a target with what it carries."""
     state = table(3)
     put(state, 0, "arthur", "0,2")

@@ -1,4 +1,4 @@
-"""The knight level presses home (issue 33, games that end): it attacks what it can kill by
+"""The knight level presses home, so that games end: it attacks what it can kill by
 moving up as well as what stands in reach, does not plan on the Teleport it never uses,
 and sends every piece to the fight instead of leaving it by its Entry hex."""
 from .helpers import BOARD, GAME, knight_turn, put, table

@@ -1,4 +1,4 @@
-"""The knight's carrier of Excalibur (issue 33, games that end): what it does with the
+"""The knight's carrier of Excalibur (so that games end): what it does with the
 sword and how its other units keep it alive."""
 from .helpers import BOARD, knight_turn, put, table
 

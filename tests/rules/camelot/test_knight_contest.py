@@ -1,4 +1,4 @@
-"""Which enemy carriers of Excalibur the knight goes for (issue 33, games that end): when
+"""Which enemy carriers of Excalibur the knight goes for (so that games end): when
 every knight killed the carrier wherever it could, the sword changed hands in the middle
 of the board until the turn limit. It goes for a carrier about to win (within three of its
 Entry hex), one on its own side of the board, and one its units hold fast; a carrier far

@@ -65,7 +65,7 @@ def _check_narrow_listings(state):
 
 
 def _check_every_listed_move_applies(state):
-    """Issue 10, item 11: every move listed for a seat is accepted exactly as listed (a
+    """Every move listed for a seat is accepted exactly as listed (a
     run-away carries its shout, a face-up play its quote), so an API client's loop of
     "take a listed move, post it" never meets a refusal."""
     for seat in range(state["n"]):
@@ -75,7 +75,7 @@ def _check_every_listed_move_applies(state):
 
 
 def _check_places_and_passes(state, events):
-    """Issue 11: two Round Tables never share an area (FAQ 9: also not in Avalon, however
+    """Two Round Tables never share an area (FAQ 9: also not in Avalon, however
     they got there: a move, a run away by choice, by a song or by a timeout); an
     adversary's "outwitted" pass lasts only while the Round Table that won it stays (7.4);
     and a Round Table entering the area of an adversary it once outwitted meets it again
