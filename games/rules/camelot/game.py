@@ -1,8 +1,8 @@
 """Tom Jolly's Camelot: two players take their turns at the same time.
 
 Moves (``legal_moves`` lists every one that may be made now; their shapes and every reading
-of the rules text, ../shared/rules/camelot-basic-and-variations.txt, are in
-docs/rules/camelot.md):
+of the rules text, Tom Jolly's "Camelot: Basic Game" and "Camelot: Variation Rules" (Wingnut
+Games, 2005), are in docs/rules/camelot.md):
 
 - ``entry`` (choose an Entry hex), then per token holder: ``declare``, ``enter``, ``move``,
   ``drop``, ``strike``, ``ask_ally``, ``ask_disengage``, ``end_turn``;

@@ -1,6 +1,6 @@
 """Line of sight, centre to centre, by exact geometry (docs/rules/camelot.md, "Sight").
 
-The rules (../shared/rules/camelot-basic-and-variations.txt, BOARD SPACE EFFECTS): "Ranged
+The rules ("Camelot: Basic Game", Wingnut Games 2005, BOARD SPACE EFFECTS): "Ranged
 attacks can only occur if you have line-of-sight. This means being able to draw a continuous
 line from the center of the attacker's hex to the center of the defender's hex without
 passing through any tree or rock hex. [...] The line may skirt the *edge* of a tree or rock
