@@ -1,10 +1,9 @@
 """Line of sight, centre to centre, by exact geometry (docs/rules/camelot.md, "Sight").
 
-The rules ("Camelot: Basic Game", Wingnut Games 2005, BOARD SPACE EFFECTS): "Ranged
-attacks can only occur if you have line-of-sight. This means being able to draw a continuous
-line from the center of the attacker's hex to the center of the defender's hex without
-passing through any tree or rock hex. [...] The line may skirt the *edge* of a tree or rock
-hex, if the edge lies exactly along the line-of-sight."
+What the rules ("Camelot: Basic Game", Wingnut Games 2005, under the board's effects) ask of
+a ranged attack, in our words: a straight line from the middle of the attacker's hex to the
+middle of the defender's must not cross a tree or rock hex, though it may run exactly along
+the edge of one.
 
 So a hex blocks when the segment between the two centres passes through its inside; a line
 running along an edge (or through a corner) skirts the hexes there.
