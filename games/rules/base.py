@@ -13,6 +13,7 @@ from dataclasses import FrozenInstanceError, _asdict_inner, dataclass
 from operator import itemgetter
 from typing import Any, ClassVar
 
+from . import offered as offering
 from . import takeback
 
 State = dict
@@ -213,6 +214,14 @@ class Game:
     # which in ``allows_takebacks``).
     takebacks: ClassVar[bool] = False
 
+    # Fields of a move that no listing can hold, by move type: ``{type: {field: check}}``,
+    # each check one of games/rules/offered.py's (free text within bounds, a number within a
+    # range, a subset of the listed values) or ``decisions.Answer``. ``offered`` takes a move
+    # of such a type when a listed move of its type has exactly its fields and equals it in
+    # every other one, and each free field passes its check. Declared, never guessed: a
+    # field not named here must be as listed.
+    free_fields: ClassVar[dict[str, dict[str, Any]]] = {}
+
     # --- to implement -------------------------------------------------------------
     def setup(self, players: int, options: dict, seed: int) -> State:  # pragma: no cover
         raise NotImplementedError
@@ -291,6 +300,22 @@ class Game:
         return []
 
     # --- provided -----------------------------------------------------------------
+    def offered(self, state: State, seat: int, move: Move) -> str | None:
+        """None when ``move`` is one the rules offer ``seat`` now; else why not, in words a
+        person can read ("That move is not open to you now."). The shell applies a person's
+        move only when it is offered (games/rules/offered.py has the rule): one of
+        ``legal_moves(state, seat)`` exactly, types included; a move of a type in
+        ``free_fields`` whose free fields pass their checks; or resigning, or taking back
+        (``{"type": "takeback", "mark": <int>}``) where the game keeps take-backs."""
+        return offering.refusal(self, state, seat, move)
+
+    def offered_candidates(self, state: State, seat: int, move: Move) -> list[Move]:
+        """The listed moves ``offered`` compares ``move`` with: ``legal_moves(state, seat)``.
+        A game that can list the moves of one type for less may return only those of
+        ``move``'s type (every one of them, each exactly as ``legal_moves`` lists it): the
+        CCG lists only the plays of the card and area a play names."""
+        return self.legal_moves(state, seat)
+
     def views_for(self, state: State, seats) -> dict:
         """``view_for`` of one state for each of ``seats`` (None: a spectator), by seat. The
         shell asks for every viewer's view of each change (games/live/frames.py); a game whose

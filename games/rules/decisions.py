@@ -32,6 +32,7 @@ from itertools import combinations
 from math import comb
 
 from .base import IllegalMove, Pending
+from .offered import same
 
 DECIDE = "decide"
 # A Pending made as base.Pending makes it -- a tuple of its three fields -- without its
@@ -213,3 +214,34 @@ def view(state: dict, seat: int | None) -> list[dict]:
             out.append({"id": d["id"], "seat": d["seat"], "kind": d["kind"], "done": False, "mine": False,
                         "public": d["public"]})
     return out
+
+
+class Answer:
+    """The free-field check of a ``decide`` move's ``choice`` (``Game.free_fields``): a
+    multi-pick decision lists only some of its answers (``moves``), and any answer within
+    its options and bounds is offered; a single pick must be one of its options. Types
+    count as in ``offered.same``. ``frame`` gives the open decisions (``top``; Camelot's
+    asks keep a frame of their own)."""
+
+    def __init__(self, frame=top) -> None:
+        self.frame = frame
+
+    def refusal(self, name, choice, state, seat, move, listed) -> str | None:
+        decision_id = move.get("id")
+        for d in self.frame(state):
+            if d["seat"] == seat and d["answer"] is None and same(d["id"], decision_id):
+                break
+        else:
+            return "There is no such choice waiting for you."
+        values = [o["value"] for o in d["options"]]
+        least, most = d["pick"]
+        if least == most == 1:
+            return None if any(same(choice, v) for v in values) else "That is not one of the choices offered."
+        if type(choice) is not list or not least <= len(choice) <= most:
+            return f"Choose {least} to {most}." if least != most else f"Choose exactly {least}."
+        for i, c in enumerate(choice):
+            if not any(same(c, v) for v in values):
+                return "That is not one of the choices offered."
+            if any(same(c, earlier) for earlier in choice[:i]):
+                return "Choose each one at most once."
+        return None

@@ -10,7 +10,9 @@ checks, in this order, and stops at the first thing that does not match:
 2. there is one contribution for each seat at setup, a computer seat's all zeros;
 3. the seed the site used is the one the secret and the contributions give;
 4. the rules, set up with that seed and the recorded options, accept every move in turn
-   from its seat (``_check_move`` says what each kind of mover must satisfy);
+   from its seat: a person's or computer's move must be one the rules offer that seat
+   (``Game.offered``) and ``apply`` must take it (``_check_move`` says what each kind of
+   mover must satisfy);
 5. the result is what the last move left (or, for a game the site stopped because no
    person was left playing, what the site gives then).
 
@@ -32,17 +34,6 @@ RECORD_FORMAT = 1
 JOIN_MOVE = {"type": "join"}  # a newcomer seated in a game under way (the rules' ``add_seat``)
 RESIGN = {"type": "resign"}
 MOVERS = ("person", "computer", "clock")
-
-# Kinds whose ``legal_moves`` lists every move a player may make: a person's or computer's
-# move must be one of them, exactly. The other kinds take moves that no list holds, so there
-# ``apply`` alone decides: the CCG's quote as the player typed it, Fluxx's claims in the
-# player's own words, Camelot's declarations and ally answers of any subset and its pause
-# with a question, Cup Quest's snipe at any angle and strength.
-FULLY_LISTED = frozenset({"duel"})
-# Moves the base contract accepts from a seat outside any listing: leaving the game, and
-# taking back one's last move (``Game.apply``); ``apply`` decides them in every kind.
-UNLISTED_TYPES = frozenset({"resign", "takeback"})
-
 
 class Mismatch(Exception):
     """The first thing in a record that does not check, in words."""
@@ -218,18 +209,22 @@ def _join(game: Game, state: dict, seats: int, entry: dict, where: str) -> dict:
 
 
 def _check_move(game: Game, state: dict, seat: int, who: str, move: dict, where: str) -> dict:
-    """The state after ``move``, or Mismatch. A person's or computer's move must be accepted
-    by ``apply`` and, in a fully listed kind, be listed. The computer's choice is not
-    re-made: its level and generator are the site's, not the rules', so only its legality
-    is checked. The clock's move must be the rules' own ``timeout_move`` for a seat whose
-    clock was running (waited for, clocks not stopped), or resigning the seat when the rules
-    refuse their own timeout move (the site's last resort)."""
+    """The state after ``move``, or Mismatch. A person's or computer's move must be one the
+    rules offer the seat (``Game.offered``: listed, or a move whose free fields, such as the
+    CCG's quote or Cup Quest's aim, pass the checks its kind declares; the rule the site
+    applies to a person's move) and be accepted by ``apply``. The computer's choice is not
+    re-made: its level and generator are the site's, not the rules', so only that it was
+    offered and legal is checked. The clock's move must be the rules' own ``timeout_move``
+    for a seat whose clock was running (waited for, clocks not stopped), or resigning the
+    seat when the rules refuse their own timeout move (the site's last resort)."""
     if who == "clock":
         return _check_clock(game, state, seat, move, where)
-    if game.kind in FULLY_LISTED and move.get("type") not in UNLISTED_TYPES:
-        legal = game.legal_moves(state, seat)
-        if _plain(move) not in [_plain(m) for m in legal]:
-            raise Mismatch(f"{where}: not legal: not one of the {len(legal)} moves the rules list for the seat")
+    try:
+        why = game.offered(state, seat, move)
+    except Exception as err:  # noqa: BLE001 - a move the rules cannot even read was never offered
+        raise Mismatch(f"{where}: not legal: the rules cannot read it ({type(err).__name__}: {err})") from None
+    if why is not None:
+        raise Mismatch(f"{where}: not legal: {why}")
     return _applied(game, state, seat, move, where)
 
 

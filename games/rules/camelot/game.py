@@ -16,6 +16,8 @@ is illegal in the state it meets. The parts: ``board`` (terrain), ``pieces``, ``
 from __future__ import annotations
 
 from ..base import Event, Game, IllegalMove, Outcome, Pending
+from ..decisions import Answer
+from ..offered import SubsetOfListed, Text
 from . import combat, editions, items, requests, turns
 from .movement import Mover
 from .pieces import COUNT, NAMES, TYPES, item_name, unit_label, unit_name
@@ -42,6 +44,12 @@ class Camelot(Game):
     takebacks = True
     wait_words = {"turn": "move", "entry": "choose an Entry hex", "ally": "answer a call to join an attack",
                   "disengage": "answer a request to disengage", "revive": "decide whether Morgan brings a unit back"}
+    # What no listing holds (see Game.free_fields): a declaration names any of the units
+    # listed one by one (the listing has each alone and all together), an ally lends any of
+    # the units it is asked for, and a pause carries the player's own question.
+    free_fields = {"declare": {"targets": SubsetOfListed(least=1)},
+                   "decide": {"choice": Answer(requests.open_asks)},
+                   "pause": {"question": Text(MAX_QUESTION)}}
     option_schema = {
         "accoutrements": {"type": "bool", "default": False, "label": "Accoutrements of Kingship",
                           "help": "Crown, Scepter, Robe and Throne on the red diamonds; two brought home win."},
@@ -165,60 +173,82 @@ class Camelot(Game):
     # --- legal moves ------------------------------------------------------------------
 
     def legal_moves(self, state, seat):
+        return self._listing(state, seat, None)
+
+    def offered_candidates(self, state, seat, move):
+        # Only the moves of the move's type, and for a movement or an entry only those of
+        # its unit or piece: the whole listing walks every unit (hundreds of microseconds).
+        return self._listing(state, seat, move)
+
+    def _listing(self, state, seat, like):
+        """The legal moves, or (``like`` a move) those of its type, of its unit for a
+        ``move``/``drop``/``strike`` and of its piece for an ``enter``: each exactly as the
+        whole listing has it. ``like`` None lists them all, in their fixed order."""
         if state["result"] is not None or not self._seated(state, seat) or not state["active"][seat]:
             return []
         if state["paused"] is not None:
             return [{"type": "resume"}]
+        kind = None if like is None else like["type"]
         out = [{"type": "decide", "id": d["id"], "choice": c}
-               for d in requests.open_asks(state) if d["seat"] == seat for c in _choices(d)]
+               for d in requests.open_asks(state) if d["seat"] == seat for c in _choices(d)
+               ] if kind in (None, "decide") else []
         if state["phase"] == "entry":
-            if entry_chooser(state) == seat:
+            if entry_chooser(state) == seat and kind in (None, "entry"):
                 out += [{"type": "entry", "hex": h} for h in entry_choices(state)]
-        elif seat in state["tokens"]:
-            out += self._turn_moves(state, seat)
-        if state["pauses_left"][seat] > 0:
+        elif seat in state["tokens"] and (kind is None or kind in TURN_MOVES):
+            out += self._turn_moves(state, seat, like)
+        if state["pauses_left"][seat] > 0 and kind in (None, "pause"):
             out.append({"type": "pause", "question": "A question for the table."})
         return out
 
-    def _turn_moves(self, state, seat):
+    def _turn_moves(self, state, seat, like=None):
         turn = turn_of(state, seat)
+        kind = None if like is None else like["type"]
         out = []
-        if turn["stage"] == "declare":
+        if turn["stage"] == "declare" and kind in (None, "declare"):
             targets = combat.declarable(state, seat)
             out += [{"type": "declare", "targets": [t]} for t in targets]
             if len(targets) > 1:
                 out.append({"type": "declare", "targets": targets})
-        if turn["stage"] != "attack":
-            out += self._movement_moves(state, seat, turn)
-        out += combat.strikes_available(state, seat)
-        out += self._ask_moves(state, seat, turn)
-        out.append({"type": "end_turn"})
+        if turn["stage"] != "attack" and kind in (None, "enter", "move", "drop"):
+            out += self._movement_moves(state, seat, turn, like)
+        if kind in (None, "strike"):
+            strikes = combat.strikes_available(state, seat)
+            out += strikes if kind is None else [m for m in strikes if m["unit"] == like.get("unit")]
+        if kind in (None, "ask_ally", "ask_disengage"):
+            out += self._ask_moves(state, seat, turn)
+        if kind in (None, "end_turn"):
+            out.append({"type": "end_turn"})
         return out
 
-    def _movement_moves(self, state, seat, turn):
+    def _movement_moves(self, state, seat, turn, like=None):
+        """Entries, movements and drops; ``like`` (a move) narrows them to its type and to
+        its piece (an entry) or unit (a movement or a drop)."""
+        kind = None if like is None else like["type"]
         out = []
         ice = frozen(state)
         spells = state["spells"][seat]
-        if turn["moves_left"] > 0:
+        if turn["moves_left"] > 0 and kind in (None, "enter", "move"):
             mover = Mover(state, seat)
-            for kind in TYPES:
-                if state["pool"][seat][kind] <= 0:
+            for kind_of in TYPES if kind in (None, "enter") else ():
+                if state["pool"][seat][kind_of] <= 0 or (kind is not None and kind_of != like.get("piece")):
                     continue
-                ends = mover.enter_ends(kind)
-                out += [{"type": "enter", "piece": kind, "to": h} for h in ends]
-                if kind == "merlin" and spells["teleport"] and ends:
-                    out += [{"type": "enter", "piece": kind, "to": h, "teleport": True}
+                ends = mover.enter_ends(kind_of)
+                out += [{"type": "enter", "piece": kind_of, "to": h} for h in ends]
+                if kind_of == "merlin" and spells["teleport"] and ends:
+                    out += [{"type": "enter", "piece": kind_of, "to": h, "teleport": True}
                             for h in mover.teleport_ends(None)]
-            for uid, unit in state["units"].items():
+            for uid, unit in _units_like(state, like) if kind in (None, "move") else ():
                 if not controls(state, unit, seat) or uid in ice or uid in turn["moved"]:
                     continue
                 out += [{"type": "move", "unit": uid, "to": h} for h in mover.unit_ends(uid)]
                 if unit["type"] == "merlin" and not unit["guardian"] and spells["teleport"]:
                     out += [{"type": "move", "unit": uid, "to": h, "teleport": True}
                             for h in mover.teleport_ends(unit["hex"])]
-        for uid, unit in state["units"].items():
-            if unit["seat"] == seat and unit["carry"] and uid not in turn["moved"] and uid not in ice:
-                out.append({"type": "drop", "unit": uid})
+        if kind in (None, "drop"):
+            for uid, unit in _units_like(state, like):
+                if unit["seat"] == seat and unit["carry"] and uid not in turn["moved"] and uid not in ice:
+                    out.append({"type": "drop", "unit": uid})
         return out
 
     def _ask_moves(self, state, seat, turn):
@@ -498,6 +528,16 @@ def _choices(decision):
     if len(values) > 1:
         out.append(values)
     return out
+
+
+def _units_like(state, like):
+    """The units a listing looks at: every one, in the state's order, or the one ``like``
+    names (none when it names no unit there)."""
+    units = state["units"]
+    if like is None:
+        return units.items()
+    uid = like.get("unit")
+    return [(uid, units[uid])] if type(uid) is str and uid in units else []
 
 
 def _engaging_seats(state, seat):

@@ -4,8 +4,15 @@ from __future__ import annotations
 import marshal
 
 from ..base import Event, Game, IllegalMove, Outcome, Pending
+from ..offered import Text
 from . import ante, flow, moves_apply, moves_listing, setup as setup_mod, turns, view
 from . import state as S
+from .cards import MAX_QUOTE
+
+# The words a player says with a move (a quote read out, the run-away shout) are theirs:
+# compared with the card's by their words alone (moves_apply.same_words), so any text is
+# taken, up to twice the longest quote a card may print.
+MAX_SAID = 2 * MAX_QUOTE
 
 
 def fast_copy(x):
@@ -51,6 +58,9 @@ class MPHGGame(Game):
                   "offer": "answer an offer to double the ante", "balance": "discard down to the hand limit",
                   "choice": "make a choice"}
     fixed_keys = _FIXED
+    # The words said with a move are the player's own (see Game.free_fields and MAX_SAID);
+    # a play lists its quote only where the card has one, so only there may a quote be sent.
+    free_fields = {"play": {"quote": Text(MAX_SAID)}, "run_away": {"shout": Text(MAX_SAID)}}
     view_lasting = ("cards",)  # definitions by code (view.py): a page keeps them
 
     def setup(self, players, options, seed):
@@ -82,6 +92,19 @@ class MPHGGame(Game):
         # Listed with their words (the quote of a face-up play, the run-away shout), so a
         # client may post any listed move back exactly as listed (docs/api.md).
         return [with_words(state, m) for m in moves_listing.legal(state, seat)]
+
+    def offered_candidates(self, state, seat, move):
+        # Only the moves of the move's type (a play's: of its card and area), as checking a
+        # move lists them (moves_listing.candidates, a fraction of the whole listing's cost),
+        # with their words as legal_moves lists them.
+        if type(seat) is not int or not 0 <= seat < state["n"]:
+            return []
+        if move["type"] == "play" and type(move.get("card")) is not int:
+            # Cards in hand are numbers. The narrowed listing is built from the card the
+            # move names, so a play naming ``true`` or ``14.0`` (equal to 1 and 14 in
+            # Python) would come back naming it too: no listed play names anything else.
+            return []
+        return [with_words(state, m) for m in moves_listing.candidates(state, seat, move)]
 
     def _resign(self, state, seat):
         events: list[Event] = []

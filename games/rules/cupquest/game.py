@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from .. import hexgrid
 from ..base import Event, Game, IllegalMove, Outcome, Pending
+from ..offered import Number
 from ..rng import Rng, new_rng_state
 from . import cards, snipe
 from .board import BOARD_NAMES, load_board
@@ -37,6 +38,9 @@ class CupQuest(Game):
     name = "Cup Quest"
     min_players = 2
     max_players = 4
+    # A snipe is listed at one aim per target (snipe.DEFAULT_AIM); the player aims anywhere
+    # in the ranges (see Game.free_fields).
+    free_fields = {"snipe": {"angle": Number(*snipe.ANGLE_RANGE), "strength": Number(*snipe.STRENGTH_RANGE)}}
     wait_words = {"turn": "move", "battle": "fight a battle with monsters",
                   "attack": "choose whether to attack a player"}
     option_schema = {
@@ -97,6 +101,18 @@ class CupQuest(Game):
     # --- legal moves --------------------------------------------------------------
 
     def legal_moves(self, state, seat):
+        return self._listing(state, seat, None)
+
+    def offered_candidates(self, state, seat, move):
+        # A card play is checked against that card's plays alone, and any other move
+        # against a listing without card plays: working out where each card in hand could
+        # take the player is most of the listing's cost.
+        card = move.get("card") if move["type"] in _CARD_PLAYS else _NO_CARD
+        return self._listing(state, seat, card)
+
+    def _listing(self, state, seat, card):
+        """The legal moves (``card`` None), or them with only ``card``'s plays, in the same
+        order (``_NO_CARD``: with no card plays; a card not in hand has none)."""
         if state["result"] is not None or not _is_player(state, seat):
             return []
         p = state["pending"]
@@ -109,10 +125,12 @@ class CupQuest(Game):
         if seat != self.current_seat(state):
             return []
         moves: list[dict] = []
+        hand = state["hands"][seat]
         if not state["frozen"][seat]:
-            for card in state["hands"][seat]:
-                moves.extend(self._card_moves(state, seat, card))
-            moves.extend({"type": "discard", "card": c} for c in state["hands"][seat])
+            for held in hand:
+                if card is None or _same_card(held, card):
+                    moves.extend(self._card_moves(state, seat, held))
+            moves.extend({"type": "discard", "card": c} for c in hand)
         if state["snipes"][seat] > 0:
             moves.extend({"type": "snipe", "target": t, **snipe.DEFAULT_AIM} for t in _targets(state, seat))
         moves.append({"type": "pass"})
@@ -463,6 +481,15 @@ def _draw(state, seat) -> list[Event]:
     # Everyone else, spectators included, learns that a card was drawn, not which.
     events.append(Event("draw", f"{seat_name(seat)} draws a card.", hidden_from=(seat,), data={"seat": seat}))
     return events
+
+
+_CARD_PLAYS = frozenset(("move", "teleport", "freeze"))  # the moves that play a card from hand
+_NO_CARD = object()  # a listing with no card plays: matches no card
+
+
+def _same_card(held: str, named) -> bool:
+    """Whether a move naming ``named`` names the card ``held`` (a card is a string)."""
+    return type(named) is str and held == named
 
 
 def _target_of(move) -> int | None:

@@ -25,6 +25,7 @@ from functools import lru_cache
 
 from .. import decisions
 from ..base import Event, Game, IllegalMove, Outcome, Pending
+from ..offered import Text
 from ..rng import Rng, new_rng_state
 from . import engine, free_actions, turn
 from .cards import CURRENT, DECKS, LEGACY, NAME, TYPE, is_card
@@ -44,6 +45,14 @@ class MontyPythonFluxx(Game):
     min_players = 2
     max_players = 6
     strict_versions = False  # several players discard at once (see base.Game.strict_versions)
+    # The player's own words (see Game.free_fields): a quote with a play (listed with the
+    # card's name while the quote rule is open), a song or an accent claimed (listed with
+    # empty words); and any answer within a decision's bounds (a big one lists only its
+    # default).
+    free_fields = {"play": {"quote": Text(free_actions.MAX_WORDS)},
+                   "sing": {"song": Text(free_actions.MAX_WORDS), "words": Text(free_actions.MAX_WORDS)},
+                   "accent": {"accent": Text(free_actions.MAX_WORDS), "words": Text(free_actions.MAX_WORDS)},
+                   "decide": {"choice": decisions.Answer()}}
     wait_words = {
         "turn": "move", "discard": "discard down to the Hand Limit",
         "discard_keepers": "discard Keepers down to the Keeper Limit", "discard_any": "choose cards to throw away",
