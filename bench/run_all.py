@@ -10,6 +10,7 @@ RUNS = [
     ["fluxx_engine.py", "--games", "200"],
     ["camelot_engine.py", "--games", "40"],
     ["camelot_takeback.py"],
+    ["move_offered.py"],
     ["computer_players.py", "--games", "200"],
     ["card_search.py"],
     ["move_roundtrip.py", "--games", "40", "--seconds", "15"],
