@@ -45,7 +45,7 @@ def env_for(window: float, vapid_key: str) -> dict:
     # DB_POOL: connections kept, as production keeps them (a fresh one per task costs more than the push).
     return dict(os.environ, DATABASE_URL=f"{PG}/{BENCH_DB}", REDIS_URL=REDIS_URL, DJANGO_DEBUG="false", DB_POOL="1",
                 GRAILSITE_CELERY_QUEUE=QUEUE, GRAILSITE_CHANNEL_PREFIX="bench-push", LOG_LEVEL="ERROR",
-                PUSH_ALLOW_HTTP_ENDPOINTS="true", PUSH_BATCH_SECONDS=str(window), VAPID_PRIVATE_KEY=vapid_key,
+                PUSH_ALLOW_LOOPBACK="true", PUSH_BATCH_SECONDS=str(window), VAPID_PRIVATE_KEY=vapid_key,
                 SECRET_KEY="bench-only", DJANGO_SETTINGS_MODULE="grailsite.settings", PYTHONPATH=str(ROOT))
 
 

@@ -360,8 +360,18 @@ VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@grailsite.local")
 PUSH_BATCH_SECONDS = float(os.environ.get("PUSH_BATCH_SECONDS", "2"))
 PUSH_TTL_SECONDS = env_int("PUSH_TTL_SECONDS", 12 * 3600)   # how long a push service keeps one for an offline device
 PUSH_TIMEOUT_SECONDS = float(os.environ.get("PUSH_TIMEOUT_SECONDS", "10"))
-# Only public https push endpoints are accepted; the tests' loopback push service needs this.
-PUSH_ALLOW_HTTP_ENDPOINTS = env_bool("PUSH_ALLOW_HTTP_ENDPOINTS", False)
+# The push endpoints the site calls (grailsite/outbound.py, games/inbox/push.py): https on these
+# ports, to these hosts ("*.x" is any name under x; "*" any public host), and every address a
+# host resolves to must be public, checked when a browser subscribes and again at each push.
+PUSH_ENDPOINT_HOSTS = [h.strip() for h in os.environ.get(
+    "PUSH_ENDPOINT_HOSTS", "fcm.googleapis.com,updates.push.services.mozilla.com,*.notify.windows.com,"
+    "web.push.apple.com").split(",") if h.strip()]
+PUSH_ENDPOINT_PORTS = [int(p) for p in os.environ.get("PUSH_ENDPOINT_PORTS", "443").split(",") if p.strip()]
+# Tests and benches only: their push service listens on loopback (tests/push_service.py). Off
+# by default, and refused in production.
+PUSH_ALLOW_LOOPBACK = env_bool("PUSH_ALLOW_LOOPBACK", False)
+if PRODUCTION and PUSH_ALLOW_LOOPBACK:
+    raise ImproperlyConfigured("PUSH_ALLOW_LOOPBACK is for tests and benches: production never pushes to loopback.")
 CELERY_BEAT_SCHEDULE["push-sweep"] = {"task": "games.tasks.push_sweep", "schedule": TIMERS_SWEEP_SECONDS,
                                       "options": {"expires": TIMERS_SWEEP_SECONDS}}
 # Reminders before a deadline (games/inbox/reminders.py): timer rows, fired by their own sweep.

@@ -40,9 +40,11 @@ class Received:
 
 @dataclass
 class PushService:
-    """``status``: what each path answers (by its last segment's prefix), 201 otherwise."""
+    """``status``: what each path answers (by its last segment's prefix), 201 otherwise;
+    ``location``: a Location header to answer with, by the same prefixes (a redirect)."""
     received: list[Received] = field(default_factory=list)
     status: dict[str, int] = field(default_factory=dict)
+    location: dict[str, str] = field(default_factory=dict)
     port: int = 0
     _server: ThreadingHTTPServer | None = None
     _arrived: threading.Condition = field(default_factory=threading.Condition)
@@ -62,6 +64,9 @@ class PushService:
                                                      body, time.time()))
                     service._arrived.notify_all()
                 self.send_response(status)
+                for prefix, url in service.location.items():
+                    if self.path.rsplit("/", 1)[-1].startswith(prefix):
+                        self.send_header("Location", url)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -161,7 +166,7 @@ def push_on(settings):
 
     settings.VAPID_PRIVATE_KEY = push.generate_private_key()
     settings.VAPID_SUBJECT = "mailto:test@grailsite.local"
-    settings.PUSH_ALLOW_HTTP_ENDPOINTS = True
+    settings.PUSH_ALLOW_LOOPBACK = True
     settings.PUSH_BATCH_SECONDS = 1
     push._scheduled.clear()  # user ids come again after a database reset
     return settings

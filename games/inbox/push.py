@@ -30,14 +30,12 @@ from __future__ import annotations
 
 import base64
 import hmac
-import ipaddress
 import json
 import logging
 import threading
 import time
 from datetime import datetime, timedelta, timezone as dt_timezone
 from functools import lru_cache, partial
-from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from cryptography.hazmat.primitives import serialization
@@ -50,7 +48,7 @@ from django.utils import timezone
 from games.table import unit_of_work
 from grailsite.errors import NotFound, ServiceError
 from games.models import Notification
-from grailsite import metrics
+from grailsite import metrics, outbound
 from grailsite.accounts.models import PushDelivery, PushEvent, PushPreferences, PushSubscription
 
 log = logging.getLogger(__name__)
@@ -129,30 +127,25 @@ def generate_private_key() -> str:
 
 # --- subscriptions -----------------------------------------------------------------------
 
+def endpoint_policy() -> outbound.Policy:
+    """Which push endpoints the site calls (grailsite/outbound.py): https on
+    PUSH_ENDPOINT_PORTS, hosts among PUSH_ENDPOINT_HOSTS (the browsers' push services by
+    default; "*" any public host), every address a host resolves to public.
+    PUSH_ALLOW_LOOPBACK lets the tests' and benches' loopback push service in, and nothing
+    else."""
+    hosts = tuple(h for h in settings.PUSH_ENDPOINT_HOSTS if h.strip())
+    return outbound.Policy(hosts=() if "*" in hosts else hosts, ports=tuple(settings.PUSH_ENDPOINT_PORTS),
+                           allow_loopback=settings.PUSH_ALLOW_LOOPBACK)
+
+
 def _endpoint_refusal(endpoint: str) -> str | None:
-    """Why the server should not POST to this address, or None. Push services are public
-    HTTPS hosts; anything else (plain http, this machine, a private network) would let a
-    person make the site call into places it should not (PUSH_ALLOW_HTTP_ENDPOINTS lets the
-    tests' loopback push service in)."""
+    """Why the server should not POST to this address, or None: anything but a push
+    service's public https address would let a person make the site call into places it
+    should not (this machine, its private network)."""
     try:
-        parts = urlsplit(endpoint)
-    except ValueError:
-        return "The push endpoint is not a URL."
-    if not parts.hostname or parts.scheme not in ("https", "http"):
-        return "The push endpoint is not a URL."
-    if settings.PUSH_ALLOW_HTTP_ENDPOINTS:
-        return None
-    if parts.scheme != "https":
-        return "A push endpoint must use https."
-    host = parts.hostname
-    if host == "localhost" or host.endswith(".localhost"):
-        return "A push endpoint must be a public host."
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return None
-    if not address.is_global:
-        return "A push endpoint must be a public host."
+        outbound.check(endpoint, endpoint_policy())
+    except outbound.Refused as exc:
+        return f"The push endpoint is refused: {exc.message}"
     return None
 
 
@@ -172,10 +165,10 @@ def _check_subscription(endpoint: str, p256dh: str, auth: str) -> None:
     endpoint the site may call, and keys that are a P-256 point and a 16-byte secret."""
     if not settings.VAPID_PRIVATE_KEY:
         raise ServiceError("Push notifications are not set up on this site.")
+    _check_keys(p256dh, auth)  # before the endpoint: its check may wait on DNS
     refusal = _endpoint_refusal(endpoint)
     if refusal:
         raise ServiceError(refusal)
-    _check_keys(p256dh, auth)
 
 
 def subscription_save(*, user, endpoint: str, p256dh: str, auth: str, label: str = "") -> PushSubscription:
@@ -373,28 +366,28 @@ def payload_for(notices: list[Notification]) -> str:
 
 # --- delivering --------------------------------------------------------------------------
 
-_local = threading.local()
+class _PinnedPoster:
+    """What pywebpush posts through (its ``requests_session``): grailsite/outbound.py's
+    ``post``, which checks the endpoint again, connects only to an address it checked,
+    follows no redirect and bounds its time."""
+
+    def post(self, url, data=None, headers=None, timeout=None):
+        return outbound.post(url, body=data or b"", headers=dict(headers or {}), policy=endpoint_policy(),
+                             connect_timeout=settings.PUSH_TIMEOUT_SECONDS, read_timeout=settings.PUSH_TIMEOUT_SECONDS)
 
 
-def _session():
-    """One HTTP session per thread: its connections to a push service are reused."""
-    if getattr(_local, "session", None) is None:
-        import requests
-
-        _local.session = requests.Session()
-    return _local.session
+_poster = _PinnedPoster()
 
 
 def send(subscription: PushSubscription, payload: str) -> None:
     """Encrypt ``payload`` for this browser and hand it to its push service (pywebpush, with
     a fresh VAPID claim per request: its audience is the endpoint's origin). Raises
-    WebPushException or requests' errors."""
+    WebPushException, ``outbound.Refused`` or an ``OSError``."""
     from pywebpush import webpush
 
     webpush({"endpoint": subscription.endpoint, "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth}},
             data=payload, vapid_private_key=vapid(), vapid_claims={"sub": settings.VAPID_SUBJECT},
-            ttl=settings.PUSH_TTL_SECONDS, timeout=settings.PUSH_TIMEOUT_SECONDS, headers={"Urgency": "high"},
-            requests_session=_session())
+            ttl=settings.PUSH_TTL_SECONDS, headers={"Urgency": "high"}, requests_session=_poster)
 
 
 def _retry_after(exc) -> float | None:
@@ -406,7 +399,8 @@ def _retry_after(exc) -> float | None:
 
 def deliver(delivery_id: int, *, now: datetime | None = None) -> str:
     """Send one delivery if it is due and no other worker holds it. Returns what happened:
-    "sent", "gone" (subscription deleted), "retry", "dropped" or "skipped"."""
+    "sent", "gone" (subscription deleted), "refused" (its endpoint is no longer one the
+    site calls: deleted), "retry", "dropped" or "skipped"."""
     outcome = _deliver(delivery_id, now=now)
     if outcome != "skipped":
         metrics.WEB_PUSHES.labels(outcome).inc()
@@ -440,8 +434,15 @@ def _send_claimed(delivery: PushDelivery, now: datetime) -> str:
             return "gone"
         log.warning("push to subscription %s failed: %s", delivery.subscription_id, exc.status_code or exc.message)
         wait = _retry_after(exc)
-    except (OSError, ValueError, TypeError) as exc:  # requests' errors are OSErrors
-        log.warning("push to subscription %s failed: %s", delivery.subscription_id, exc)
+    except outbound.Refused as exc:
+        if exc.lasting:
+            # Its URL is one the site no longer calls (a stricter PUSH_ENDPOINT_HOSTS, say).
+            log.warning("push subscription %s refused (%s): deleted", delivery.subscription_id, exc.message)
+            PushSubscription.objects.filter(pk=delivery.subscription_id).delete()
+            return "refused"
+        log.warning("push to subscription %s refused: %s", delivery.subscription_id, exc.message)
+    except (OSError, ValueError, TypeError) as exc:  # timeouts, refused connects, TLS
+        log.warning("push to subscription %s failed: %r", delivery.subscription_id, exc)
     else:
         PushSubscription.objects.filter(pk=delivery.subscription_id).update(last_success_at=now)
         delivery.delete()

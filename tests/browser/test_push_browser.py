@@ -39,7 +39,7 @@ def _service_worker(page):
 def test_push_turned_on_in_the_browser_reaches_it_and_a_click_opens_the_game(own_server, new_page, make_user, worker,
                                                                              push_on, push_service):
     url, _ = own_server(VAPID_PRIVATE_KEY=push_on.VAPID_PRIVATE_KEY, VAPID_SUBJECT=push_on.VAPID_SUBJECT,
-                        PUSH_ALLOW_HTTP_ENDPOINTS="1")
+                        PUSH_ALLOW_LOOPBACK="1")
     match, alice, bob = duel(make_user)
     bobs_notices_are_done()  # the invitation, before bob's browser subscribed
     keys = BrowserKeys()
