@@ -33,6 +33,8 @@ REMINDERS = Counter("grailsite_reminders_sent_total", "Reminders sent: deadline 
 PUSHES = Counter("grailsite_pushes_sent_total", "Group messages published to the channel layer, by type", ["type"])
 WEB_PUSHES = Counter("grailsite_web_pushes_total", "Web Push deliveries tried (games/inbox/push.py), by outcome",
                      ["outcome"])
+WEB_PUSH_PAUSES = Counter("grailsite_web_push_endpoint_pauses_total",
+                          "Push endpoints paused after failing too many times in a row (games/inbox/push.py)")
 
 
 def moved(kind: str, by: str) -> None:

@@ -25,12 +25,17 @@ test suite's and the benches' push service listens on loopback. Nothing else is 
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import heapq
 import http.client
 import ipaddress
+import itertools
 import re
 import socket
 import ssl
+import threading
+import time
 from functools import lru_cache
 from urllib.parse import urlsplit
 
@@ -236,31 +241,97 @@ def _connection(target: Target, address: Address, connect_timeout: float) -> htt
     return conn
 
 
-def post(url: str, *, body: bytes, headers: dict[str, str], policy: Policy, connect_timeout: float,
-         read_timeout: float) -> Response:
-    """POST ``body`` to ``url`` (checked by ``check`` first, see the module's text). Raises
-    ``Refused``, or an ``OSError`` (``TimeoutError`` when it took too long)."""
-    target = check(url, policy)
-    conn, last_error = None, None
-    for address in target.addresses[:2]:  # a second address when the first refuses: bounded
-        candidate = _connection(target, address, connect_timeout)
+class _Watchdog:
+    """Cuts off exchanges that outlive their deadline. A socket's timeout bounds each read,
+    not their sum: a server that trickles a byte a second would hold the caller for as long
+    as it liked. One thread for all of them; it shuts the socket down, so the blocked read
+    returns at once and the exchange fails."""
+
+    def __init__(self):
+        self._heap: list = []
+        self._order = itertools.count()
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    @contextlib.contextmanager
+    def limit(self, sock: socket.socket, deadline: float):
+        entry = [deadline, next(self._order), sock]
+        with self._changed:
+            heapq.heappush(self._heap, entry)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="outbound-watchdog", daemon=True)
+                self._thread.start()
+            self._changed.notify()
         try:
-            candidate.connect()
-        except OSError as exc:
-            last_error = exc
-            candidate.close()
-            continue
-        conn = candidate
-        break
-    if conn is None:
-        raise last_error or ExchangeFailed("no address to connect to")
+            yield
+        finally:
+            entry[2] = None  # done in time: nothing to cut
+
+    def _run(self) -> None:
+        while True:
+            with self._changed:
+                while self._heap and self._heap[0][2] is None:
+                    heapq.heappop(self._heap)
+                if not self._heap:
+                    self._changed.wait()
+                    continue
+                wait = self._heap[0][0] - time.monotonic()
+                if wait > 0:
+                    self._changed.wait(wait)
+                    continue
+                sock = heapq.heappop(self._heap)[2]
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    # The plain socket's shutdown, under TLS too: the blocked read sees the end.
+                    socket.socket.shutdown(sock, socket.SHUT_RDWR)
+
+
+_watchdog = _Watchdog()
+
+
+def post(url: str, *, body: bytes, headers: dict[str, str], policy: Policy, connect_timeout: float,
+         read_timeout: float, total_timeout: float) -> Response:
+    """POST ``body`` to ``url`` (checked by ``check`` first, see the module's text). The
+    connect waits at most ``connect_timeout``, each read ``read_timeout``, and the whole
+    exchange, connects included, ``total_timeout`` (a little more: the watchdog's wake-up).
+    Raises ``Refused``, or an ``OSError`` (``TimeoutError`` when a wait ran out)."""
+    deadline = time.monotonic() + total_timeout
+    target = check(url, policy)
+    conn = _connect(target, connect_timeout, deadline)
     try:
-        conn.sock.settimeout(read_timeout)
-        conn.request("POST", target.path, body=body, headers=headers)
-        answer = conn.getresponse()
-        content = answer.read(MAX_ANSWER)
+        with _watchdog.limit(conn.sock, deadline):
+            conn.sock.settimeout(read_timeout)
+            conn.request("POST", target.path, body=body, headers=headers)
+            answer = conn.getresponse()
+            content = answer.read(MAX_ANSWER)
         return Response(answer.status, answer.reason, answer.headers, content)
     except http.client.HTTPException as exc:
-        raise ExchangeFailed(f"the exchange broke off: {exc!r}") from exc
+        raise _late(deadline) or ExchangeFailed(f"the exchange broke off: {exc!r}") from exc
+    except OSError as exc:
+        raise _late(deadline) or exc
     finally:
         conn.close()
+
+
+def _late(deadline: float) -> TimeoutError | None:
+    """What the watchdog's cut looks like to the caller: a time-out, not a broken exchange."""
+    return TimeoutError("the exchange took longer than it may") if time.monotonic() >= deadline else None
+
+
+def _connect(target: Target, connect_timeout: float, deadline: float) -> http.client.HTTPConnection:
+    """A connection to one of the target's addresses: a second one is tried when the first
+    refuses, within the deadline."""
+    last_error: OSError = ExchangeFailed("no address to connect to")
+    for address in target.addresses[:2]:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the exchange took longer than it may")
+        conn = _connection(target, address, min(connect_timeout, left))
+        try:
+            conn.connect()
+        except OSError as exc:
+            last_error = exc
+            conn.close()
+            continue
+        return conn
+    raise last_error

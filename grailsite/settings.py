@@ -359,7 +359,18 @@ VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@grailsite.local")
 # A person's notices within this many seconds make one push.
 PUSH_BATCH_SECONDS = float(os.environ.get("PUSH_BATCH_SECONDS", "2"))
 PUSH_TTL_SECONDS = env_int("PUSH_TTL_SECONDS", 12 * 3600)   # how long a push service keeps one for an offline device
-PUSH_TIMEOUT_SECONDS = float(os.environ.get("PUSH_TIMEOUT_SECONDS", "10"))
+# One exchange with a push service: the connect, each read, and the whole of it (a server that
+# trickles its answer is cut off); a delivery run takes no new send after PUSH_RUN_SECONDS,
+# and at most PUSH_PER_USER_PER_RUN of its sends are one person's (games/inbox/push.py).
+PUSH_CONNECT_TIMEOUT_SECONDS = float(os.environ.get("PUSH_CONNECT_TIMEOUT_SECONDS", "3"))
+PUSH_READ_TIMEOUT_SECONDS = float(os.environ.get("PUSH_READ_TIMEOUT_SECONDS", "5"))
+PUSH_SEND_SECONDS = float(os.environ.get("PUSH_SEND_SECONDS", "10"))
+PUSH_RUN_SECONDS = float(os.environ.get("PUSH_RUN_SECONDS", "20"))
+PUSH_PER_USER_PER_RUN = env_int("PUSH_PER_USER_PER_RUN", 5)
+# An endpoint that failed this many times in a row is paused for PUSH_PAUSE_SECONDS, doubling
+# with each failure after (a day at most); one success clears it.
+PUSH_PAUSE_AFTER_FAILURES = env_int("PUSH_PAUSE_AFTER_FAILURES", 5)
+PUSH_PAUSE_SECONDS = float(os.environ.get("PUSH_PAUSE_SECONDS", "3600"))
 # The push endpoints the site calls (grailsite/outbound.py, games/inbox/push.py): https on these
 # ports, to these hosts ("*.x" is any name under x; "*" any public host), and every address a
 # host resolves to must be public, checked when a browser subscribes and again at each push.

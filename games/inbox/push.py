@@ -34,6 +34,7 @@ import json
 import logging
 import threading
 import time
+from collections import Counter
 from datetime import datetime, timedelta, timezone as dt_timezone
 from functools import lru_cache, partial
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -42,7 +43,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from games.table import unit_of_work
@@ -79,6 +81,7 @@ FLUSH_TASK = "games.tasks.push_flush"   # named, not imported: the tasks import 
 MAX_NOTICES = 100          # in one push; more wait for the next
 MAX_ATTEMPTS = 6           # a delivery's tries: 5 s, 10 s, 20 s, 40 s, 80 s apart, then dropped
 FIRST_RETRY = timedelta(seconds=5)
+MAX_PAUSE = timedelta(days=1)  # the longest an endpoint that keeps failing is left alone
 LEASE = timedelta(seconds=60)  # a delivery claimed by a worker that died is tried again after this
 MAX_SUBSCRIPTIONS = 20     # per person: the oldest goes when a 21st browser subscribes
 BODY_LIMIT = 1000          # characters of a push's text (the push services take about 4 KB)
@@ -295,13 +298,14 @@ def quiet_until(preferences: PushPreferences, now: datetime) -> datetime | None:
 def flush(user_id: int, *, now: datetime | None = None) -> list[int]:
     """Turn this person's waiting notices into one push per subscription (see the module's
     docstring). Returns the new deliveries' ids, due at once."""
-    return [d.pk for d in _flush(user_id, now=now or timezone.now(), claim=False)]
+    return [d.pk for d in _flush(user_id, now=now or timezone.now(), claim=0)]
 
 
-def _flush(user_id: int, *, now: datetime, claim: bool) -> list[PushDelivery]:
-    """``flush``; ``claim``: the deliveries are made already claimed by this worker (their
-    first attempt counted, a lease ahead), with their subscriptions, to be sent at once
-    without reading them back."""
+def _flush(user_id: int, *, now: datetime, claim: int) -> list[PushDelivery]:
+    """``flush``; the first ``claim`` deliveries (to the subscriptions that last worked
+    first) are made already claimed by this worker (their first attempt counted, a lease
+    ahead), with their subscriptions, to be sent at once without reading them back; the
+    rest are due at once, for whoever sends next. A paused endpoint gets none."""
     with transaction.atomic():
         waiting = list(Notification.objects.select_for_update(skip_locked=True)
                        .filter(user_id=user_id, pushed_at__isnull=True, read_at__isnull=True)
@@ -309,7 +313,8 @@ def _flush(user_id: int, *, now: datetime, claim: bool) -> list[PushDelivery]:
         if not waiting:
             return []
         preferences = preferences_of(user_id)
-        subscriptions = list(PushSubscription.objects.filter(user_id=user_id))
+        subscriptions = list(PushSubscription.objects.filter(user_id=user_id).exclude(paused_until__gt=now)
+                             .order_by(F("last_success_at").desc(nulls_last=True), "id"))
         chosen = set(preferences.events or ())
         wanted = [n for n in waiting if KIND_EVENT.get(n.kind) in chosen]
         if not subscriptions or vapid() is None:
@@ -330,9 +335,9 @@ def _flush(user_id: int, *, now: datetime, claim: bool) -> list[PushDelivery]:
             return []
         payload = payload_for(wanted)
         made = PushDelivery.objects.bulk_create(
-            [PushDelivery(subscription=s, payload=payload, attempts=1 if claim else 0,
-                          next_try_at=now + LEASE if claim else now) for s in subscriptions])
-    return made
+            [PushDelivery(subscription=s, payload=payload, attempts=1 if i < claim else 0,
+                          next_try_at=now + LEASE if i < claim else now) for i, s in enumerate(subscriptions)])
+    return made[:claim]
 
 
 def _url_for(notice: Notification) -> str:
@@ -365,6 +370,15 @@ def payload_for(notices: list[Notification]) -> str:
 
 
 # --- delivering --------------------------------------------------------------------------
+#
+# A push service that hangs, or an endpoint that keeps failing, delays only itself: each
+# exchange is bounded (PUSH_CONNECT_TIMEOUT_SECONDS, PUSH_READ_TIMEOUT_SECONDS, and
+# PUSH_SEND_SECONDS for the whole), an endpoint that failed is left alone for a growing
+# while and paused for hours once it has failed PUSH_PAUSE_AFTER_FAILURES times in a row,
+# and a delivery run (a flush task's, a sweep's) stops taking new sends after
+# PUSH_RUN_SECONDS, gives no person more than PUSH_PER_USER_PER_RUN of its sends, and skips
+# a host that timed out or refused for the rest of the run. What a run leaves is due for
+# the next one.
 
 class _PinnedPoster:
     """What pywebpush posts through (its ``requests_session``): grailsite/outbound.py's
@@ -373,7 +387,9 @@ class _PinnedPoster:
 
     def post(self, url, data=None, headers=None, timeout=None):
         return outbound.post(url, body=data or b"", headers=dict(headers or {}), policy=endpoint_policy(),
-                             connect_timeout=settings.PUSH_TIMEOUT_SECONDS, read_timeout=settings.PUSH_TIMEOUT_SECONDS)
+                             connect_timeout=settings.PUSH_CONNECT_TIMEOUT_SECONDS,
+                             read_timeout=settings.PUSH_READ_TIMEOUT_SECONDS,
+                             total_timeout=settings.PUSH_SEND_SECONDS)
 
 
 _poster = _PinnedPoster()
@@ -390,6 +406,29 @@ def send(subscription: PushSubscription, payload: str) -> None:
             ttl=settings.PUSH_TTL_SECONDS, headers={"Urgency": "high"}, requests_session=_poster)
 
 
+def _host_of(endpoint: str) -> str:
+    return endpoint.split("/", 3)[2].lower() if endpoint.count("/") >= 2 else endpoint
+
+
+class Run:
+    """One delivery run's budget and fair shares (see above)."""
+
+    def __init__(self):
+        self.ends = time.monotonic() + settings.PUSH_RUN_SECONDS
+        self.sends: Counter = Counter()     # by user id
+        self.broken_hosts: set[str] = set()
+
+    def over(self) -> bool:
+        return time.monotonic() >= self.ends
+
+    def may_send(self, user_id: int, endpoint: str) -> bool:
+        return (not self.over() and self.sends[user_id] < settings.PUSH_PER_USER_PER_RUN
+                and _host_of(endpoint) not in self.broken_hosts)
+
+    def share_left(self, user_id: int) -> int:
+        return 0 if self.over() else max(0, settings.PUSH_PER_USER_PER_RUN - self.sends[user_id])
+
+
 def _retry_after(exc) -> float | None:
     try:
         return float(exc.retry_after) if exc.retry_after else None
@@ -397,74 +436,125 @@ def _retry_after(exc) -> float | None:
         return None
 
 
-def deliver(delivery_id: int, *, now: datetime | None = None) -> str:
-    """Send one delivery if it is due and no other worker holds it. Returns what happened:
-    "sent", "gone" (subscription deleted), "refused" (its endpoint is no longer one the
-    site calls: deleted), "retry", "dropped" or "skipped"."""
-    outcome = _deliver(delivery_id, now=now)
+def deliver(delivery_id: int, *, now: datetime | None = None, run: Run | None = None) -> str:
+    """Send one delivery if it is due, its endpoint is not paused and no other worker holds
+    it. Returns what happened: "sent", "gone" (subscription deleted), "refused" (its
+    endpoint is no longer one the site calls: deleted), "retry", "dropped" (its last
+    attempt, or its endpoint was paused) or "skipped"."""
+    outcome = _deliver(delivery_id, now=now, run=run)
     if outcome != "skipped":
         metrics.WEB_PUSHES.labels(outcome).inc()
     return outcome
 
 
-def _deliver(delivery_id: int, *, now: datetime | None = None) -> str:
+def _deliver(delivery_id: int, *, now: datetime | None = None, run: Run | None = None) -> str:
     now = now or timezone.now()
-    claimed = PushDelivery.objects.filter(pk=delivery_id, next_try_at__lte=now).update(
-        next_try_at=now + LEASE, attempts=F("attempts") + 1)
+    claimed = (PushDelivery.objects.filter(pk=delivery_id, next_try_at__lte=now)
+               .exclude(subscription__paused_until__gt=now)
+               .update(next_try_at=now + LEASE, attempts=F("attempts") + 1))
     if not claimed:
         return "skipped"
     delivery = PushDelivery.objects.select_related("subscription").filter(pk=delivery_id).first()
     if delivery is None:
         return "skipped"
-    return _send_claimed(delivery, now)
+    return _send_claimed(delivery, now, run or Run())
 
 
-def _send_claimed(delivery: PushDelivery, now: datetime) -> str:
+def _send_claimed(delivery: PushDelivery, now: datetime, run: Run) -> str:
     """Send a delivery this worker holds (its attempt counted), and settle it."""
     from pywebpush import WebPushException
 
-    delivery_id = delivery.pk
+    subscription = delivery.subscription
+    run.sends[subscription.user_id] += 1
     wait = None
     try:
-        send(delivery.subscription, delivery.payload)
+        send(subscription, delivery.payload)
     except WebPushException as exc:
         if exc.status_code in (404, 410):
-            log.info("push subscription %s is gone (%s): deleted", delivery.subscription_id, exc.status_code)
-            PushSubscription.objects.filter(pk=delivery.subscription_id).delete()
+            log.info("push subscription %s is gone (%s): deleted", subscription.pk, exc.status_code)
+            PushSubscription.objects.filter(pk=subscription.pk).delete()
             return "gone"
-        log.warning("push to subscription %s failed: %s", delivery.subscription_id, exc.status_code or exc.message)
+        log.warning("push to subscription %s failed: %s", subscription.pk, exc.status_code or exc.message)
         wait = _retry_after(exc)
     except outbound.Refused as exc:
         if exc.lasting:
             # Its URL is one the site no longer calls (a stricter PUSH_ENDPOINT_HOSTS, say).
-            log.warning("push subscription %s refused (%s): deleted", delivery.subscription_id, exc.message)
-            PushSubscription.objects.filter(pk=delivery.subscription_id).delete()
+            log.warning("push subscription %s refused (%s): deleted", subscription.pk, exc.message)
+            PushSubscription.objects.filter(pk=subscription.pk).delete()
             return "refused"
-        log.warning("push to subscription %s refused: %s", delivery.subscription_id, exc.message)
+        log.warning("push to subscription %s refused: %s", subscription.pk, exc.message)
     except (OSError, ValueError, TypeError) as exc:  # timeouts, refused connects, TLS
-        log.warning("push to subscription %s failed: %r", delivery.subscription_id, exc)
+        log.warning("push to subscription %s failed: %r", subscription.pk, exc)
+        if isinstance(exc, OSError):
+            run.broken_hosts.add(_host_of(subscription.endpoint))
     else:
-        PushSubscription.objects.filter(pk=delivery.subscription_id).update(last_success_at=now)
+        PushSubscription.objects.filter(pk=subscription.pk).update(last_success_at=now, failures=0, paused_until=None)
         delivery.delete()
         return "sent"
-    if delivery.attempts >= MAX_ATTEMPTS:
-        log.warning("push delivery %s dropped after %s attempts", delivery_id, delivery.attempts)
+    return _failed(delivery, now, wait)
+
+
+def _failed(delivery: PushDelivery, now: datetime, wait: float | None) -> str:
+    """A failed attempt: the endpoint backs off (or is paused), the delivery waits for its
+    next try, or is dropped after its last."""
+    paused_until = _endpoint_failed(delivery.subscription_id, now)
+    if paused_until is None or delivery.attempts >= MAX_ATTEMPTS:
+        if paused_until is not None:
+            log.warning("push delivery %s dropped after %s attempts", delivery.pk, delivery.attempts)
         delivery.delete()
         return "dropped"
     backoff = FIRST_RETRY * 2 ** (delivery.attempts - 1)
     if wait is not None:
         backoff = max(backoff, timedelta(seconds=min(wait, 3600)))
-    PushDelivery.objects.filter(pk=delivery_id).update(next_try_at=now + backoff)
+    PushDelivery.objects.filter(pk=delivery.pk).update(next_try_at=max(now + backoff, paused_until))
     return "retry"
 
 
-def flush_and_deliver(user_id: int, *, now: datetime | None = None) -> int:
+def _endpoint_failed(subscription_id: int, now: datetime) -> datetime | None:
+    """Count one more failure of this endpoint in a row and leave it alone for a while:
+    5, 10, 20, 40 s..., then, from the PUSH_PAUSE_AFTER_FAILURES-th, paused for
+    PUSH_PAUSE_SECONDS, doubling with each failure after (at most a day), its waiting
+    deliveries dropped. Returns until when it is left alone; None when it was just paused
+    (the delivery goes with the others)."""
+    with transaction.atomic():
+        subscription = PushSubscription.objects.select_for_update().filter(pk=subscription_id).first()
+        if subscription is None:
+            return None
+        failures = min(subscription.failures + 1, 10_000)
+        after = settings.PUSH_PAUSE_AFTER_FAILURES
+        if failures < after:
+            until, paused = now + FIRST_RETRY * 2 ** (failures - 1), False
+        else:
+            pause = timedelta(seconds=settings.PUSH_PAUSE_SECONDS) * 2 ** min(failures - after, 10)
+            until, paused = now + min(pause, MAX_PAUSE), True
+        PushSubscription.objects.filter(pk=subscription_id).update(failures=failures, paused_until=until)
+        if not paused:
+            return until
+        dropped, _ = PushDelivery.objects.filter(subscription_id=subscription_id).delete()
+    log.warning("push endpoint of subscription %s paused until %s after %d failures in a row (%d pushes dropped)",
+                subscription_id, until.isoformat(timespec="seconds"), failures, dropped)
+    metrics.WEB_PUSH_PAUSES.inc()
+    return None
+
+
+def _release(delivery: PushDelivery, now: datetime) -> None:
+    """Give back a delivery claimed but not sent in this run: due again at once, the attempt
+    not counted."""
+    PushDelivery.objects.filter(pk=delivery.pk).update(next_try_at=now, attempts=F("attempts") - 1)
+
+
+def flush_and_deliver(user_id: int, *, now: datetime | None = None, run: Run | None = None) -> int:
     """The flush task's work: flush this person, then send what it made (claimed as it was
-    made, so nothing is read back). Returns how many sent."""
+    made, so nothing is read back; at most the person's share of the run, the rest due for
+    the next). Returns how many sent."""
     now = now or timezone.now()
+    run = run or Run()
     sent = 0
-    for delivery in _flush(user_id, now=now, claim=True):
-        outcome = _send_claimed(delivery, now)
+    for delivery in _flush(user_id, now=now, claim=run.share_left(user_id)):
+        if not run.may_send(user_id, delivery.subscription.endpoint):
+            _release(delivery, now)
+            continue
+        outcome = _send_claimed(delivery, now, run)
         metrics.WEB_PUSHES.labels(outcome).inc()
         sent += outcome == "sent"
     return sent
@@ -472,9 +562,11 @@ def flush_and_deliver(user_id: int, *, now: datetime | None = None) -> int:
 
 def sweep(*, limit: int = 200, now: datetime | None = None) -> int:
     """The guarantee (see the module's docstring): flush everyone whose notices waited longer
-    than a window and is not in quiet hours, then send every due delivery. Each person and
-    delivery is tried on its own: one failing never stops the others. Returns how many sent."""
+    than a window and is not in quiet hours, then send every due delivery, within one run's
+    budget and shares (see above). Each person and delivery is tried on its own: one
+    failing never stops the others. Returns how many sent."""
     now = now or timezone.now()
+    run = Run()
     window = timedelta(seconds=settings.PUSH_BATCH_SECONDS)
     users = list(Notification.objects.filter(pushed_at__isnull=True, read_at__isnull=True,
                                              created_at__lte=now - window)
@@ -482,15 +574,32 @@ def sweep(*, limit: int = 200, now: datetime | None = None) -> int:
                  .order_by().values_list("user_id", flat=True).distinct()[:limit])
     sent = 0
     for user_id in users:
+        if run.over():
+            return sent
         try:
-            sent += flush_and_deliver(user_id, now=now)
+            sent += flush_and_deliver(user_id, now=now, run=run)
         except Exception:  # noqa: BLE001 - logged; the others still go
             log.exception("push flush of user %s failed", user_id)
-    due = list(PushDelivery.objects.filter(next_try_at__lte=now).order_by("next_try_at")
-               .values_list("pk", flat=True)[:limit])
-    for delivery_id in due:
+    for delivery_id, user_id, endpoint in _due(now, limit):
+        if run.over():
+            break
+        if not run.may_send(user_id, endpoint):
+            continue
         try:
-            sent += deliver(delivery_id, now=now) == "sent"
+            sent += deliver(delivery_id, now=now, run=run) == "sent"
         except Exception:  # noqa: BLE001 - logged; the others still go
             log.exception("push delivery %s failed", delivery_id)
     return sent
+
+
+def _due(now: datetime, limit: int) -> list[tuple[int, int, str]]:
+    """(delivery, user, endpoint) of the deliveries due, oldest first, at most a run's share
+    of each person's (so one person's backlog cannot fill the list), none to a paused
+    endpoint."""
+    return list(PushDelivery.objects.filter(next_try_at__lte=now)
+                .exclude(subscription__paused_until__gt=now)
+                .annotate(place=Window(RowNumber(), partition_by=[F("subscription__user_id")],
+                                       order_by=[F("next_try_at").asc(), F("pk").asc()]))
+                .filter(place__lte=settings.PUSH_PER_USER_PER_RUN)
+                .order_by("next_try_at", "pk")
+                .values_list("pk", "subscription__user_id", "subscription__endpoint")[:limit])

@@ -96,7 +96,11 @@ class PushSubscription(models.Model):
     """One browser's (one device's) Web Push subscription: where its push service takes
     messages for it, and the keys they are encrypted with (RFC 8291). Made when the person
     turns push on in that browser; deleted when they remove it on the settings page or the
-    push service says it is gone (404/410)."""
+    push service says it is gone (404/410).
+
+    ``failures`` counts the pushes to it that failed in a row; while ``paused_until`` is
+    ahead nothing is sent to it: a few seconds after a failure, growing, and hours once it
+    has failed ``PUSH_PAUSE_AFTER_FAILURES`` times (games/inbox/push.py)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions")
     endpoint = models.URLField(max_length=1000, unique=True)
@@ -105,6 +109,8 @@ class PushSubscription(models.Model):
     label = models.CharField(max_length=120, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     last_success_at = models.DateTimeField(null=True, blank=True)
+    failures = models.PositiveSmallIntegerField(default=0)
+    paused_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]

@@ -143,6 +143,7 @@ def test_other_failures_are_retried_with_a_growing_wait_until_the_service_takes_
 
 @pytest.mark.django_db
 def test_a_delivery_is_dropped_after_its_last_attempt(push_on, push_service, client, make_user):
+    push_on.PUSH_PAUSE_AFTER_FAILURES = 100  # the endpoint's own pause: tests/hardening/test_push_delivery.py
     push_service.status["bob"] = 500
     match, alice, bob = duel(make_user)
     bobs_notices_are_done()
@@ -329,7 +330,7 @@ def test_a_push_whose_worker_died_after_the_flush_is_sent_once_its_lease_lapses(
     keys = subscribe(client, bob, push_service, "bob-phone")
     play(match, alice, 0)
     now = timezone.now()
-    [held] = push._flush(bob.pk, now=now, claim=True)  # flushed and claimed; the worker dies here
+    [held] = push._flush(bob.pk, now=now, claim=1)  # flushed and claimed; the worker dies here
     assert push.sweep(now=now + timedelta(seconds=30)) == 0 and push_service.received == []
     assert push.sweep(now=now + push.LEASE + timedelta(seconds=1)) == 1
     assert keys.payload(push_service.received[0])["title"] == "Your move"
