@@ -64,6 +64,21 @@ class JsonFormatter(_JsonFormatter):
         return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z"
 
 
+class OneLine(logging.Filter):
+    """A record's traceback becomes the end of its line: for loggers whose failures are an
+    outage's expected news (a readiness check that cannot reach Redis), said once a probe,
+    where a traceback a probe would bury the log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            text = str(exc).strip().splitlines()
+            record.msg = f"{record.getMessage()}: {type(exc).__name__}: {text[0] if text else ''}".rstrip(": ")
+            record.args = ()
+            record.exc_info = record.exc_text = None
+        return True
+
+
 class TextFormatter(logging.Formatter):
     """Development's plain lines, with whichever ids apply at the end."""
 
@@ -82,13 +97,15 @@ def logging_config(fmt: str, level: str, requests: bool) -> dict:
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"context": {"()": "grailsite.logs.ContextFilter"}},
+        "filters": {"context": {"()": "grailsite.logs.ContextFilter"}, "one_line": {"()": "grailsite.logs.OneLine"}},
         "formatters": {"default": formatter},
         "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "default", "filters": ["context"]}},
         "root": {"handlers": ["console"], "level": level},
         "loggers": {
             # One line a request (RequestContextMiddleware), when asked for: production.
             "grailsite.request": {"level": "INFO" if requests else "WARNING"},
+            # A failing readiness check: one line a check, no traceback (grailsite/health.py).
+            "health_check": {"filters": ["one_line"]},
             # uvicorn's own lines through the same handler (its access log is off: the
             # request lines above carry the ids).
             "uvicorn": {"handlers": ["console"], "level": level, "propagate": False},

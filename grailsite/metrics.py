@@ -35,6 +35,9 @@ WEB_PUSHES = Counter("grailsite_web_pushes_total", "Web Push deliveries tried (g
                      ["outcome"])
 WEB_PUSH_PAUSES = Counter("grailsite_web_push_endpoint_pauses_total",
                           "Push endpoints paused after failing too many times in a row (games/inbox/push.py)")
+TIMERS_SWEEP_AGE = Gauge("grailsite_timers_sweep_age_seconds",
+                         "Seconds since Celery beat's timer sweep last ran, as a web process read it at the scrape "
+                         "(+Inf: never); alert when above TIMERS_SWEEP_MAX_AGE", multiprocess_mode="mostrecent")
 
 
 def moved(kind: str, by: str) -> None:
@@ -76,6 +79,15 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def allowed(request) -> bool:
+    """Whether this request comes from an address of METRICS_ALLOWED: the client's address as
+    grailsite/client_address.py reads it (the proxy's X-Forwarded-For only when the proxy is
+    trusted), so a client cannot get in by writing the header itself."""
+    from grailsite.client_address import client_address
+
+    return _allowed(client_address(request))
+
+
 def _allowed(address: str | None) -> bool:
     if address is None:
         return False
@@ -88,16 +100,15 @@ def _allowed(address: str | None) -> bool:
 
 
 def metrics_view(request):
-    """django-prometheus's page, for the addresses of METRICS_ALLOWED only: the client's
-    address as grailsite/client_address.py reads it (the proxy's X-Forwarded-For only when
-    the proxy is trusted), so a client cannot get in by writing the header itself. Anyone
-    else is told there is nothing here."""
+    """django-prometheus's page, for the addresses of METRICS_ALLOWED only (``allowed``).
+    Anyone else is told there is nothing here."""
     from django_prometheus.exports import ExportToDjangoView
 
-    from grailsite.client_address import client_address
+    from grailsite.health import sweep_watch
 
-    if not _allowed(client_address(request)):
+    if not allowed(request):
         raise Http404()
+    sweep_watch()  # the timers' sweep age, as of this scrape
     return ExportToDjangoView(request)
 
 

@@ -336,9 +336,11 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Health and metrics (grailsite/health.py, grailsite/metrics.py). The probes answer over
 # plain HTTP from inside (a container's healthcheck, the proxy), as does /metrics, so they are
 # not redirected to HTTPS.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
-# /readyz fails when beat's timer sweep (every TIMERS_SWEEP_SECONDS) last ran longer ago.
-READY_SWEEP_MAX_AGE = float(os.environ.get("READY_SWEEP_MAX_AGE", "120"))
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^sweepz$", r"^metrics$"]
+# Beat's timer sweep (every TIMERS_SWEEP_SECONDS) is late when it last ran longer ago than this:
+# /sweepz says 503, the metric grailsite_timers_sweep_age_seconds passes it, a warning is
+# logged. Never a reason for /readyz to fail (grailsite/health.py).
+TIMERS_SWEEP_MAX_AGE = float(os.environ.get("TIMERS_SWEEP_MAX_AGE", os.environ.get("READY_SWEEP_MAX_AGE", "120")))
 # Who may read /metrics: addresses or CIDRs, the client's address as client_address reads it.
 METRICS_ALLOWED = [a.strip() for a in os.environ.get("METRICS_ALLOWED", "127.0.0.1,::1").split(",") if a.strip()]
 for _net in METRICS_ALLOWED:

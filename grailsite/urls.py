@@ -9,6 +9,7 @@ urlpatterns = [
     # Probes and metrics (grailsite/health.py, grailsite/metrics.py): no session, no page.
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
+    path("sweepz", health.sweepz, name="sweepz"),
     path("metrics", metrics.metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     path("accounts/", include("grailsite.accounts.urls")),

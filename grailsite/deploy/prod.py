@@ -240,19 +240,34 @@ def running_pid(cfg: Config) -> int | None:
 
 
 def wait_ready(url: str, timeout: float = 120.0) -> None:
-    """Until /readyz answers 200 through nginx: PostgreSQL, Redis and beat's sweep."""
-    end, last = time.monotonic() + timeout, "no answer"
-    while time.monotonic() < end:
-        try:
-            with urllib.request.urlopen(f"{url}/readyz?format=json", timeout=5) as r:
-                if r.status == 200:
-                    return
-        except urllib.error.HTTPError as exc:
-            last = f"{exc.code} {exc.read()[:300]!r}"
-        except OSError as exc:
-            last = repr(exc)
-        time.sleep(0.5)
-    raise RuntimeError(f"{url}/readyz not ready after {timeout:.0f} s: {last}")
+    """Until, through nginx, /readyz answers 200 (a web process reaches PostgreSQL and Redis)
+    and then /sweepz (beat's timer sweep ran: the site's timers are kept)."""
+    end = time.monotonic() + timeout
+    for probe in ("readyz?format=json", "sweepz"):
+        last = "no answer"
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/{probe}", timeout=5) as r:
+                    if r.status == 200:
+                        break
+            except urllib.error.HTTPError as exc:
+                last = f"{exc.code} {exc.read()[:300]!r}"
+            except OSError as exc:
+                last = repr(exc)
+            if time.monotonic() >= end:
+                raise RuntimeError(f"{url}/{probe} not ready after {timeout:.0f} s: {last}")
+            time.sleep(0.5)
+
+
+def probe_text(url: str) -> str:
+    """What a probe answers, in one line (its status and body)."""
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            return f"{r.status} {r.read(300).decode(errors='replace').strip()}"
+    except urllib.error.HTTPError as exc:
+        return f"{exc.code} {exc.read(300).decode(errors='replace').strip()}"
+    except OSError as exc:
+        return f"no answer ({exc!r})"
 
 
 def wait_port(port: int, timeout: float = 60.0) -> None:
@@ -349,6 +364,7 @@ def main(argv: list[str]) -> None:
         stop(cfg)
     elif command == "status":
         print(supervisorctl(cfg, "status", check=False).stdout, end="")
+        print(f"timers' sweep: {probe_text(f'{cfg.url}/sweepz')}")
     elif command == "restart":
         restart(cfg, argv[2:])
     else:

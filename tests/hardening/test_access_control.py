@@ -97,8 +97,8 @@ def test_every_url_answers_each_visitor_as_it_should(world):
                 asked += 1
                 status = response.status_code
                 body = response.content.decode("utf-8", "replace") if not response.streaming else ""
-                # /readyz says 503 when it is not ready: here no beat runs, so its sweep is stale.
-                not_ready = url.rstrip("/").endswith("readyz") and status == 503
+                # /sweepz says 503 when beat's sweep is late: here no beat runs.
+                not_ready = url.rstrip("/").endswith("sweepz") and status == 503
                 if status >= 500 and not not_ready:
                     problems.append(f"{who} {method.upper()} {url}: {status}")
                     continue

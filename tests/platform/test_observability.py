@@ -1,5 +1,5 @@
 """Health, metrics and logs: /healthz answers without asking anyone, /readyz asks
-PostgreSQL, every Redis and beat's last sweep and says 503 when one fails, /metrics counts
+PostgreSQL and every Redis and says 503 when one fails, /metrics counts
 the site's own events and answers only allowed addresses (the client's, as
 grailsite/client_address.py reads it), and log lines are JSON with the ids that apply."""
 from __future__ import annotations
@@ -43,17 +43,7 @@ def test_readyz_is_ready_when_the_database_redis_and_a_recent_sweep_answer():
     assert set(body.values()) == {"OK"}
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
-@pytest.mark.parametrize("stamp", [None, -300])
-def test_readyz_is_not_ready_when_beat_has_not_swept_lately(stamp):
-    from django.core.cache import cache
-
-    cache.delete(health.SWEEP_KEY)
-    if stamp is not None:
-        health.sweep_done(time.time() + stamp)
-    response = Client().get("/readyz", HTTP_ACCEPT="application/json")
-    assert response.status_code == 503
-    assert "timer sweep" in response.json()["TimerSweep()"]
+# A late sweep is /sweepz's news, never /readyz's: tests/hardening/test_probes.py.
 
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
