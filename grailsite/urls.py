@@ -4,6 +4,7 @@ from django.urls import include, path
 from django.views.static import serve
 
 from grailsite import health, metrics, pwa
+from grailsite.ratelimits import ratelimit_view
 
 urlpatterns = [
     # Probes and metrics (grailsite/health.py, grailsite/metrics.py): no session, no page.
@@ -11,6 +12,9 @@ urlpatterns = [
     path("readyz", health.readyz, name="readyz"),
     path("sweepz", health.sweepz, name="sweepz"),
     path("metrics", metrics.metrics_view, name="metrics"),
+    # The admin's log-in counts against the site's own log-in limit, by the same client
+    # address (before admin.site.urls, whose own login/ it stands in front of).
+    path("admin/login/", ratelimit_view("login")(admin.site.login)),
     path("admin/", admin.site.urls),
     path("accounts/", include("grailsite.accounts.urls")),
     path("decks/", include("decks.urls")),

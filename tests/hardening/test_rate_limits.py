@@ -5,6 +5,7 @@ import uuid
 
 import pytest
 
+from tests.conftest import PASSWORD
 from tests.hardening.conftest import assert_json_error, post_json
 
 pytestmark = pytest.mark.django_db
@@ -52,3 +53,26 @@ def test_sign_up_and_log_in_are_limited_per_address(client, settings, make_user)
               for _ in range(4)]
     assert [r.status_code for r in logins] == [200, 200, 200, 429]
     assert client.get("/accounts/login/", REMOTE_ADDR=ip).status_code == 200  # the form itself still shows
+
+
+def test_the_admin_log_in_is_limited_with_the_site_s_by_the_client_s_address(client, settings, make_user):
+    """150 wrong passwords from one address in 67 s, then the right one, signed in: the
+    admin's log-in had no limit. It now counts against the site's log-in limit ("login"),
+    by the address client_address reads (a forwarded header from an untrusted peer is the
+    client's own words, so changing it changes nothing)."""
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "login": {"ip": "3/m"}}
+    make_user("arthur", is_staff=True, is_superuser=True)
+    ip = address()
+    site = client.post("/accounts/login/", {"username": "arthur", "password": "wrong"}, REMOTE_ADDR=ip)
+    assert site.status_code == 200
+    tries = [client.post("/admin/login/", {"username": "arthur", "password": "wrong"}, REMOTE_ADDR=ip,
+                         HTTP_X_FORWARDED_FOR=address()).status_code for _ in range(3)]
+    assert tries == [200, 200, 429]
+    right = client.post("/admin/login/?next=/admin/", {"username": "arthur", "password": PASSWORD}, REMOTE_ADDR=ip)
+    assert right.status_code == 429
+    assert "_auth_user_id" not in client.session
+    assert client.get("/admin/login/", REMOTE_ADDR=ip).status_code == 200  # the form itself still shows
+    # Another address is not held back.
+    other = client.post("/admin/login/?next=/admin/", {"username": "arthur", "password": PASSWORD},
+                        REMOTE_ADDR=address())
+    assert other.status_code == 302 and client.session["_auth_user_id"]
