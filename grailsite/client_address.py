@@ -90,7 +90,10 @@ def client_address(request_or_scope) -> str | None:
     return resolve(peer, forwarded_for)
 
 
-def client_ip(request) -> str:
-    """django-ratelimit's RATELIMIT_IP_META_KEY: the address its "ip" key counts by
-    (grailsite/ratelimits.py asks only when client_address has one)."""
-    return client_address(request) or ""
+def counted_as(address: str) -> str:
+    """The address as limits count it: IPv4 as it is, IPv6 by its /64 (one host holds a
+    whole /64, and could otherwise take a fresh allowance with each of its addresses)."""
+    ip = parse(address)
+    if ip is None or ip.version == 4:
+        return str(ip) if ip is not None else address
+    return str(ipaddress.IPv6Network(f"{ip}/64", strict=False))

@@ -213,11 +213,10 @@ for _proxy in TRUSTED_PROXIES:
         ipaddress.ip_network(_proxy, strict=False)
     except ValueError:
         raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_proxy!r} is not an address or a CIDR network.") from None
-# django-ratelimit (grailsite/ratelimits.py). Rates per signed-in user and per address; the
-# address is client_address's, never X-Forwarded-For as the client sent it.
+# Rate limits (grailsite/ratelimits.py: sliding windows in the cache's Redis). Rates per
+# signed-in user and per address; the address is client_address's, never X-Forwarded-For as
+# the client sent it.
 RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", True)
-RATELIMIT_USE_CACHE = "default"
-RATELIMIT_IP_META_KEY = "grailsite.client_address.client_ip"
 RATE_LIMITS = {
     "signup": {"ip": os.environ.get("RATE_SIGNUP_IP", "30/h")},
     "login": {"ip": os.environ.get("RATE_LOGIN_IP", "60/m")},

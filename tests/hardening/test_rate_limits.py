@@ -1,4 +1,4 @@
-"""Rate limits (django-ratelimit, counted in Redis): per user and per address on moves and
+"""Rate limits (sliding windows, counted in Redis): per user and per address on moves and
 chat, per address on sign-up and log-in. Each test uses addresses and users of its own, so
 counters left by other tests in the same window never meet it."""
 import uuid
@@ -76,3 +76,66 @@ def test_the_admin_log_in_is_limited_with_the_site_s_by_the_client_s_address(cli
     other = client.post("/admin/login/?next=/admin/", {"username": "arthur", "password": PASSWORD},
                         REMOTE_ADDR=address())
     assert other.status_code == 302 and client.session["_auth_user_id"]
+
+
+# -- sliding windows --------------------------------------------------------------------------
+
+def _admitted_in_bursts(monkeypatch, settings, rate: str, limit: int, gap: float, trials: int,
+                        period: float) -> list[int]:
+    """Two bursts of ``limit`` requests ``gap`` seconds apart, from one address, in
+    ``trials`` trials long apart whose start moves a second further into the minute each
+    time, so that one of them straddles any edge a window may have. How many of each
+    trial's requests got through."""
+    import time as time_module
+
+    from django.test import RequestFactory
+
+    from grailsite import ratelimits
+
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "login": {"ip": rate}}
+    request = RequestFactory().post("/accounts/login/", REMOTE_ADDR=address())
+    request.user = None
+    start = (int(time_module.time() // period) + 10) * period
+    now = [start]
+    monkeypatch.setattr(time_module, "time", lambda: now[0])
+    admitted = []
+    for trial in range(trials):
+        passed = 0
+        for offset in (0.0, gap):
+            now[0] = start + trial * (3 * period + 1) + offset
+            passed += sum(not ratelimits.limited(request, "login") for _ in range(limit))
+        admitted.append(passed)
+    return admitted
+
+
+def test_a_burst_straddling_a_window_edge_gets_no_more_than_the_limit(monkeypatch, settings):
+    """3 a minute: a burst of 3 and another a second later never both pass, wherever the
+    second falls in the minute (fixed one-minute windows let one pair straddling an edge
+    through: 6 in a second)."""
+    admitted = _admitted_in_bursts(monkeypatch, settings, "3/m", 3, gap=1.0, trials=60, period=60)
+    assert max(admitted) == 3 and min(admitted) == 3, admitted
+
+
+def test_the_allowance_comes_back_a_window_and_a_slice_later(monkeypatch, settings):
+    admitted = _admitted_in_bursts(monkeypatch, settings, "3/m", 3, gap=60 + 6, trials=3, period=60)
+    assert admitted == [6, 6, 6]
+
+
+def test_without_redis_the_same_windows_are_kept_in_memory(monkeypatch, settings):
+    from grailsite import ratelimits
+
+    monkeypatch.setattr(ratelimits, "_redis_client", lambda key: None)
+    ratelimits.memory.clear()
+    admitted = _admitted_in_bursts(monkeypatch, settings, "3/m", 3, gap=1.0, trials=60, period=60)
+    assert max(admitted) == 3, admitted
+    assert ratelimits.take("k", "2/10s", now=0.0) and ratelimits.take("k", "2/10s", now=5.0)
+    assert not ratelimits.take("k", "2/10s", now=10.5)
+    assert ratelimits.take("k", "2/10s", now=11.0)  # the first slice has gone out of the window
+
+
+@pytest.mark.parametrize("rate, parsed", [("60/m", (60, 60.0)), ("30/h", (30, 3600.0)), ("5/10m", (5, 600.0)),
+                                          ("100/s", (100, 1.0)), ("1000/d", (1000, 86400.0))])
+def test_rates_read_as_count_per_window(rate, parsed):
+    from grailsite import ratelimits
+
+    assert ratelimits.parse_rate(rate) == parsed
