@@ -36,9 +36,11 @@ prod-packages:
 	bash grailsite/deploy/ensure_packages.sh
 
 # The production shape of docker-compose.yml as processes of this machine (grailsite/deploy/prod.py):
-# nginx in front of two web processes, two Celery workers and beat, under supervisord.
+# nginx in front of two web processes, two Celery workers and beat, under supervisord, on the
+# PostgreSQL and Redis that PROD_DATABASE_URL and PROD_REDIS_URL(S) name (prod.py checks those,
+# not the machine's defaults).
 #   SECRET_KEY=$$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))') make prod
-prod: $(STAMP) services prod-packages
+prod: $(STAMP) prod-packages
 	$(PY) grailsite/deploy/prod.py start
 
 prod-stop:

@@ -1,6 +1,7 @@
 """`make prod`: the production shape of docker-compose.yml as ordinary processes on this
 machine, under supervisord: Debian's nginx in front of two web processes (uvicorn), two
-Celery workers and one beat, on the machine's PostgreSQL and Redis.
+Celery workers and one beat, on the PostgreSQL and Redis its configuration names (started
+when they are on this machine and down; see ``ensure_services``).
 
 It runs what compose runs: the same scripts (web.sh, worker.sh, beat.sh beside this file),
 the same application environment (app.env, compose's env_file), and the same nginx site
@@ -180,6 +181,80 @@ serverurl=unix://{cfg.run}/supervisor.sock
     return "\n".join(parts)
 
 
+# -- the services it runs on ------------------------------------------------------------------
+
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", ""}
+
+
+def redis_up(url: str) -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2).ping())
+    except (redis.RedisError, OSError, ValueError):
+        return False
+
+
+def start_local_redis(cfg: Config, port: int) -> None:
+    """A Redis of this site's own on a port of this machine (its data in the run folder,
+    append-only as compose's)."""
+    data = cfg.run / f"redis-{port}"
+    data.mkdir(parents=True, exist_ok=True)
+    (cfg.run / "logs").mkdir(parents=True, exist_ok=True)
+    subprocess.run(["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "--port", str(port),
+                    "--appendonly", "yes", "--dir", str(data), "--logfile", str(cfg.run / "logs" / f"redis-{port}.log"),
+                    "--pidfile", str(data / "redis.pid")], check=True)
+
+
+def ensure_redis(cfg: Config, url: str, wait: float = 15.0) -> None:
+    """The Redis ``url`` names answers: if not, and it is on this machine, it is started on
+    the port it names; one elsewhere is the operator's to start."""
+    from urllib.parse import urlsplit
+
+    if redis_up(url):
+        return
+    parts = urlsplit(url)
+    host, port = parts.hostname or "", parts.port or 6379
+    if host not in LOCAL_HOSTS:
+        sys.exit(f"make prod: the Redis of PROD_REDIS_URL(S) does not answer: {host}:{port}")
+    print(f"make prod: the Redis on port {port} is down; starting it", flush=True)
+    start_local_redis(cfg, port)
+    end = time.monotonic() + wait
+    while not redis_up(url):
+        if time.monotonic() > end:
+            sys.exit(f"make prod: started a Redis on port {port}, and it does not answer")
+        time.sleep(0.2)
+
+
+def ensure_postgres(url: str) -> None:
+    """The PostgreSQL ``url`` names answers; this machine's cluster is started if it is the
+    one named and is down (as tests/ensure_services.sh does), any other is the operator's."""
+    from urllib.parse import urlsplit
+
+    server = url.rsplit("/", 1)[0] + "/postgres"
+    if subprocess.run(["pg_isready", "-q", "-t", "3", "-d", server]).returncode == 0:
+        return
+    parts = urlsplit(url)
+    if (parts.hostname or "") not in LOCAL_HOSTS or (parts.port or 5432) != 5432:
+        sys.exit(f"make prod: the PostgreSQL of PROD_DATABASE_URL does not answer: {parts.hostname}:{parts.port or 5432}")
+    print("make prod: this machine's PostgreSQL is down; starting it", flush=True)
+    version = sorted(os.listdir("/etc/postgresql"))[-1]
+    subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", "start"], check=True)
+    end = time.monotonic() + 30
+    while subprocess.run(["pg_isready", "-q", "-t", "2", "-d", server]).returncode != 0:
+        if time.monotonic() > end:
+            sys.exit("make prod: started this machine's PostgreSQL, and it does not answer")
+        time.sleep(0.5)
+
+
+def ensure_services(cfg: Config) -> None:
+    """The database and every Redis the configuration names, and only those (never the
+    machine's defaults whatever PROD_REDIS_URL says)."""
+    ensure_postgres(cfg.database_url)
+    for url in dict.fromkeys([cfg.redis_url, *[u.strip() for u in cfg.redis_urls.split(",") if u.strip()]]):
+        ensure_redis(cfg, url)
+
+
 # -- steps ----------------------------------------------------------------------------------
 
 def psql(url: str, sql: str) -> str:
@@ -205,6 +280,7 @@ def prepare(cfg: Config) -> dict[str, str]:
                  "  SECRET_KEY=$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))') make prod")
     if not shutil.which("nginx") and not Path("/usr/sbin/nginx").exists():
         sys.exit("make prod: Debian's nginx is needed (make prod installs it: apt-get install nginx)")
+    ensure_services(cfg)
     env = cfg.app_env()
     for sub in ("logs", "metrics", "nginx/body", "nginx/proxy", "nginx/fastcgi", "nginx/uwsgi", "nginx/scgi"):
         (cfg.run / sub).mkdir(parents=True, exist_ok=True)
