@@ -10,7 +10,7 @@ LOCK := requirements.lock
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/grailsite
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test venv services browser prod-packages prod prod-stop backup restore bench faults lock deploy-check clean
+.PHONY: run test venv services browser prod-packages prod prod-stop backup restore restore-check bench faults lock deploy-check clean
 
 $(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,11 @@ backup: $(STAMP)
 
 restore: $(STAMP)
 	$(PY) grailsite/deploy/backup.py restore $(BACKUP) $(if $(TARGET),--database-url $(TARGET))
+
+# make restore-check TARGET=postgres://.../restored_db: migrate, replay_check and ledger_check there,
+# with no Redis (nothing reaches the live site's).
+restore-check: $(STAMP)
+	$(PY) grailsite/deploy/backup.py check --database-url $(TARGET)
 
 # The pure rules tests run beside the rest, on the core it leaves idle (tests/run_suite.sh).
 test: $(STAMP) services browser prod-packages

@@ -3,6 +3,7 @@ folder, together, and back into a fresh database.
 
     python grailsite/deploy/backup.py backup [--database-url URL] [--media-root DIR] [--out DIR]
     python grailsite/deploy/backup.py restore BACKUP_DIR [--database-url URL] [--media-root DIR]
+    python grailsite/deploy/backup.py check --database-url URL
 
 A backup is a folder: ``database.dump`` (pg_dump -Fc: consistent as of its start, taken
 while the site runs), ``media.tar.gz`` and ``manifest.json`` (when, from where, sizes, the
@@ -12,15 +13,18 @@ backups/<UTC time>/.
 
 A restore never writes over anything: the target database must not exist (it is created;
 by default ``<name>_restored_<time>`` beside the source), and media files already in the
-target folder are kept. Afterwards: `manage.py migrate` (a restore into a newer release),
-then `manage.py replay_check` and `manage.py ledger_check` on the restored database
-(docs/deploy.md), then point the site at it (PROD_DATABASE_URL / DATABASE_URL).
+target folder are kept. Afterwards ``check`` the restored database: `manage.py migrate` (a
+restore into a newer release), `manage.py replay_check` and `manage.py ledger_check` on it,
+in an environment of their own (``check_environment``: no Redis at all, so nothing they
+publish or schedule reaches the live site, whatever the shell's REDIS_URL says); then point
+the site at it (PROD_DATABASE_URL / DATABASE_URL).
 """
 from __future__ import annotations
 
 import argparse
 import datetime
 import json
+import os
 import subprocess
 import sys
 import tarfile
@@ -73,6 +77,33 @@ def restore(source: Path, database_url: str, media_root: Path) -> None:
                 tar.extract(member, media_root, filter="data")
 
 
+# Variables that would point the checks at the live site's Redis, or need its secrets.
+_LIVE_ONLY = ("REDIS_URL", "REDIS_URLS", "CELERY_BROKER_URL", "GRAILSITE_CELERY_QUEUE", "GRAILSITE_CHANNEL_PREFIX",
+              "PROMETHEUS_MULTIPROC_DIR", "GRAILSITE_PRODUCTION", "DB_POOL")
+CHECKS = (("migrate", "--noinput"), ("replay_check",), ("ledger_check",))
+
+
+def check_environment(database_url: str, environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment a restored copy is checked in: its own database, and no Redis: the
+    in-memory channel layer and cache, no broker, timers and pushes not sent (the settings'
+    embedded default), e-mail to nowhere. A check that makes a move (the drill's "every game
+    goes on") publishes its frames and schedules its timers there, never on the live site."""
+    env = {k: v for k, v in (os.environ if environ is None else environ).items() if k not in _LIVE_ONLY}
+    env.update(DATABASE_URL=database_url, REDIS_URL="", REDIS_URLS="", DJANGO_SETTINGS_MODULE="grailsite.settings",
+               GRAILSITE_CHANNEL_PREFIX="restore-check", EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend")
+    return env
+
+
+def check(database_url: str) -> bool:
+    """migrate, replay_check and ledger_check on the restored database (``check_environment``)."""
+    env = check_environment(database_url)
+    ok = True
+    for command in CHECKS:
+        print(f"check: manage.py {' '.join(command)}", flush=True)
+        ok &= subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env).returncode == 0
+    return ok
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -87,16 +118,22 @@ def main(argv=None) -> None:
     r.add_argument("source", type=Path)
     r.add_argument("--database-url")
     r.add_argument("--media-root", type=Path, default=media_default)
+    c = sub.add_parser("check")
+    c.add_argument("--database-url", required=True, help="the restored database")
     args = parser.parse_args(argv)
-    if args.command == "backup":
+    if args.command == "check":
+        if not check(args.database_url):
+            sys.exit("check: a check failed (above)")
+        print(f"check: {_split(args.database_url)[1]} migrated, replays and ledgers agree")
+    elif args.command == "backup":
         out = backup(args.database_url, args.media_root, args.out)
         print(f"backup: {out} ({json.loads((out / 'manifest.json').read_text())['database_bytes']} bytes of database)")
     else:
         server, name = _split(cfg.database_url)
         target = args.database_url or f"{server}/{name}_restored_{stamp.lower()}"
         restore(args.source, target, args.media_root)
-        print(f"restore: {args.source} -> {target} (media into {args.media_root}); next: migrate, replay_check, "
-              f"ledger_check on it (docs/deploy.md)")
+        print(f"restore: {args.source} -> {target} (media into {args.media_root}); next: "
+              f"make restore-check TARGET={target} (docs/deploy.md)")
 
 
 if __name__ == "__main__":
