@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 
@@ -48,6 +47,17 @@ def origin_allowed(scope) -> bool:
     return origin == site_origin(scope) or origin in listed
 
 
+async def deny(receive, send) -> None:
+    """Refuse the handshake (the server answers 403), and do nothing else. Not with
+    channels' ``WebsocketDenier``: it is a consumer, and a consumer first opens a channel on
+    the channel layer, so every refused connect cost a Redis subscription, and with the
+    layer's Redis out of reach the refusal itself failed: "Exception in ASGI application",
+    answered 500."""
+    message = await receive()
+    if message["type"] == "websocket.connect":
+        await send({"type": "websocket.close"})
+
+
 class SameOriginValidator:
     """ASGI middleware: refuses the websocket handshake unless ``origin_allowed``."""
 
@@ -56,6 +66,5 @@ class SameOriginValidator:
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "websocket" and not origin_allowed(scope):
-            denier = WebsocketDenier()
-            return await denier(scope, receive, send)
+            return await deny(receive, send)
         return await self.application(scope, receive, send)

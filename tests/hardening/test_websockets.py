@@ -207,3 +207,26 @@ def test_the_personal_channel_takes_no_messages(make_match):
         assert closed["type"] == "websocket.close" and closed["code"] == consumers.CLOSE["bad_frame"]
 
     run(scenario())
+
+
+def test_a_refused_origin_is_answered_without_the_channel_layer(make_match, settings):
+    """A connect from another site is refused before anything else looks at it: with the
+    channel layer's Redis out of reach the refusal used to fail itself (channels' denier is
+    a consumer, which subscribes a channel first): "Exception in ASGI application", a 500."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                                           "CONFIG": {"hosts": [f"redis://127.0.0.1:{_free_port()}/0"],
+                                                      "prefix": "hard"}}}
+    channel_layers.backends.pop("default", None)
+    match, (alice, _) = make_match()
+    cookie = session_cookie(alice)
+
+    async def scenario():
+        comm = raw_communicator(f"/ws/matches/{match.pk}/", cookie, "http://evil.example")
+        connected, _ = await comm.connect(timeout=5)
+        assert not connected
+        await comm.wait(timeout=5)  # the application returned, raising nothing
+
+    try:
+        run(scenario())
+    finally:
+        channel_layers.backends.pop("default", None)
