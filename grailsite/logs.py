@@ -15,6 +15,7 @@ import contextlib
 import contextvars
 import logging
 import re
+import threading
 import time
 import uuid
 
@@ -72,10 +73,65 @@ class OneLine(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if record.exc_info and record.exc_info[1] is not None:
             exc = record.exc_info[1]
-            text = str(exc).strip().splitlines()
-            record.msg = f"{record.getMessage()}: {type(exc).__name__}: {text[0] if text else ''}".rstrip(": ")
+            said = [_first_line(exc)]
+            if exc.__cause__ is not None:  # a check's own words often hide the reason (its cause)
+                said.append(f"from {_first_line(exc.__cause__)}")
+            record.msg = f"{record.getMessage()}: {' '.join(said)}"
             record.args = ()
             record.exc_info = record.exc_text = None
+        return True
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+class HandshakeLines(logging.Filter):
+    """uvicorn's lines about websocket handshakes, made few (on ``uvicorn.error``, where
+    uvicorn and the websockets library under it write them).
+
+    Every refused handshake wrote two lines (uvicorn's ``"WebSocket /ws/…" 403`` and the
+    library's "connection rejected (403 Forbidden)"): a flood of connects over the connect
+    gate's limits wrote 16,000 lines in 20 s. Refusals are now counted, and one line says how
+    many, at most every ``INTERVAL`` seconds: the first refusal after a quiet spell goes
+    through as that line (with the count since the last one), the others are only counted.
+    The library's "connection rejected", "connection open" and "connection closed" lines go:
+    uvicorn's own line of the same event names the address and the path, they do not."""
+
+    INTERVAL = 5.0
+    TWINS = ("connection rejected (%d %s)", "connection open", "connection closed")
+
+    def __init__(self):
+        super().__init__()
+        self._lock = threading.Lock()
+        self._count = 0
+        self._since = float("-inf")
+
+    @staticmethod
+    def _refusal(record: logging.LogRecord) -> bool:
+        msg = str(record.msg)
+        if msg.endswith('"WebSocket %s" 403'):
+            return True
+        return msg.endswith('"WebSocket %s" %d') and isinstance(record.args, tuple) and bool(record.args) \
+            and isinstance(record.args[-1], int) and record.args[-1] >= 400
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg in self.TWINS:
+            return False
+        if not self._refusal(record):
+            return True
+        now = time.monotonic()
+        with self._lock:
+            self._count += 1
+            if now - self._since < self.INTERVAL:
+                return False
+            count, since, self._count, self._since = self._count, self._since, 0, now
+        client, path = (record.args[:2] if isinstance(record.args, tuple) and len(record.args) >= 2
+                        else ("?", "?"))
+        span = f"in the last {now - since:.0f} s" if since != float("-inf") else "after a quiet spell"
+        record.msg = "websocket handshakes refused: %d %s (the last from %s to %s)"
+        record.args = (count, span, client, path)
         return True
 
 
@@ -97,7 +153,8 @@ def logging_config(fmt: str, level: str, requests: bool) -> dict:
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"context": {"()": "grailsite.logs.ContextFilter"}, "one_line": {"()": "grailsite.logs.OneLine"}},
+        "filters": {"context": {"()": "grailsite.logs.ContextFilter"}, "one_line": {"()": "grailsite.logs.OneLine"},
+                    "handshakes": {"()": "grailsite.logs.HandshakeLines"}},
         "formatters": {"default": formatter},
         "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "default", "filters": ["context"]}},
         "root": {"handlers": ["console"], "level": level},
@@ -106,10 +163,15 @@ def logging_config(fmt: str, level: str, requests: bool) -> dict:
             "grailsite.request": {"level": "INFO" if requests else "WARNING"},
             # A failing readiness check: one line a check, no traceback (grailsite/health.py).
             "health_check": {"filters": ["one_line"]},
-            # uvicorn's own lines through the same handler (its access log is off: the
-            # request lines above carry the ids).
+            # uvicorn's own lines through the same handler; refused websocket handshakes
+            # counted into a line every few seconds, the library's twins of its lines dropped
+            # (HandshakeLines).
             "uvicorn": {"handlers": ["console"], "level": level, "propagate": False},
-            "uvicorn.error": {"level": level},
+            "uvicorn.error": {"level": level, "filters": ["handshakes"]},
+            # Its access log stays off (web.sh says --no-access-log, but this configuration
+            # is applied after uvicorn's and would hand the logger back its parent's handler:
+            # every request was logged twice): the request lines above carry the ids.
+            "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
         },
     }
 
