@@ -81,7 +81,8 @@ class Profile:
     current: list = field(default_factory=list)
     recent: list = field(default_factory=list)
     following: bool = False
-    blocking: bool = False
+    blocking: bool = False    # the viewer blocked this person
+    blocked_by: bool = False  # this person blocked the viewer: no challenge or follow to offer
     decks: list = field(default_factory=list)
 
 
@@ -115,7 +116,9 @@ def profile(name: str, viewer) -> Profile:
     out.decks = list(Deck.objects.filter(owner=user, public=True).order_by("name").only("id", "name", "cards")[:50])
     if viewer.is_authenticated and viewer.pk != user.pk:
         out.following = Follow.objects.filter(follower=viewer, followed=user).exists()
-        out.blocking = Block.objects.filter(blocker=viewer, blocked=user).exists()
+        ways = set(Block.objects.filter(Q(blocker=viewer, blocked=user) | Q(blocker=user, blocked=viewer))
+                   .values_list("blocker_id", flat=True))
+        out.blocking, out.blocked_by = viewer.pk in ways, user.pk in ways
     return out
 
 

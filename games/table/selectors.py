@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from django.db.models import Case, Exists, IntegerField, OuterRef, Value, When
+from django.db.models import BooleanField, Case, Exists, ExpressionWrapper, IntegerField, OuterRef, Q, Value, When
 
 from games.table import access, computers
 from games import registry
@@ -295,25 +295,37 @@ def log_for(match: Match, seat: int | None, *, limit: int = LOG_TAIL, seats: lis
             for line in _log_lines(record["seq"], record["events"], record["by_timeout"], seat, names)]
 
 
-def chat_for(match: Match, *, after_id: int = 0, limit: int = CHAT_TAIL, player: bool = True) -> list[dict]:
+def chat_for(match: Match, *, after_id: int = 0, limit: int = CHAT_TAIL, player: bool = True,
+             reader=None) -> list[dict]:
     """The chat lines this viewer may read: the players' channel for everyone, the
     spectators' own channel for spectators only (``player=False``). Without ``after_id`` the
     latest ``limit`` lines (a page opening); with it the first ``limit`` lines after that id
-    (a page fetching what it missed, page by page), oldest first either way."""
+    (a page fetching what it missed, page by page), oldest first either way. A line by
+    someone the ``reader`` blocked comes as a placeholder (``chat_muted``), in the same
+    statement."""
     rows = ChatMessage.objects.filter(match=match, pk__gt=after_id)
     if player:
         rows = rows.filter(spectators=False)
     rows = rows.select_related("user")
-    if after_id:
-        return [chat_public(m) for m in rows.order_by("id")[:limit]]
-    return [chat_public(m) for m in reversed(list(rows.order_by("-id")[:limit]))]
+    muted = access.muted_authors(reader)
+    if muted is not None:
+        rows = rows.annotate(muted=ExpressionWrapper(Q(user_id__in=muted), output_field=BooleanField()))
+    rows = rows.order_by("id")[:limit] if after_id else reversed(list(rows.order_by("-id")[:limit]))
+    return [chat_muted(chat_public(m)) if getattr(m, "muted", False) else chat_public(m) for m in rows]
 
 
 def chat_public(message: ChatMessage) -> dict:
     """A line as pages and the API show it: ``seq`` numbers it in its channel (``spectators``
     says which), so a page can tell it missed one."""
     return {"id": message.pk, "seq": message.seq, "user": message.user.username, "text": message.text,
-            "at": message.created_at.isoformat(), "spectators": message.spectators}
+            "at": message.created_at.isoformat(), "spectators": message.spectators, "muted": False}
+
+
+def chat_muted(line: dict) -> dict:
+    """A line (``chat_public``) as a reader who blocked its author gets it: its place in the
+    channel's numbering and nothing said, neither who nor what, so the page sees no gap to
+    fetch and shows nothing."""
+    return {**line, "user": "", "text": "", "muted": True}
 
 
 def can_chat(match: Match, user, seats: list[Seat]) -> bool:

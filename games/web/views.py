@@ -170,7 +170,7 @@ def match_detail(request, match_id):
                                          and (invited or any(s.is_open for s in seats))),
         "can_join_running": may_join and _rules_take_newcomer(match),
         "left": access.left(request.user, seats),
-        "chat": selectors.chat_for(match, player=my_seat is not None),
+        "chat": selectors.chat_for(match, player=my_seat is not None, reader=request.user),
         "can_chat": selectors.can_chat(match, request.user, seats), **_room_assets(match.kind),
         "seat_form": registry.room(match.kind).seat_form_for(request.user, prefix="seat")
         if request.user.is_authenticated else None, **_table_guide(match)})

@@ -574,8 +574,11 @@
     var list = document.getElementById("chat");
     if (!list) return false;
     if (list.querySelector('[data-id="' + m.id + '"]')) return false;
-    var li = el("li", { "data-id": m.id, "data-seq": m.seq, "data-channel": m.spectators ? "spectators" : "players",
-                        class: m.spectators ? "from-spectator" : "" }, el("b", null, playerLink(m.user)), " " + m.text);
+    var attrs = { "data-id": m.id, "data-seq": m.seq, "data-channel": m.spectators ? "spectators" : "players",
+                  class: m.spectators ? "from-spectator" : "" };
+    // A line by someone this reader blocked holds its place, so no gap shows, and says nothing.
+    var li = m.muted ? el("li", Object.assign(attrs, { hidden: "" }))
+      : el("li", attrs, el("b", null, playerLink(m.user)), " " + m.text);
     var next = null, items = list.children;
     for (var i = items.length - 1; i >= 0 && +items[i].dataset.id > m.id; i--) next = items[i];
     list.insertBefore(li, next);
