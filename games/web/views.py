@@ -14,6 +14,7 @@ from games.inbox import recap
 from games.table import access, computers, selectors, services
 from games import registry
 from games.players import lobby as lobby_games
+from games.players import profiles
 from grailsite.errors import NotAllowed, ServiceError
 from games.web.forms import MatchCreateForm
 from games.kinds.base import raw_values
@@ -109,9 +110,12 @@ def match_new(request):
     prefixed fieldset; the chosen game's forms are bound and checked, then the service
     validates the same values again (as it does for the JSON API)."""
     posted = request.method == "POST"
-    # A challenge from a profile (?invite=<name>) opens the form with that player invited.
-    form = MatchCreateForm(request.POST or None, initial={"kind": request.GET.get("kind"),
-                                                          "invite": request.GET.get("invite", "")[:150]})
+    # A challenge from a profile (?invite=<name>) opens the form with that player invited, on a
+    # game for two they played together (games/players/profiles.py).
+    invite = request.GET.get("invite", "")[:150]
+    kind = request.GET.get("kind") or (profiles.challenge_kind(request.user, invite) if invite and not posted else None)
+    form = MatchCreateForm(request.POST or None, initial={"kind": kind, "invite": invite,
+                                                          "seats": 2 if invite else None})
     chosen = request.POST.get("kind") if posted else None
     panels = [_RoomPanel(room, request.user, request.POST if room.kind == chosen else None)
               for room in registry.rooms()]

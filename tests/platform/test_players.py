@@ -178,6 +178,25 @@ def test_a_challenge_opens_the_new_game_form_with_that_player_invited(client, ma
     assert re.search(r'name="invite"[^>]*value="bob"', form)
 
 
+def _chosen(form: str) -> tuple[str, str]:
+    """(the game selected, the number of players) of the new-game form's page."""
+    kind = re.search(r'<option value="(\w+)"[^>]*selected', form.split('id="id_kind"')[1]).group(1)
+    return kind, re.search(r'name="seats" value="(\d+)"', form).group(1)
+
+
+def test_a_challenge_opens_on_a_game_for_two_they_played_last_or_grail_duel(client, make_user, make_match):
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    _client(client, alice)
+    challenge = reverse("match_new") + "?invite=bob"
+    assert _chosen(client.get(challenge).content.decode()) == ("duel", "2")  # never played: Grail Duel
+    make_match(kind="fluxx", users=[alice, bob])
+    make_match(kind="cupquest", users=[alice, carol])  # with someone else
+    make_match(kind="camelot", seats=3, users=[bob, alice, carol])  # not a game for two
+    assert _chosen(client.get(challenge).content.decode()) == ("fluxx", "2")
+    # A game asked for by name is kept, with seats it takes.
+    assert _chosen(client.get(challenge + "&kind=camelot").content.decode()) == ("camelot", "3")
+
+
 # --- blocks -------------------------------------------------------------------------------
 
 @pytest.fixture
