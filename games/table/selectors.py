@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime, timezone as dt_timezone
 
-from django.db.models import BooleanField, Case, Exists, ExpressionWrapper, IntegerField, OuterRef, Q, Value, When
+from django.db.models import BooleanField, Case, Exists, ExpressionWrapper, F, IntegerField, OuterRef, Q, Value, When
 
 from games.table import access, computers
 from games import registry
@@ -350,6 +351,47 @@ def matches_for_user(user) -> list[Match]:
                                    default=Value(2), output_field=IntegerField()), "-updated_at")
         .prefetch_related("seats__user")[:200]
     )
+
+
+_NEVER = datetime.max.replace(tzinfo=dt_timezone.utc)
+
+
+def to_move(match: Match, user, seats: list[Seat]) -> dict | None:
+    """Who a game under way waits for, and until when, for the lists of games (from the seats
+    the list prefetched): this viewer when they owe a move, else whoever's time runs out first
+    (a wait with no clock after any clock). ``{"mine", "who", "deadline", "others"}``, or None
+    when nobody owes a move; ``others``: how many more owe one at the same time."""
+    if match.status != Match.Status.ACTIVE:
+        return None
+    waiting = [s for s in seats if s.waiting_for and s.accepted]
+    mine = [s for s in waiting if user is not None and s.user_id == user.id]
+    if not waiting:
+        return None
+    first = min(mine or waiting, key=lambda s: (s.deadline or _NEVER, s.index))
+    return {"mine": bool(mine), "deadline": first.deadline, "others": 0 if mine else len(waiting) - 1,
+            "who": "You" if mine else computers.seat_name(first, seats)}
+
+
+def urgency(match: Match) -> tuple:
+    """A list's order, most urgent first: the soonest deadline (``match.to_move``, set by the
+    list), then a wait with no clock, then a game waiting for nobody; the older game first
+    among equals, as "Next game where it's my move" goes (``next_waiting``)."""
+    waits = getattr(match, "to_move", None)
+    return (waits is None, (waits or {}).get("deadline") or _NEVER, match.pk)
+
+
+def next_waiting(user, *, after: int | None = None) -> int | None:
+    """Where "Next game where it's my move" goes from game ``after``: the games under way that
+    wait for this player's move, most urgent first (``urgency``'s order), the one after
+    ``after`` (round to the first; the first when ``after`` waits for nothing), or None."""
+    waiting = list(Seat.objects.filter(user=user, accepted=True, match__status=Match.Status.ACTIVE)
+                   .exclude(waiting_for="").order_by(F("deadline").asc(nulls_last=True), "match_id")
+                   .values_list("match_id", flat=True)[:500])
+    if not waiting:
+        return None
+    if after in waiting:
+        return waiting[(waiting.index(after) + 1) % len(waiting)] if len(waiting) > 1 else None
+    return waiting[0]
 
 
 def open_matches(*, exclude_user=None, limit: int = 100) -> list[Match]:

@@ -32,21 +32,37 @@ def home(request):
         # Said for games over (and games that go on without me, "You resigned"), from the
         # seats alone: lists never read a game's state.
         m.ending = selectors.ending_for(m, selectors.seat_of(m, request.user, seats), seats)
+        m.to_move = selectors.to_move(m, request.user, seats)  # whose move, and the time left
     # A game I am out of is over for me, though the others play on: it is listed with the
     # finished ones, not as "In play".
     over_for_me = {m.pk for m in mine if m.status == "active" and m.ending}
     finished = [m for m in mine if m.status in ("finished", "abandoned") or m.pk in over_for_me][:30]
+    my_moves = sorted((m for m in mine if m.my_turn and m.status == "active"), key=selectors.urgency)
     return render(request, "games/home.html", {
-        # An invitation waits for my answer as much as a move does.
-        "my_turn": [m for m in mine if m.status == "open" and m.invited]
-                   + [m for m in mine if m.my_turn and m.status == "active"],
-        "active": [m for m in mine if not m.my_turn and m.status == "active" and m.pk not in over_for_me],
+        # The moves I owe, most urgent first; an invitation waits for my answer as much as a move does.
+        "my_turn": my_moves + [m for m in mine if m.status == "open" and m.invited],
+        "next_game": my_moves[0] if my_moves else None,
+        "active": sorted((m for m in mine if not m.my_turn and m.status == "active" and m.pk not in over_for_me),
+                         key=selectors.urgency),
         "open": [m for m in mine if m.status == "open" and not m.invited],
         "finished": finished,
         "welcome": _welcome(request.user) if not mine else None,
         "vs_computer": _computer_games(),
         "rooms": registry.rooms(),  # the game list: each game's summary, players and rules page
     })
+
+
+@login_required
+def match_next(request):
+    """"Next game where it's my move", from the game ``?after=`` (the game page's button) or
+    from anywhere: the next game waiting for my move, most urgent first (lichess and OGS have
+    the same button); home, saying so, when none other waits."""
+    after = request.GET.get("after", "")
+    target = selectors.next_waiting(request.user, after=int(after) if after.isdigit() and len(after) < 18 else None)
+    if target is None:
+        messages.info(request, "No other game waits for your move.")
+        return redirect("home")
+    return redirect("match_detail", match_id=target)
 
 
 def _computer_games() -> list:
