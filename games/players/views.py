@@ -13,6 +13,7 @@ from games.players.ratings import PROVISIONAL_GAMES
 from games.table.services import vacation_start
 from games.players.forms import PreferencesForm, PushPreferencesForm, VacationForm
 from grailsite.accounts.models import Profile, PushPreferences
+from grailsite import time_zones
 from grailsite.errors import NotFound, ServiceError
 
 
@@ -65,6 +66,7 @@ def _push_settings(request):
     if not form.is_valid():
         return None
     form.save()
+    request.session[time_zones.SESSION_KEY] = form.instance.time_zone  # the pages' clocks follow it
     messages.success(request, "Push preferences saved.")
     return redirect("account_settings")
 
