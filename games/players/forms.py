@@ -16,6 +16,20 @@ class VacationForm(forms.Form):
     days = forms.IntegerField(min_value=1, max_value=60, help_text="Your clocks stop for this many days.")
 
 
+class EmailRemindersForm(forms.Form):
+    """"Get reminders by e-mail instead", offered where push cannot reach: asks for an address
+    only of an account that has none."""
+
+    email = forms.EmailField(required=False, label="Your e-mail address")
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        if user.email:
+            del self.fields["email"]
+        else:
+            self.fields["email"].required = True
+
+
 class PushPreferencesForm(forms.ModelForm):
     """Which events reach this person by push, and their quiet hours (in their time zone)."""
 
