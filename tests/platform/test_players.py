@@ -8,12 +8,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-
-from games.players import ratings
-from games.table import services
 from django.utils import timezone
 
 from games.inbox import recap
+from games.players import ratings
+from games.table import services
 from grailsite.errors import NotAllowed, ServiceError
 from games.models import Match, Notification
 from games.players import profiles as players
