@@ -41,9 +41,9 @@ def match_changed_on_commit(match, seats_to_nudge, *, timers=()) -> None:
 
 def chat_posted_on_commit(message, line: dict) -> None:
     """After commit, the line itself (``selectors.chat_public``) to the match's group: each
-    socket forwards it if its viewer may read that channel (games/live/consumers.py), without a
-    query of its own."""
-    payload = {"type": "chat.message", "id": message.pk, "line": line}
+    socket forwards it if its viewer may read that channel, and only its place to a viewer
+    who blocked its ``author`` (games/live/consumers.py), without a query of its own."""
+    payload = {"type": "chat.message", "id": message.pk, "author": message.user_id, "line": line}
     transaction.on_commit(partial(_group_send, match_group(message.match_id), payload))
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from django.db.models import Max
 from django.utils import timezone
 
-from games.table import selectors
+from games.table import access, selectors
 from games.models import ChatMessage, Match, MatchVisit, MoveRecord, Seat
 from games.rules.base import Event
 
@@ -53,7 +53,8 @@ def recap_for(match: Match, user, seats: list[Seat]) -> dict | None:
                 lines.append({"seq": record["seq"], "text": selectors.with_names(event.text, seats, names),
                               "timeout": record["by_timeout"]})
     unread = (ChatMessage.objects.filter(match=match, spectators=False, pk__gt=chat_since)
-              .exclude(user=user).select_related("user").order_by("-id")[:MAX_CHAT])
+              .exclude(user=user).exclude(user_id__in=access.muted_authors(user))  # those they blocked
+              .select_related("user").order_by("-id")[:MAX_CHAT])
     chat = [selectors.chat_public(m) for m in reversed(list(unread))]
     ended = match.status == Match.Status.FINISHED and (visit is None or match.finished_at is None
                                                         or match.finished_at > visit.at)

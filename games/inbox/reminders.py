@@ -111,6 +111,26 @@ def clean_hours(text: str) -> list[float]:
 
 # --- planning ----------------------------------------------------------------------------
 
+def email_reminders_on(*, user, email: str = "") -> str:
+    """Reminders by e-mail (where push cannot reach: a browser that refuses notifications or
+    cannot register): turned on, with the default cadence if the person had emptied theirs.
+    ``email`` gives an account without an address its first; an address already there is
+    never changed here (it is where a password reset goes). Returns the address they go to."""
+    address = user.email or (email or "").strip()
+    if not address:
+        raise ValueError("Give the e-mail address the reminders should go to.")
+    with transaction.atomic():
+        if not user.email:
+            user.email = address
+            user.save(update_fields=["email"])
+        preferences, _ = PushPreferences.objects.select_for_update().get_or_create(user=user)
+        preferences.remind_by_email = True
+        preferences.reminder_hours = preferences.reminder_hours or PushPreferences._meta.get_field(
+            "reminder_hours").get_default()
+        preferences.save(update_fields=["remind_by_email", "reminder_hours"])
+    return address
+
+
 def plan(match_id: int, *, now: datetime | None = None) -> int:
     """Plan the reminders of every person's deadline in this match; drop the unfired ones of
     deadlines that moved on. Idempotent. Returns how many rows it added."""

@@ -37,7 +37,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from games.live import frames, live_moves, move_trace
-from games.table import selectors, services
+from games.table import access, selectors, services
 from grailsite.api_auth import bad_text, check_bounds
 from grailsite.errors import ServiceError
 from games.live.frames import group_for
@@ -130,6 +130,17 @@ def _frame(match_id: int, user) -> tuple[int, int | None, str]:
 # Not thread-sensitive: loads for many sockets run side by side in the thread pool instead
 # of queueing on the one shared thread (docs/performance.md).
 _load_frame = database_sync_to_async(_frame, thread_sensitive=False)
+
+
+def _opening(match_id: int, user) -> tuple[int, int | None, str, frozenset[int]]:
+    """What a socket needs as it opens, in one trip to a worker thread: its first frame
+    (``_frame``) and the people whose chat lines its viewer does not read (those they
+    blocked). A block made while the socket is open applies from the page's next load."""
+    version, seat, text = _frame(match_id, user)
+    return version, seat, text, access.muted_author_ids(user)
+
+
+_load_opening = database_sync_to_async(_opening, thread_sensitive=False)
 
 
 class _Frames:
@@ -395,7 +406,7 @@ class MatchConsumer(LiveConsumer):
         self.bucket = TokenBucket(settings.WS_MESSAGE_BURST, settings.WS_MESSAGES_PER_SECOND)
         self.move_bucket = TokenBucket(settings.WS_MOVE_BURST, settings.WS_MOVES_PER_SECOND)
         try:
-            version, self.seat, text = await _load_frame(self.match_id, self.user)
+            version, self.seat, text, self.muted = await _load_opening(self.match_id, self.user)
         except ServiceError as exc:
             await self.close(code=CLOSE["not_found"] if exc.status == 404 else CLOSE["forbidden"])
             return
@@ -512,9 +523,13 @@ class MatchConsumer(LiveConsumer):
         await self._send_frame(version, text)
 
     async def chat_message(self, event):
-        # The line comes whole (games/inbox/notify.py); a player never gets the spectators' channel.
+        # The line comes whole (games/inbox/notify.py); a player never gets the spectators' channel,
+        # and a viewer who blocked its author gets only its place in the numbering.
         line = event["line"]
         if line["spectators"] and self.seat is not None:
+            return
+        if event.get("author") in self.muted:
+            await self.send_json({"type": "chat", "message": selectors.chat_muted(line)})
             return
         await self.send_json({"type": "chat", "message": line})
         if self.seat is not None and line["user"] != getattr(self.user, "username", None):

@@ -1,10 +1,8 @@
 """The forms of a player's settings page: preferences, vacation, push and reminders."""
-import functools
-import zoneinfo
-
 from django import forms
 
 from games.inbox.reminders import clean_hours
+from grailsite import time_zones as zones
 from grailsite.accounts.models import Profile, PushEvent, PushPreferences
 
 
@@ -18,13 +16,28 @@ class VacationForm(forms.Form):
     days = forms.IntegerField(min_value=1, max_value=60, help_text="Your clocks stop for this many days.")
 
 
+class EmailRemindersForm(forms.Form):
+    """"Get reminders by e-mail instead", offered where push cannot reach: asks for an address
+    only of an account that has none."""
+
+    email = forms.EmailField(required=False, label="Your e-mail address")
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        if user.email:
+            del self.fields["email"]
+        else:
+            self.fields["email"].required = True
+
+
 class PushPreferencesForm(forms.ModelForm):
     """Which events reach this person by push, and their quiet hours (in their time zone)."""
 
     events = forms.MultipleChoiceField(choices=PushEvent.choices, required=False, widget=forms.CheckboxSelectMultiple,
                                        label="Push me when")
     time_zone = forms.ChoiceField(choices=(), label="Time zone",
-                                  help_text="Quiet hours and reminders are read in this zone.")
+                                  help_text="Quiet hours and reminders are read in this zone, and the moment of "
+                                            "each deadline is shown in it.")
     quiet_start = forms.TimeField(required=False, label="Quiet from", widget=forms.TimeInput(attrs={"type": "time"}),
                                   help_text="Pushes due in quiet hours wait, and come as one when they end.")
     quiet_end = forms.TimeField(required=False, label="Quiet until", widget=forms.TimeInput(attrs={"type": "time"}))
@@ -40,8 +53,10 @@ class PushPreferencesForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["time_zone"].choices = [(z, z) for z in time_zones()]
+        self.fields["time_zone"].choices = time_zones()
         if not self.is_bound:
+            # A zone stored under an old name or an alias ("Asia/Calcutta") shows as its place.
+            self.initial["time_zone"] = zones.canonical(self.instance.time_zone) or zones.UTC
             self.initial["reminder_hours"] = ", ".join(f"{h:g}" for h in self.instance.reminder_hours or [])
 
     def clean_reminder_hours(self):
@@ -57,6 +72,7 @@ class PushPreferencesForm(forms.ModelForm):
         return data
 
 
-@functools.lru_cache(maxsize=1)
-def time_zones() -> list[str]:
-    return sorted(zoneinfo.available_timezones() | {"UTC"})
+def time_zones() -> list:
+    """One zone per place, by region, each named with its offset today ("Paris (UTC+1)"); no
+    aliases ("Zulu", "W-SU"): grailsite/time_zones.py."""
+    return zones.choices()

@@ -1,8 +1,10 @@
 """The lobby's open games: filtered, sorted, friends' games first, a page at a time.
 
 Which games are offered is games/table/access.py's rule as a query: public games with a seat
-nobody holds (a private game's seats are all given when it is created), none the viewer
-already sits at, none where a seated player blocked the viewer. Each page costs the same
+nobody holds (a private game's seats are all given when it is created), and public games
+under way whose rules would deal a newcomer in (``Game.add_seat``: Fluxx's late joiners,
+``_taking_newcomers``), listed with them and marked "under way"; none the viewer already sits
+at or left, none where a seated player blocked the viewer. Each page costs the same
 statements however many games there are: a count, the page's matches (with their open
 seats counted and whether a friend sits there, as subqueries), and their seats with players
 (bench/scale.py measures it)."""
@@ -11,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django import forms
-from django.db.models import Case, Count, Exists, IntegerField, OuterRef, Q, Subquery, Value, When
+from django.db.models import BooleanField, Case, Count, Exists, F, IntegerField, OuterRef, Q, Subquery, Value, When
 from django.db.models.functions import Coalesce
 
 from games import registry
@@ -64,18 +66,51 @@ class Query:
     sort: str = ""
 
 
+def _taking_newcomers() -> tuple[Q, Case]:
+    """Games under way that would deal a newcomer in now, as a condition on matches, read
+    from the columns alone: a kind whose rules have ``add_seat``, a seat fewer than its most
+    players, and its table option that lets newcomers in (``Game.newcomer_option``). And the
+    seats such a game could still deal (its most players less those seated)."""
+    takes, most = Q(pk__in=[]), []
+    for room in registry.rooms():
+        game = room.game
+        if not hasattr(game, "add_seat"):
+            continue
+        kind = Q(kind=room.kind, num_seats__lt=game.max_players)
+        if game.newcomer_option:
+            kind &= Q(**{f"options__{game.newcomer_option}": True})
+        takes |= kind
+        most.append(When(kind=room.kind, then=Value(game.max_players) - F("num_seats")))
+    return Q(status=Match.Status.ACTIVE) & takes, Case(*most, default=Value(0), output_field=IntegerField())
+
+
+def _asking_a_choice() -> Case:
+    """Whether joining asks for a choice (the CCG's deck), so the Join button opens the game's
+    page rather than joining at once."""
+    kinds = [room.kind for room in registry.rooms() if room.seat_form is not None]
+    if not kinds:
+        return Value(False, output_field=BooleanField())
+    return Case(When(kind__in=kinds, then=Value(True)), default=Value(False), output_field=BooleanField())
+
+
 def open_games(viewer, query: Query | None = None):
-    """The open games this viewer is offered, as a queryset to paginate: each match carries
-    ``open_seats`` and ``friend`` (someone the viewer follows sits there)."""
+    """The games this viewer is offered a seat at, as a queryset to paginate: each match
+    carries ``open_seats``, ``friend`` (someone the viewer follows sits there), ``joinable``
+    and ``asks_choice``; a game under way (``status`` active) is one that deals newcomers in."""
     query = query or Query()
     free = Seat.objects.filter(match=OuterRef("pk"), user__isnull=True, computer="")
     free_count = free.order_by().values("match").annotate(n=Count("pk")).values("n")
-    games = (Match.objects.filter(status=Match.Status.OPEN, allow_spectators=True).filter(Exists(free))
-             .annotate(open_seats=Coalesce(Subquery(free_count, output_field=IntegerField()), 0)))
+    running, room_left = _taking_newcomers()
+    games = (Match.objects.filter(allow_spectators=True)
+             .filter((Q(status=Match.Status.OPEN) & Exists(free)) | running)
+             .annotate(open_seats=Case(When(status=Match.Status.ACTIVE, then=room_left),
+                                       default=Coalesce(Subquery(free_count, output_field=IntegerField()), 0)),
+                       joinable=Value(True), asks_choice=_asking_a_choice()))
     signed_in = viewer is not None and viewer.is_authenticated
     if signed_in:
         seated = Seat.objects.filter(match=OuterRef("pk"))
-        games = games.exclude(Exists(seated.filter(user=viewer)))
+        # Their own tables, and a seat once left stays left (games/table/access.py).
+        games = games.exclude(Exists(seated.filter(Q(user=viewer) | Q(left_by=viewer))))
         # A seated player who blocked the viewer: games/table/access.py would refuse the join.
         games = games.exclude(Exists(seated.filter(user__blocking__blocked=viewer)))
         friends = Follow.objects.filter(follower=viewer, followed_id=OuterRef("user_id"))

@@ -81,7 +81,8 @@ class Profile:
     current: list = field(default_factory=list)
     recent: list = field(default_factory=list)
     following: bool = False
-    blocking: bool = False
+    blocking: bool = False    # the viewer blocked this person
+    blocked_by: bool = False  # this person blocked the viewer: no challenge or follow to offer
     decks: list = field(default_factory=list)
 
 
@@ -115,7 +116,9 @@ def profile(name: str, viewer) -> Profile:
     out.decks = list(Deck.objects.filter(owner=user, public=True).order_by("name").only("id", "name", "cards")[:50])
     if viewer.is_authenticated and viewer.pk != user.pk:
         out.following = Follow.objects.filter(follower=viewer, followed=user).exists()
-        out.blocking = Block.objects.filter(blocker=viewer, blocked=user).exists()
+        ways = set(Block.objects.filter(Q(blocker=viewer, blocked=user) | Q(blocker=user, blocked=viewer))
+                   .values_list("blocker_id", flat=True))
+        out.blocking, out.blocked_by = viewer.pk in ways, user.pk in ways
     return out
 
 
@@ -169,6 +172,25 @@ def chart(changes, *, width: int = 320, height: int = 80, pad: int = 6) -> dict 
                       for i, v in enumerate(values))
     return {"points": points, "width": width, "height": height, "low": round(low), "high": round(high),
             "first": round(values[0]), "last": round(values[-1]), "games": len(changes)}
+
+
+# --- a challenge ---------------------------------------------------------------------------
+
+CHALLENGE_DEFAULT = "duel"  # the shortest game for two, when two people have never played
+
+
+def challenge_kind(challenger, name: str) -> str | None:
+    """The game a challenge from a profile opens on: the kind of the last game these two
+    played together that two can play, else Grail Duel (None when the site has neither)."""
+    two = [room.kind for room in registry.rooms() if room.game.min_players <= 2 <= room.game.max_players]
+    other = User.objects.filter(username=name, is_active=True).values_list("pk", flat=True).first()
+    last = None
+    if other is not None and other != challenger.pk:
+        last = (Match.objects.filter(kind__in=two)
+                .filter(Exists(Seat.objects.filter(match=OuterRef("pk")).filter(Q(user=challenger) | Q(left_by=challenger))))
+                .filter(Exists(Seat.objects.filter(match=OuterRef("pk")).filter(Q(user_id=other) | Q(left_by_id=other))))
+                .order_by("-created_at", "-pk").values_list("kind", flat=True).first())
+    return last or (CHALLENGE_DEFAULT if CHALLENGE_DEFAULT in two else (two[0] if two else None))
 
 
 # --- follows and blocks -----------------------------------------------------------------

@@ -7,12 +7,13 @@ from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from games.inbox import emails, push
+from games.inbox import emails, push, reminders
 from games.players import profiles
 from games.players.ratings import PROVISIONAL_GAMES
 from games.table.services import vacation_start
-from games.players.forms import PreferencesForm, PushPreferencesForm, VacationForm
+from games.players.forms import EmailRemindersForm, PreferencesForm, PushPreferencesForm, VacationForm
 from grailsite.accounts.models import Profile, PushPreferences
+from grailsite import time_zones
 from grailsite.errors import NotFound, ServiceError
 
 
@@ -22,7 +23,14 @@ def account_settings(request):
     prefs = PreferencesForm(instance=profile)
     vacation = VacationForm()
     push_prefs = PushPreferencesForm(instance=push.preferences_of(request.user.pk))
-    if request.method == "POST" and ("save_push" in request.POST or "remove_push" in request.POST):
+    by_email = EmailRemindersForm(user=request.user)
+    if request.method == "POST" and "email_reminders" in request.POST:
+        by_email = EmailRemindersForm(request.POST, user=request.user)
+        if by_email.is_valid():
+            address = reminders.email_reminders_on(user=request.user, email=by_email.cleaned_data.get("email", ""))
+            messages.success(request, f"Reminders before your deadlines will come by e-mail to {address}.")
+            return redirect("account_settings")
+    elif request.method == "POST" and ("save_push" in request.POST or "remove_push" in request.POST):
         done = _push_settings(request)
         if done is not None:
             return done
@@ -45,7 +53,8 @@ def account_settings(request):
                 messages.success(request, "Your clocks are stopped. Enjoy the holiday!")
                 return redirect("account_settings")
     return render(request, "accounts/settings.html", {
-        "prefs": prefs, "vacation": vacation, "profile": profile, "push_prefs": push_prefs,
+        "prefs": prefs, "vacation": vacation, "profile": profile, "push_prefs": push_prefs, "by_email": by_email,
+        "reminding_by_email": push_prefs.instance.remind_by_email and bool(request.user.email),
         "push_key": push.public_key(), "push_devices": request.user.push_subscriptions.all()})
 
 
@@ -65,6 +74,7 @@ def _push_settings(request):
     if not form.is_valid():
         return None
     form.save()
+    request.session[time_zones.SESSION_KEY] = form.instance.time_zone  # the pages' clocks follow it
     messages.success(request, "Push preferences saved.")
     return redirect("account_settings")
 

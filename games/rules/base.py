@@ -222,6 +222,12 @@ class Game:
     # field not named here must be as listed.
     free_fields: ClassVar[dict[str, dict[str, Any]]] = {}
 
+    # A game that deals newcomers in while it is under way (``add_seat``, optional: Fluxx)
+    # names here the yes-or-no table option that lets it, so lists of games (the lobby) can
+    # offer such a game without reading its state; None: any game of the kind under way
+    # takes newcomers, up to ``max_players``.
+    newcomer_option: ClassVar[str | None] = None
+
     # --- to implement -------------------------------------------------------------
     def setup(self, players: int, options: dict, seed: int) -> State:  # pragma: no cover
         raise NotImplementedError

@@ -17,14 +17,18 @@ The rule, in words, is in docs/architecture.md ("Who may see and join a game"):
   channel of their own (services.chat_post). An invitation is not a seat.
 - A block (grailsite.accounts.models.Block) keeps the blocked person away from the one who
   blocked them: they may not take a seat, even an invited one, at a table where the blocker
-  sits, nor chat in a game the blocker plays; nor invite the blocker
-  (services.match_create asks ``invite_refusal``). A game both were already playing goes on.
+  sits, nor invite the blocker (services.match_create asks ``invite_refusal``); a rematch
+  seats no blocked pair together (``blocked_pairs``). A game both were already playing goes
+  on. A block never silences anyone at a table: the blocked person keeps talking, and only
+  the blocker stops reading them (``muted_authors``, asked where lines are read: the page,
+  the API, the socket, the recap), so the rest of the table hears everyone.
 
 Whether there is a seat to take (an open one, or a new one the rules deal in: Fluxx's late
 joiners) is the service's question, asked again under the match lock; this module says only
 whether this person may take one. Everything here reads the seats the caller already has;
 the one query of its own is whether anyone seated blocked this person (``blocked_by_seated``),
-asked only of someone signed in who wants to sit or talk."""
+asked only of someone signed in who wants to sit; ``muted_authors`` is a subquery, joined
+into the statement that reads the lines."""
 from __future__ import annotations
 
 from grailsite.errors import NotAllowed, ServiceError, Unauthenticated
@@ -93,14 +97,14 @@ def check_join(match, user, seats) -> None:
 def chat_refusal(match, user, seats) -> ServiceError | None:
     """Why this person may not post in the game's chat (None: they may). A seated player may,
     and, where the table lets spectators talk among themselves, anyone signed in who may
-    watch; nobody whom a player of the game blocked. ``seats``: all the game's seats."""
+    watch. A block is no reason: it hides the blocked person's lines from the blocker alone
+    (``muted_authors``), and the rest of the table still hears them. ``seats``: all the
+    game's seats."""
     if not _signed_in(user):
         return Unauthenticated("Log in to chat.")
     mine = seat_of(user, seats)
     if not (mine is not None and mine.accepted) and not (match.allow_spectators and match.spectator_chat):
         return NotAllowed("Only the players can chat in this game.")
-    if blocked_by_seated(user, seats):
-        return NotAllowed("A player of this game has blocked you, so you cannot chat here.")
     return None
 
 
@@ -113,6 +117,38 @@ def blocked_by_seated(user, seats) -> bool:
     none when nobody else is seated."""
     others = {s.user_id for s in seats if s.user_id is not None and s.user_id != user.id}
     return bool(others) and Block.objects.filter(blocked_id=user.id, blocker_id__in=others).exists()
+
+
+def muted_authors(reader):
+    """The people whose chat lines this reader does not read (those they blocked), as a
+    subquery of user ids for the statement that reads the lines; None for nobody signed in."""
+    if not _signed_in(reader):
+        return None
+    return Block.objects.filter(blocker_id=reader.id).values("blocked_id")
+
+
+def muted_author_ids(reader) -> frozenset[int]:
+    """``muted_authors`` as a set, for a reader that filters lines one at a time (a socket)."""
+    authors = muted_authors(reader)
+    return frozenset() if authors is None else frozenset(authors.values_list("blocked_id", flat=True))
+
+
+def muting(author_id: int, reader_ids) -> set[int]:
+    """Which of these readers blocked this author, and so do not read their lines. One query,
+    none when there is nobody to ask about."""
+    readers = {i for i in reader_ids if i is not None and i != author_id}
+    if not readers:
+        return set()
+    return set(Block.objects.filter(blocked_id=author_id, blocker_id__in=readers).values_list("blocker_id", flat=True))
+
+
+def blocked_pairs(user_ids) -> set[frozenset[int]]:
+    """The pairs among these people that a block keeps apart (either way round). One query."""
+    ids = {i for i in user_ids if i is not None}
+    if len(ids) < 2:
+        return set()
+    rows = Block.objects.filter(blocker_id__in=ids, blocked_id__in=ids).values_list("blocker_id", "blocked_id")
+    return {frozenset(pair) for pair in rows}
 
 
 def invite_refusal(creator, invitees) -> ServiceError | None:

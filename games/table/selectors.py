@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime, timezone as dt_timezone
 
-from django.db.models import Case, Exists, IntegerField, OuterRef, Value, When
+from django.db.models import BooleanField, Case, Exists, ExpressionWrapper, F, IntegerField, OuterRef, Q, Value, When
 
 from games.table import access, computers
 from games import registry
@@ -295,25 +296,37 @@ def log_for(match: Match, seat: int | None, *, limit: int = LOG_TAIL, seats: lis
             for line in _log_lines(record["seq"], record["events"], record["by_timeout"], seat, names)]
 
 
-def chat_for(match: Match, *, after_id: int = 0, limit: int = CHAT_TAIL, player: bool = True) -> list[dict]:
+def chat_for(match: Match, *, after_id: int = 0, limit: int = CHAT_TAIL, player: bool = True,
+             reader=None) -> list[dict]:
     """The chat lines this viewer may read: the players' channel for everyone, the
     spectators' own channel for spectators only (``player=False``). Without ``after_id`` the
     latest ``limit`` lines (a page opening); with it the first ``limit`` lines after that id
-    (a page fetching what it missed, page by page), oldest first either way."""
+    (a page fetching what it missed, page by page), oldest first either way. A line by
+    someone the ``reader`` blocked comes as a placeholder (``chat_muted``), in the same
+    statement."""
     rows = ChatMessage.objects.filter(match=match, pk__gt=after_id)
     if player:
         rows = rows.filter(spectators=False)
     rows = rows.select_related("user")
-    if after_id:
-        return [chat_public(m) for m in rows.order_by("id")[:limit]]
-    return [chat_public(m) for m in reversed(list(rows.order_by("-id")[:limit]))]
+    muted = access.muted_authors(reader)
+    if muted is not None:
+        rows = rows.annotate(muted=ExpressionWrapper(Q(user_id__in=muted), output_field=BooleanField()))
+    rows = rows.order_by("id")[:limit] if after_id else reversed(list(rows.order_by("-id")[:limit]))
+    return [chat_muted(chat_public(m)) if getattr(m, "muted", False) else chat_public(m) for m in rows]
 
 
 def chat_public(message: ChatMessage) -> dict:
     """A line as pages and the API show it: ``seq`` numbers it in its channel (``spectators``
     says which), so a page can tell it missed one."""
     return {"id": message.pk, "seq": message.seq, "user": message.user.username, "text": message.text,
-            "at": message.created_at.isoformat(), "spectators": message.spectators}
+            "at": message.created_at.isoformat(), "spectators": message.spectators, "muted": False}
+
+
+def chat_muted(line: dict) -> dict:
+    """A line (``chat_public``) as a reader who blocked its author gets it: its place in the
+    channel's numbering and nothing said, neither who nor what, so the page sees no gap to
+    fetch and shows nothing."""
+    return {**line, "user": "", "text": "", "muted": True}
 
 
 def can_chat(match: Match, user, seats: list[Seat]) -> bool:
@@ -338,6 +351,47 @@ def matches_for_user(user) -> list[Match]:
                                    default=Value(2), output_field=IntegerField()), "-updated_at")
         .prefetch_related("seats__user")[:200]
     )
+
+
+_NEVER = datetime.max.replace(tzinfo=dt_timezone.utc)
+
+
+def to_move(match: Match, user, seats: list[Seat]) -> dict | None:
+    """Who a game under way waits for, and until when, for the lists of games (from the seats
+    the list prefetched): this viewer when they owe a move, else whoever's time runs out first
+    (a wait with no clock after any clock). ``{"mine", "who", "deadline", "others"}``, or None
+    when nobody owes a move; ``others``: how many more owe one at the same time."""
+    if match.status != Match.Status.ACTIVE:
+        return None
+    waiting = [s for s in seats if s.waiting_for and s.accepted]
+    mine = [s for s in waiting if user is not None and s.user_id == user.id]
+    if not waiting:
+        return None
+    first = min(mine or waiting, key=lambda s: (s.deadline or _NEVER, s.index))
+    return {"mine": bool(mine), "deadline": first.deadline, "others": 0 if mine else len(waiting) - 1,
+            "who": "You" if mine else computers.seat_name(first, seats)}
+
+
+def urgency(match: Match) -> tuple:
+    """A list's order, most urgent first: the soonest deadline (``match.to_move``, set by the
+    list), then a wait with no clock, then a game waiting for nobody; the older game first
+    among equals, as "Next game where it's my move" goes (``next_waiting``)."""
+    waits = getattr(match, "to_move", None)
+    return (waits is None, (waits or {}).get("deadline") or _NEVER, match.pk)
+
+
+def next_waiting(user, *, after: int | None = None) -> int | None:
+    """Where "Next game where it's my move" goes from game ``after``: the games under way that
+    wait for this player's move, most urgent first (``urgency``'s order), the one after
+    ``after`` (round to the first; the first when ``after`` waits for nothing), or None."""
+    waiting = list(Seat.objects.filter(user=user, accepted=True, match__status=Match.Status.ACTIVE)
+                   .exclude(waiting_for="").order_by(F("deadline").asc(nulls_last=True), "match_id")
+                   .values_list("match_id", flat=True)[:500])
+    if not waiting:
+        return None
+    if after in waiting:
+        return waiting[(waiting.index(after) + 1) % len(waiting)] if len(waiting) > 1 else None
+    return waiting[0]
 
 
 def open_matches(*, exclude_user=None, limit: int = 100) -> list[Match]:

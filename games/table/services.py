@@ -483,9 +483,11 @@ def match_rematch(*, match_id: int, user) -> tuple[Match, bool]:
     """A new game after a finished one: the same game and table options, clock, spectators
     and computer players, the same people invited (each accepts, choosing again what the
     game asks of a seat, the CCG's deck). The asker sits first and the others follow in
-    their order round the table. One rematch per game: asked again, by anyone, it is the
-    one already made (the CCG's drawn game makes its own at once). Returns (the rematch,
-    whether this call made it); the finished game's pages are told (a bump)."""
+    their order round the table. A block keeps its pair apart (``_rematch_order``): the
+    rematch invites the others and has a seat fewer for each person left out, or an open
+    seat where the game needs the players. One rematch per game: asked again, by anyone, it
+    is the one already made (the CCG's drawn game makes its own at once). Returns (the
+    rematch, whether this call made it); the finished game's pages are told (a bump)."""
     with transaction.atomic():
         old, seats = lock_match(match_id)
         mine = next((s for s in seats if s.user_id == user.id and s.accepted), None)
@@ -496,12 +498,15 @@ def match_rematch(*, match_id: int, user) -> tuple[Match, bool]:
         existing = Match.objects.filter(rematch_of=old).order_by("pk").first()
         if existing is not None:
             return existing, False
-        order = seats[mine.index:] + seats[:mine.index]
+        order, num_seats = _rematch_order(old, seats, mine)
+        if None in order and not old.allow_spectators:
+            raise ServiceError("A block keeps players of this game apart, and a game without spectators "
+                               "has no open seat to offer instead: start a new game.")
         base = old.title.removeprefix("Rematch: ")
         rematch = match_create(
-            creator=user, kind=old.kind, num_seats=old.num_seats, options=old.options,
-            invite=[s.user.username for s in order[1:] if s.user_id],
-            computers_at={i: s.computer for i, s in enumerate(order) if s.computer},
+            creator=user, kind=old.kind, num_seats=num_seats, options=old.options,
+            invite=[s.user.username for s in order[1:] if s is not None and s.user_id],
+            computers_at={i: s.computer for i, s in enumerate(order) if s is not None and s.computer},
             clock_kind=old.clock, clock_amount=old.clock_amount, weekend_pause=old.weekend_pause,
             vacation_days=old.vacation_days, allow_spectators=old.allow_spectators,
             title=(f"Rematch: {base}" if base else f"Rematch of #{old.pk}")[:80],
@@ -510,6 +515,21 @@ def match_rematch(*, match_id: int, user) -> tuple[Match, bool]:
         old.__dict__["_rematch"] = {"id": rematch.pk, "status": rematch.status}
         _bump(old, seats)
     return rematch, True
+
+
+def _rematch_order(old: Match, seats: list[Seat], mine: Seat) -> tuple[list[Seat | None], int]:
+    """The old seats in the rematch's order (the asker first, then round the table) and its
+    number of seats. Going round, a person a block ties to someone already kept (either
+    way round) is left out, so no blocked pair sits together; the rematch has a seat fewer
+    for each, down to the game's minimum, and the seats still needed are open (None)."""
+    around = seats[mine.index:] + seats[:mine.index]
+    apart = access.blocked_pairs(s.user_id for s in around)
+    kept: list[Seat] = []
+    for seat in around:
+        if seat.user_id is None or not any(frozenset((seat.user_id, k.user_id)) in apart for k in kept):
+            kept.append(seat)
+    num_seats = max(len(kept), registry.get(old.kind).min_players)
+    return [*kept, *[None] * (num_seats - len(kept))], num_seats
 
 
 # What the shell itself notes in Seat.choice, never part of what a player chose.
@@ -854,14 +874,17 @@ def chat_post(*, match_id: int, user, text: str) -> ChatMessage:
 def _chat_notices(match: Match, message: ChatMessage, seats: list[Seat]) -> None:
     """A players' line counts in the other players' notifications: one unread notice per game,
     its text the latest line (``_notify``). A player with the game's page open has it marked
-    read as the line reaches the page (games/live/consumers.py), so it counts only for those away."""
+    read as the line reaches the page (games/live/consumers.py), so it counts only for those away.
+    Nobody is told of a line they do not read (its author is someone they blocked)."""
     name = registry.get(match.kind).name
     text = f"{message.user.username} in {name} #{match.pk}: “{message.text}”"
     if len(text) > NOTICE_LENGTH:
         text = text[:NOTICE_LENGTH - 2] + "…”"
-    for seat in seats:
-        if seat.accepted and seat.user_id and seat.user_id != message.user_id:
-            persistence.notify(seat.user_id, match.pk, Notification.Kind.CHAT, text)
+    readers = [s.user_id for s in seats if s.accepted and s.user_id and s.user_id != message.user_id]
+    deaf = access.muting(message.user_id, readers)
+    for reader in readers:
+        if reader not in deaf:
+            persistence.notify(reader, match.pk, Notification.Kind.CHAT, text)
 
 
 def chat_notices_read(*, match_id: int, user_id: int) -> int:

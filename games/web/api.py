@@ -301,6 +301,7 @@ class ChatOut(Schema):
     text: str
     at: str
     spectators: bool  # said in the spectators' own channel
+    muted: bool = False  # by someone the reader blocked: only its place (user and text empty)
 
 
 class ChatListOut(Schema):
@@ -323,7 +324,7 @@ def match_chat(request, match_id: MatchId, query: Query[ChatQuery]):
     spectator reads the spectators' channel too, as on the game's page."""
     match, seats = selectors.viewable(match_id, request.user)
     player = selectors.seat_of(match, request.user, seats) is not None
-    return {"messages": selectors.chat_for(match, after_id=query.after, player=player)}
+    return {"messages": selectors.chat_for(match, after_id=query.after, player=player, reader=request.user)}
 
 
 @router.post("matches/{int:id}/chat/", response={201: ChatOut, **ERRORS}, url_name="api_match_chat_post")

@@ -42,11 +42,12 @@ class MatchCreateForm(forms.Form):
         rooms = registry.rooms()
         self.fields["kind"].choices = [(r.kind, f"{r.game.name} ({r.players_text})") for r in rooms]
         # The form opens on a table it would accept: the game asked for (?kind=) or the first,
-        # with as many seats as that game's fewest.
+        # with the seats asked for (a challenge: two) within that game's range, else its fewest.
         chosen = next((r for r in rooms if r.kind == self.initial.get("kind")), rooms[0] if rooms else None)
         if chosen is not None:
+            low, high = chosen.game.min_players, chosen.game.max_players
             self.initial["kind"] = chosen.kind
-            self.initial["seats"] = self.initial.get("seats") or chosen.game.min_players
+            self.initial["seats"] = min(max(self.initial.get("seats") or low, low), high)
         # Every game's levels in one list; the service refuses a level the chosen game lacks.
         levels = {level: computers.level_label(level) for g in registry.kinds() for level in computers.levels_for(g.kind)}
         for index in COMPUTER_SEATS:

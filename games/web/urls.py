@@ -15,6 +15,7 @@ urlpatterns = [
     path("ratings/<slug:kind>/", rating_views.leaderboard, name="leaderboard"),
     path("games/new/", views.match_new, name="match_new"),
     path("games/against-the-computer/", views.match_vs_computer, name="match_vs_computer"),
+    path("games/next/", views.match_next, name="match_next"),
     path("games/<int:match_id>/", views.match_detail, name="match_detail"),
     path("games/<int:match_id>/history/", views.match_history, name="match_history"),
     path("games/<int:match_id>/replay/", views.match_replay, name="match_replay"),

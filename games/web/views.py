@@ -14,6 +14,7 @@ from games.inbox import recap
 from games.table import access, computers, selectors, services
 from games import registry
 from games.players import lobby as lobby_games
+from games.players import profiles
 from grailsite.errors import NotAllowed, ServiceError
 from games.web.forms import MatchCreateForm
 from games.kinds.base import raw_values
@@ -31,21 +32,37 @@ def home(request):
         # Said for games over (and games that go on without me, "You resigned"), from the
         # seats alone: lists never read a game's state.
         m.ending = selectors.ending_for(m, selectors.seat_of(m, request.user, seats), seats)
+        m.to_move = selectors.to_move(m, request.user, seats)  # whose move, and the time left
     # A game I am out of is over for me, though the others play on: it is listed with the
     # finished ones, not as "In play".
     over_for_me = {m.pk for m in mine if m.status == "active" and m.ending}
     finished = [m for m in mine if m.status in ("finished", "abandoned") or m.pk in over_for_me][:30]
+    my_moves = sorted((m for m in mine if m.my_turn and m.status == "active"), key=selectors.urgency)
     return render(request, "games/home.html", {
-        # An invitation waits for my answer as much as a move does.
-        "my_turn": [m for m in mine if m.status == "open" and m.invited]
-                   + [m for m in mine if m.my_turn and m.status == "active"],
-        "active": [m for m in mine if not m.my_turn and m.status == "active" and m.pk not in over_for_me],
+        # The moves I owe, most urgent first; an invitation waits for my answer as much as a move does.
+        "my_turn": my_moves + [m for m in mine if m.status == "open" and m.invited],
+        "next_game": my_moves[0] if my_moves else None,
+        "active": sorted((m for m in mine if not m.my_turn and m.status == "active" and m.pk not in over_for_me),
+                         key=selectors.urgency),
         "open": [m for m in mine if m.status == "open" and not m.invited],
         "finished": finished,
         "welcome": _welcome(request.user) if not mine else None,
         "vs_computer": _computer_games(),
         "rooms": registry.rooms(),  # the game list: each game's summary, players and rules page
     })
+
+
+@login_required
+def match_next(request):
+    """"Next game where it's my move", from the game ``?after=`` (the game page's button) or
+    from anywhere: the next game waiting for my move, most urgent first (lichess and OGS have
+    the same button); home, saying so, when none other waits."""
+    after = request.GET.get("after", "")
+    target = selectors.next_waiting(request.user, after=int(after) if after.isdigit() and len(after) < 18 else None)
+    if target is None:
+        messages.info(request, "No other game waits for your move.")
+        return redirect("home")
+    return redirect("match_detail", match_id=target)
 
 
 def _computer_games() -> list:
@@ -109,9 +126,12 @@ def match_new(request):
     prefixed fieldset; the chosen game's forms are bound and checked, then the service
     validates the same values again (as it does for the JSON API)."""
     posted = request.method == "POST"
-    # A challenge from a profile (?invite=<name>) opens the form with that player invited.
-    form = MatchCreateForm(request.POST or None, initial={"kind": request.GET.get("kind"),
-                                                          "invite": request.GET.get("invite", "")[:150]})
+    # A challenge from a profile (?invite=<name>) opens the form with that player invited, on a
+    # game for two they played together (games/players/profiles.py).
+    invite = request.GET.get("invite", "")[:150]
+    kind = request.GET.get("kind") or (profiles.challenge_kind(request.user, invite) if invite and not posted else None)
+    form = MatchCreateForm(request.POST or None, initial={"kind": kind, "invite": invite,
+                                                          "seats": 2 if invite else None})
     chosen = request.POST.get("kind") if posted else None
     panels = [_RoomPanel(room, request.user, request.POST if room.kind == chosen else None)
               for room in registry.rooms()]
@@ -170,7 +190,7 @@ def match_detail(request, match_id):
                                          and (invited or any(s.is_open for s in seats))),
         "can_join_running": may_join and _rules_take_newcomer(match),
         "left": access.left(request.user, seats),
-        "chat": selectors.chat_for(match, player=my_seat is not None),
+        "chat": selectors.chat_for(match, player=my_seat is not None, reader=request.user),
         "can_chat": selectors.can_chat(match, request.user, seats), **_room_assets(match.kind),
         "seat_form": registry.room(match.kind).seat_form_for(request.user, prefix="seat")
         if request.user.is_authenticated else None, **_table_guide(match)})

@@ -92,44 +92,10 @@
     return Date.now().toString(36) + Math.random().toString(36).slice(2);
   }
 
-  /* Deadlines. The server sends ISO times; the page says how long is left ("14 min left",
-     "3 days left", "answer within 2 h 5 min"), and shows the moment itself on hover, in the
-     viewer's own time zone and their browser's language format. Every clock on the page is a
-     Grail.clock(...) span, which the page's one-second timer keeps current. */
-  function remaining(iso) {
-    var ms = new Date(iso) - new Date();
-    if (!(ms > 0)) return null;
-    var s = Math.ceil(ms / 1000), m = Math.floor(s / 60), h = Math.floor(m / 60), d = Math.floor(h / 24);
-    if (d >= 1) return d + (d === 1 ? " day" : " days") + (h % 24 ? " " + (h % 24) + " h" : "");
-    if (h >= 1) return h + " h" + (m % 60 ? " " + (m % 60) + " min" : "");
-    if (m >= 1) return m + " min";
-    return s + " s";
-  }
-
-  function timeLeft(iso) { var r = remaining(iso); return r ? r + " left" : "time is up"; }
-  function within(iso) { var r = remaining(iso); return r ? "within " + r : "now: the time is up"; }
-
-  function atTime(iso) {
-    var when = new Date(iso);
-    if (isNaN(when)) return "";
-    return when.toLocaleString(undefined, { weekday: "short", year: "numeric", month: "short", day: "numeric",
-                                            hour: "numeric", minute: "2-digit", timeZoneName: "short" });
-  }
-
-  // A clock: "… left" (or, with how === "within", "within …"), the moment itself on hover.
-  function clock(iso, how, testid) {
-    var attrs = { class: "clock", "data-deadline": iso, "data-how": how || "left", title: atTime(iso) };
-    if (testid) attrs["data-testid"] = testid;
-    attrs.text = how === "within" ? within(iso) : timeLeft(iso);
-    return el("time", Object.assign(attrs, { datetime: iso }));
-  }
-
-  function tickClocks() {
-    document.querySelectorAll(".clock[data-deadline]").forEach(function (c) {
-      c.textContent = c.dataset.how === "within" ? within(c.dataset.deadline) : timeLeft(c.dataset.deadline);
-    });
-  }
-  Grail.timeLeft = timeLeft; Grail.atTime = atTime; Grail.clock = clock;
+  /* Deadlines in words, the moment on hover in the viewer's chosen zone: static/js/clocks.js,
+     which every page loads and whose one timer keeps every clock current. */
+  var clock = window.GrailClocks.clock;
+  Grail.timeLeft = window.GrailClocks.timeLeft; Grail.atTime = window.GrailClocks.atTime; Grail.clock = clock;
 
   /* A renderer for kinds without one of their own: the view as text, legal moves as buttons. */
   var fallback = {
@@ -574,8 +540,11 @@
     var list = document.getElementById("chat");
     if (!list) return false;
     if (list.querySelector('[data-id="' + m.id + '"]')) return false;
-    var li = el("li", { "data-id": m.id, "data-seq": m.seq, "data-channel": m.spectators ? "spectators" : "players",
-                        class: m.spectators ? "from-spectator" : "" }, el("b", null, playerLink(m.user)), " " + m.text);
+    var attrs = { "data-id": m.id, "data-seq": m.seq, "data-channel": m.spectators ? "spectators" : "players",
+                  class: m.spectators ? "from-spectator" : "" };
+    // A line by someone this reader blocked holds its place, so no gap shows, and says nothing.
+    var li = m.muted ? el("li", Object.assign(attrs, { hidden: "" }))
+      : el("li", attrs, el("b", null, playerLink(m.user)), " " + m.text);
     var next = null, items = list.children;
     for (var i = items.length - 1; i >= 0 && +items[i].dataset.id > m.id; i--) next = items[i];
     list.insertBefore(li, next);
@@ -645,7 +614,6 @@
     document.addEventListener("visibilitychange", function () {
       if (!document.hidden && page.ws) page.ping(page.ws);
     });
-    setInterval(tickClocks, 1000);
     if (window.Notification && Notification.permission === "default") {
       document.addEventListener("click", function ask() {
         Notification.requestPermission(); document.removeEventListener("click", ask);

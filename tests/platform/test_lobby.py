@@ -108,3 +108,63 @@ def test_the_lobby_never_offers_private_games_or_games_a_blocker_sits_at(client,
     client.logout()
     assert set(_ids(client.get("/lobby/").content.decode())) == {public.pk, mine.pk}
     assert private.pk not in _ids(client.get("/lobby/").content.decode())
+
+
+def _running_fluxx(make_user, seats=2, **kw):
+    players_ = [make_user() for _ in range(seats)]
+    match = services.match_create(creator=players_[0], kind="fluxx", num_seats=seats,
+                                  invite=[u.username for u in players_[1:]], **kw)
+    for user in players_[1:]:
+        services.match_join(match_id=match.pk, user=user)
+    match.refresh_from_db()
+    assert match.status == "active"
+    return match, players_
+
+
+def test_a_game_under_way_that_takes_newcomers_is_offered_with_the_open_ones(client, make_user):
+    """A Fluxx game with late joiners is listed among the open games (and by the Fluxx
+    filter), marked under way, with a Join button that seats the viewer; one without late
+    joiners, a full table, a private one, and one the viewer sits at or was blocked from are
+    not."""
+    taking, (alice, _) = _running_fluxx(make_user)
+    _running_fluxx(make_user, options={"late_joiners": False})
+    _running_fluxx(make_user, seats=6)
+    _running_fluxx(make_user, allow_spectators=False)
+    viewer = make_user()
+    client.login(username=viewer.username, password=PASSWORD)
+    html = client.get("/lobby/", {"kind": "fluxx"}).content.decode()
+    assert _ids(html) == [taking.pk]
+    row = html.split(f'data-match="{taking.pk}"')[1].split("</li>")[0]
+    assert 'data-testid="under-way"' in row and "4 open" in row  # Fluxx seats up to six
+    assert f'action="/games/{taking.pk}/join/"' in row and 'data-testid="lobby-join"' in row
+    assert _ids(client.get("/lobby/", {"seats": "4"}).content.decode()) == [taking.pk]
+    client.post(f"/games/{taking.pk}/join/")
+    assert taking.seats.filter(user=viewer, accepted=True).exists()
+    assert _ids(client.get("/lobby/").content.decode()) == []  # now they sit there
+    other = make_user()
+    players.block(user=alice, name=other.username)
+    client.login(username=other.username, password=PASSWORD)
+    assert _ids(client.get("/lobby/").content.decode()) == []
+    client.logout()  # a visitor is shown the game, and joins from its page
+    html = client.get("/lobby/").content.decode()
+    assert _ids(html) == [taking.pk] and f'href="/games/{taking.pk}/" data-testid="lobby-join"' in html
+
+
+def test_games_under_way_cost_no_statement_more(client, make_user, make_match):
+    viewer = make_user()
+    client.login(username=viewer.username, password=PASSWORD)
+    _open(make_user())
+    make_match(kind="duel")  # the "Watch" list is not empty either
+
+    def cost(url):
+        with CaptureQueriesContext(connection) as ctx:
+            html = client.get(url).content.decode()
+        return len(ctx.captured_queries), _ids(html)
+
+    before, ids = cost("/lobby/")
+    for _ in range(3):
+        _running_fluxx(make_user, seats=3)
+    after, more = cost("/lobby/")
+    filtered, fluxx = cost("/lobby/?kind=fluxx&sort=fewest_open")
+    assert len(ids) == 1 and len(more) == 4 and len(fluxx) == 3
+    assert before == after == filtered

@@ -1,17 +1,20 @@
 """Players (games/players/profiles.py): profiles, leaderboards, follows, blocks and
 challenges. Private games never show to outsiders; a blocked player is refused at every
-door a test can reach (invite, join by page, API and service, a game under way, chat)."""
+door a test can reach (invite, join by page, API and service, a game under way, a
+challenge, a rematch), and a block hides their chat from the blocker alone."""
 import re
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
+from games.inbox import recap
 from games.players import ratings
 from games.table import services
-from grailsite.errors import NotAllowed
-from games.models import Match
+from grailsite.errors import NotAllowed, ServiceError
+from games.models import Match, Notification
 from games.players import profiles as players
 from grailsite.accounts.models import Block, Follow
 from tests.conftest import PASSWORD
@@ -174,6 +177,25 @@ def test_a_challenge_opens_the_new_game_form_with_that_player_invited(client, ma
     assert re.search(r'name="invite"[^>]*value="bob"', form)
 
 
+def _chosen(form: str) -> tuple[str, str]:
+    """(the game selected, the number of players) of the new-game form's page."""
+    kind = re.search(r'<option value="(\w+)"[^>]*selected', form.split('id="id_kind"')[1]).group(1)
+    return kind, re.search(r'name="seats" value="(\d+)"', form).group(1)
+
+
+def test_a_challenge_opens_on_a_game_for_two_they_played_last_or_grail_duel(client, make_user, make_match):
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    _client(client, alice)
+    challenge = reverse("match_new") + "?invite=bob"
+    assert _chosen(client.get(challenge).content.decode()) == ("duel", "2")  # never played: Grail Duel
+    make_match(kind="fluxx", users=[alice, bob])
+    make_match(kind="cupquest", users=[alice, carol])  # with someone else
+    make_match(kind="camelot", seats=3, users=[bob, alice, carol])  # not a game for two
+    assert _chosen(client.get(challenge).content.decode()) == ("fluxx", "2")
+    # A game asked for by name is kept, with seats it takes.
+    assert _chosen(client.get(challenge + "&kind=camelot").content.decode()) == ("camelot", "3")
+
+
 # --- blocks -------------------------------------------------------------------------------
 
 @pytest.fixture
@@ -242,28 +264,99 @@ def test_a_blocked_player_cannot_join_a_game_under_way_where_the_blocker_sits(bl
         services.match_join(match_id=fluxx.pk, user=bob)
 
 
-def test_a_blocked_player_cannot_chat_in_the_blockers_games_but_games_under_way_go_on(client, make_user, make_match):
-    alice, bob = make_user("alice"), make_user("bob")
-    match, _ = make_match(kind="duel", users=[alice, bob])
-    services.chat_post(match_id=match.pk, user=bob, text="hello")
+def test_a_block_hides_the_blocked_players_lines_from_the_blocker_alone(client, make_user, make_match):
+    """The blocked player keeps talking and the rest of the table keeps hearing them; the
+    blocker reads only the place of their lines (page, API, recap), so no gap shows, and is
+    sent no notice of them."""
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    match, _ = make_match(kind="fluxx", seats=3, users=[alice, bob, carol])
+    services.chat_post(match_id=match.pk, user=bob, text="before the block")
     players.block(user=alice, name="bob")
-    with pytest.raises(NotAllowed, match="blocked you"):
-        services.chat_post(match_id=match.pk, user=bob, text="hello again")
-    _client(client, bob)
-    response = client.post(f"/api/matches/{match.pk}/chat/", {"text": "hi"}, content_type="application/json")
-    assert response.status_code == 403
-    assert 'id="chat-form"' not in client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    Notification.objects.filter(kind="chat").update(read_at=timezone.now())
+    line = services.chat_post(match_id=match.pk, user=bob, text="after the block")
+    assert not Notification.objects.filter(user=alice, kind="chat", read_at__isnull=True).exists()
+    assert Notification.objects.filter(user=carol, kind="chat", read_at__isnull=True).exists()
     services.chat_post(match_id=match.pk, user=alice, text="the blocker still talks")
-    # The game itself goes on: bob still moves and resigns.
+
+    def heard(user):
+        _client(client, user)
+        api = client.get(f"/api/matches/{match.pk}/chat/").json()["messages"]
+        page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+        return api, page
+
+    api, page = heard(bob)  # the blocked player keeps a working chat box
+    assert 'id="chat-form"' in page and [m["text"] for m in api][-2:] == ["after the block", "the blocker still talks"]
+    api, page = heard(carol)  # the rest of the table hears everyone
+    assert "after the block" in page and [m["user"] for m in api] == ["bob", "bob", "alice"]
+    api, page = heard(alice)
+    assert "before the block" not in page and "after the block" not in page
+    assert [(m["seq"], m["muted"], m["user"], m["text"]) for m in api] == [
+        (1, True, "", ""), (2, True, "", ""), (3, False, "alice", "the blocker still talks")]
+    after = client.get(f"/api/matches/{match.pk}/chat/?after={line.pk - 1}").json()["messages"]
+    assert [m["muted"] for m in after] == [True, False]
+    # The game itself goes on: bob still resigns.
     services.match_resign(match_id=match.pk, user=bob)
-    match.refresh_from_db()
-    assert match.status == "finished"
-    # A spectator blocked by a player may not talk in the spectators' channel either.
+
+
+def test_the_recap_leaves_out_the_lines_of_those_the_reader_blocked(make_user, make_match):
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    match, _ = make_match(kind="fluxx", seats=3, users=[alice, bob, carol])
+    recap.visit_record(match=match, user=alice)
+    players.block(user=alice, name="bob")
+    services.chat_post(match_id=match.pk, user=bob, text="you will not read this")
+    services.chat_post(match_id=match.pk, user=carol, text="you will read this")
+    said = recap.recap_for(match, alice, list(match.seats.all()))["chat"]
+    assert [m["text"] for m in said] == ["you will read this"]
+
+
+def test_a_spectator_blocked_by_a_player_still_talks_in_the_spectators_channel(make_user, make_match):
+    alice = make_user("alice")
     game, _ = make_match(kind="duel", users=[alice, make_user()])
     services.chat_spectators_set(match_id=game.pk, user=alice, allowed=True)
-    with pytest.raises(NotAllowed):
-        services.chat_post(match_id=game.pk, user=bob, text="from the rail")
-    services.chat_post(match_id=game.pk, user=make_user(), text="another spectator may")
+    bob = make_user("bob")
+    players.block(user=alice, name="bob")
+    assert services.chat_post(match_id=game.pk, user=bob, text="from the rail").spectators
+
+
+def test_the_blocked_player_sees_no_challenge_on_the_blockers_profile(client, blocked):
+    alice, bob = blocked
+    page = _client(client, bob).get(reverse("player_profile", args=["alice"])).content.decode()
+    assert 'data-testid="challenge"' not in page and 'data-testid="follow"' not in page
+    assert "alice does not take challenges from you." in page
+    page = _client(client, alice).get(reverse("player_profile", args=["bob"])).content.decode()
+    assert 'data-testid="challenge"' not in page and 'data-testid="unblock"' in page
+
+
+def test_a_rematch_never_seats_a_blocked_pair_together(make_user, make_match):
+    """Round the table from the one who asks, a person a block ties to someone already
+    seated is left out; the others are invited, at a table a seat smaller."""
+    alice, bob, carol, dave = (make_user(n) for n in ("alice", "bob", "carol", "dave"))
+    four, _ = make_match(kind="podium", seats=4, users=[alice, bob, carol, dave])
+    three, _ = make_match(kind="podium", seats=3, users=[alice, bob, carol])
+    for match in (four, three):
+        services.move_submit(match_id=match.pk, user=alice, move={"type": "end", "winners": [0]}, version=None)
+    players.block(user=carol, name="bob")  # two people the asker is on good terms with
+    rematch, _ = services.match_rematch(match_id=four.pk, user=alice)
+    assert [s.user for s in rematch.seats.order_by("index")] == [alice, bob, dave] and rematch.num_seats == 3
+    assert not Notification.objects.filter(user=carol, match=rematch).exists()
+    # Asked by the one blocked, the blocker is left out.
+    rematch, _ = services.match_rematch(match_id=three.pk, user=bob)
+    assert [s.user for s in rematch.seats.order_by("index")] == [bob, alice]
+
+
+def test_a_two_player_rematch_of_a_blocked_pair_leaves_the_seat_open(make_user, make_match):
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    match, _ = make_match(kind="podium", users=[alice, bob])
+    private, _ = make_match(kind="podium", users=[alice, carol], allow_spectators=False)
+    for game in (match, private):
+        services.move_submit(match_id=game.pk, user=alice, move={"type": "end", "winners": [0]}, version=None)
+    players.block(user=bob, name="alice")
+    players.block(user=alice, name="carol")
+    rematch, _ = services.match_rematch(match_id=match.pk, user=alice)
+    assert [(s.user, s.accepted) for s in rematch.seats.order_by("index")] == [(alice, True), (None, False)]
+    assert not Notification.objects.filter(user=bob, match=rematch).exists()
+    with pytest.raises(ServiceError, match="start a new game"):
+        services.match_rematch(match_id=private.pk, user=alice)
 
 
 def test_unblock_lets_them_back(blocked):

@@ -68,6 +68,7 @@ class MontyPythonFluxx(Game):
         "late_joiners": {"type": "bool", "default": True, "label": "Players may join a running game",
                          "help": "A newcomer is dealt three cards and sits last in the turn order."},
     }
+    newcomer_option = "late_joiners"  # what add_seat asks first
 
     # --- setting up ---------------------------------------------------------------
 
