@@ -213,6 +213,7 @@ def make_games(n: int, *, clock=("days", 3)) -> list[dict]:
     from django.contrib.auth import get_user_model
     from django.db.models.signals import post_save
 
+    from games.models import Seat
     from games.table import services
     from grailsite.accounts.models import Profile
 
@@ -229,6 +230,9 @@ def make_games(n: int, *, clock=("days", 3)) -> list[dict]:
         match = services.match_create(creator=players[0], kind="duel", num_seats=2, 
                                       invite=[players[1].username], clock_kind=clock[0], clock_amount=clock[1])
         services.match_join(match_id=match.pk, user=players[1])
+        # As games under way: a deadline that falls due is a loss on time, made as the
+        # clock's move (before anyone's first move it would abort, with no move to time).
+        Seat.objects.filter(match=match).update(own_moves=1)
         games.append({"match": match.pk, "tokens": [f"t{tag}-{g}-0", f"t{tag}-{g}-1"]})
     return games
 

@@ -156,6 +156,9 @@ def _due_deadlines(n: int, first: float, last: float) -> list[int]:
         match = services.match_create(creator=a, kind="duel", num_seats=2, options={"rounds": 6}, invite=[b.username],
                                       clock_kind="minutes", clock_amount=1)
         services.match_join(match_id=match.pk, user=b)
+        # Both have played: a deadline that falls due is a loss on time, made as the clock's
+        # move (before anyone's first move it would abort the game, leaving no move to count).
+        Seat.objects.filter(match=match).update(own_moves=1)
         due = now + timedelta(seconds=first + (last - first) * g / max(1, n - 1))
         seats = list(Seat.objects.filter(match=match).exclude(deadline=None))
         Seat.objects.filter(pk__in=[s.pk for s in seats]).update(deadline=due)

@@ -17,6 +17,9 @@ class Match(models.Model):
         ACTIVE = "active", "In play"
         FINISHED = "finished", "Finished"
         ABANDONED = "abandoned", "Abandoned"
+        # Ended before every person at the table had made a move of their own: one of them
+        # resigned or ran out of time first (games/table/referee.py). No winner, not rated.
+        ABORTED = "aborted", "Aborted"
 
     class Clock(models.TextChoices):
         NONE = "none", "No clock"
@@ -59,6 +62,10 @@ class Match(models.Model):
     # out of time in a game of three or more, instead of that player leaving the table.
     computer_delay = models.PositiveSmallIntegerField(default=2)
     computer_takeover = models.BooleanField(default=False)
+    # In a game of three or more, a seat whose time runs out on its own turn this many times
+    # in a row is handed to a computer player for the rest of the game; before that the clock
+    # ends the turn for it (games/table/referee.py).
+    takeover_after = models.PositiveSmallIntegerField(default=2)
     # A game played for practice (a CCG game against a computer player): antes are played on
     # the table but nothing moves in anyone's collection.
     practice = models.BooleanField(default=False)
@@ -74,7 +81,9 @@ class Match(models.Model):
         verbose_name_plural = "matches"
         ordering = ["-updated_at"]
         constraints = [models.CheckConstraint(condition=Q(num_seats__gte=1) & Q(num_seats__lte=8), name="match_seats_range"),
-                       models.CheckConstraint(condition=Q(computer_delay__lte=60), name="match_computer_delay_range")]
+                       models.CheckConstraint(condition=Q(computer_delay__lte=60), name="match_computer_delay_range"),
+                       models.CheckConstraint(condition=Q(takeover_after__gte=1) & Q(takeover_after__lte=5),
+                                              name="match_takeover_after_range")]
 
     def __str__(self):
         return f"{self.kind} #{self.pk}"
@@ -154,6 +163,15 @@ class Seat(models.Model):
     # when it owes nothing. The Celery task runs at this time, the sweep reads this column.
     computer_due = models.DateTimeField(null=True, blank=True)
     paused_until = models.DateTimeField(null=True, blank=True)
+    # The clock as referee (games/table/referee.py): how many moves the person in this seat
+    # made of their own (not the clock's, a computer's or a preset's); how many times in a row
+    # their time ran out on their own turn; whether it ever did in this game (their
+    # reliability, and their place in the ratings); and whether they joined a game already
+    # under way (such a seat never aborts the game).
+    own_moves = models.PositiveIntegerField(default=0)
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    ran_out = models.BooleanField(default=False)
+    joined_late = models.BooleanField(default=False)
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
     vacation_year = models.PositiveSmallIntegerField(default=0)
 

@@ -129,3 +129,16 @@ def run_threads():
         return results
 
     return run
+
+
+def seated_players_moved(match, *users) -> None:
+    """As if each of ``users`` (every person at the table, by default) had made a move of their
+    own. The referee aborts a game that a person leaves before their first move
+    (games/table/referee.py); tests of what follows a time-out or a resignation in a game under
+    way are not about that, so they start from here."""
+    from games.models import Seat
+
+    seats = Seat.objects.filter(match=match, user__isnull=False)
+    if users:
+        seats = seats.filter(user__in=users)
+    seats.update(own_moves=1)

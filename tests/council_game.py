@@ -24,10 +24,12 @@ class Council(Game):
         return state
 
     def legal_moves(self, state, seat):
+        if state["paused"]:
+            return [{"type": "resume"}]
         moves = decisions.moves(state, seat)
         if moves and state["pool"] > 0:
             moves.append({"type": "take"})
-        return moves
+        return moves + [{"type": "pause"}]
 
     def _apply(self, state, seat, move):
         if move["type"] in ("pause", "resume"):  # any councillor stops or restarts every clock

@@ -2,6 +2,14 @@
 a draw) and the game ends. It lets rating tests play 2- to 6-player games to any result; a
 resign ends it with every other seat winning, and the timeout move is a resign."""
 from games.rules.base import Event, Game, IllegalMove, Outcome, Pending
+from games.rules.offered import SubsetOfListed
+
+
+class Flag:
+    """A free field that is true or false (a declared draw)."""
+
+    def refusal(self, name, value, state, seat, move, listed):
+        return None if type(value) is bool else f"'{name}' is true or false."
 
 
 class Podium(Game):
@@ -9,6 +17,8 @@ class Podium(Game):
     name = "Podium (test)"
     min_players = 2
     max_players = 6
+    # The result is the test's to choose: any set of winners (none for a draw), in any order.
+    free_fields = {"end": {"winners": SubsetOfListed(least=0), "draw": Flag()}}
 
     def setup(self, players, options, seed):
         return {"players": players, "winners": None, "draw": False}

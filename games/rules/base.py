@@ -199,6 +199,12 @@ class Game:
     # a notification "You are asked to ...": never the kind's own identifier. Data, not code;
     # tests/platform/test_wait_words.py plays every game and checks each wait it meets has words.
     wait_words: ClassVar[dict[str, str]] = {"turn": "move"}
+    # The waits (``Pending.kind``) in which a seat's time running out is running out of time on
+    # its own turn: the shell's referee then rules (a loss in a game of two, the clock's move
+    # and then a computer player in a larger one, an abort before the person's first move).
+    # Any other wait has a default the clock makes in the seat's place (``timeout_move``: a
+    # response window passed, a choice's default, a discard down to a limit).
+    own_turn_waits: ClassVar[frozenset[str]] = frozenset({"turn"})
     # Top-level keys of the state that never change once ``setup`` made them (the CCG's card
     # definitions). The shell stores them once instead of with every move
     # (games/state_storage.py); successive states should share these parts, not copy them.

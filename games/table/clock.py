@@ -16,6 +16,17 @@ def allowance(clock: str, amount: int) -> timedelta | None:
     return timedelta(seconds=UNIT_SECONDS[clock] * amount)
 
 
+# What one "add time" gives another player: the game's own allowance for a move, at most a
+# day (a days clock gives a day; a 30-second game 30 seconds).
+MOST_ADDED = timedelta(days=1)
+
+
+def added_time(clock: str, amount: int) -> timedelta | None:
+    """The time another player's "add time" gives a seat, or None for an untimed game."""
+    step = allowance(clock, amount)
+    return None if step is None else min(step, MOST_ADDED)
+
+
 def within(game: tuple[str, int], wait: tuple[str, int] | None) -> tuple[str, int]:
     """The clock of one kind of wait: its own (a table's response-window clock, say) when it is
     no longer than the game's, else the game's. A wait never outlasts a move: a 15-minute game

@@ -48,7 +48,8 @@ from games.models import Match, MoveRecord, Notification, Seat
 # What a move or a seat change may change on these rows. The rest of the match (notably
 # ``setup_options``, which holds whole decks for the CCG) is written once and neither re-written
 # nor read on every move.
-SEAT_WAIT_FIELDS = ["waiting_for", "waiting_key", "deadline", "deadline_warned", "situation_version", "computer_due"]
+SEAT_WAIT_FIELDS = ["waiting_for", "waiting_key", "deadline", "deadline_warned", "situation_version", "computer_due",
+                    "own_moves", "timeouts_in_row"]
 CHANGING_FIELDS = ["state", "version", "move_count", "status", "outcome", "started_at", "finished_at", "updated_at"]
 
 _MATCH_COLUMNS = [f.attname for f in Match._meta.concrete_fields
@@ -367,12 +368,13 @@ def _seats_update(seats: list[Seat], params: list) -> str:
     rows = []
     for seat in seats:
         rows.append("(%s::bigint, %s::varchar, %s::varchar, %s::timestamptz, %s::boolean, %s::integer, "
-                    "%s::timestamptz)")
+                    "%s::timestamptz, %s::integer, %s::smallint)")
         params += [seat.pk, seat.waiting_for, seat.waiting_key, seat.deadline, seat.deadline_warned,
-                   seat.situation_version, seat.computer_due]
+                   seat.situation_version, seat.computer_due, seat.own_moves, seat.timeouts_in_row]
     return ("UPDATE games_seat AS s SET waiting_for = v.w, waiting_key = v.k, deadline = v.d, "
-            "deadline_warned = v.dw, situation_version = v.sv, computer_due = v.cd FROM (VALUES " +
-            ", ".join(rows) + ") AS v(id, w, k, d, dw, sv, cd) WHERE s.id = v.id")
+            "deadline_warned = v.dw, situation_version = v.sv, computer_due = v.cd, own_moves = v.om, "
+            "timeouts_in_row = v.tr FROM (VALUES " +
+            ", ".join(rows) + ") AS v(id, w, k, d, dw, sv, cd, om, tr) WHERE s.id = v.id")
 
 
 def _notices_withdraw(match_id: int, user_ids: list[int], params: list) -> str:

@@ -200,6 +200,10 @@ def ending_for(match: Match, seat: int | None, seats: list[Seat], *, game=None,
     if match.status == Match.Status.ABANDONED:
         return {"result": "abandoned", "headline": "Called off",
                 "reason": "The game was called off before it got going.", "details": []}
+    if match.status == Match.Status.ABORTED:
+        names = seat_names(seats) if names is None else names
+        return {"result": "aborted", "headline": "Aborted",
+                "reason": _named((match.outcome or {}).get("reason") or "The game was aborted.", names), "details": []}
     if match.status == Match.Status.ACTIVE:
         return _out_ending(match, seat, seats, game, names)
     outcome = match.outcome

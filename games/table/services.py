@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games.table import access, changes, clock, computers, persistence, selectors, unit_of_work
+from games.table import access, changes, clock, computers, persistence, referee, selectors, unit_of_work
 from games import registry
 from grailsite.errors import MoveRejected, NotAllowed, NotFound, ServiceError, StaleVersion
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
@@ -39,7 +39,7 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
                  vacation_days: int = 0, allow_spectators: bool = True, title: str = "",
                  creator_choice: dict | None = None, seed: int | None = None, rematch_of: Match | None = None,
                  computers_at: dict[int, str] | None = None, computer_delay: int = computers.DEFAULT_DELAY,
-                 computer_takeover: bool = False, rated: bool = True) -> Match:
+                 computer_takeover: bool = False, rated: bool = True, takeover_after: int = 2) -> Match:
     """Create a match with the creator in seat 0 and invited users in the next seats.
 
     ``computers_at`` gives seats (by index, never the creator's) to computer players of the
@@ -60,6 +60,8 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
         raise ServiceError(str(exc)) from None
     if not 0 <= vacation_days <= 30:
         raise ServiceError("The vacation allowance is 0 to 30 days a year.")
+    if not isinstance(takeover_after, int) or not 1 <= takeover_after <= 5:
+        raise ServiceError("A computer player takes over after 1 to 5 time-outs in a row.")
     invitees = _users_by_name(invite)
     if creator in invitees:
         raise ServiceError("You are already in your own game.")
@@ -92,7 +94,7 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
             clock=clock_kind, clock_amount=clock_amount if clock_kind != "none" else 0,
             weekend_pause=weekend_pause, vacation_days=vacation_days, rematch_of=rematch_of,
             computer_delay=computer_delay, computer_takeover=computer_takeover, practice=practice,
-            rated=_rated_at_creation(rated, computer_seats=len(computer_seats)))
+            rated=_rated_at_creation(rated, computer_seats=len(computer_seats)), takeover_after=takeover_after)
         seats = [Seat.objects.create(match=match, index=0, user=creator, accepted=True, choice=choice)]
         waiting = iter(invitees)
         for index in range(1, num_seats):
@@ -192,7 +194,8 @@ def _join_running(match: Match, seats: list[Seat], user, choice: dict) -> None:
     except IllegalMove as exc:
         raise ServiceError(exc.reason) from None
     opening = _opening_events(match, game)
-    seat = Seat.objects.create(match=match, index=len(seats), user=user, accepted=True,
+    # A seat taken in a game under way: its player leaving never aborts the game (referee.aborts).
+    seat = Seat.objects.create(match=match, index=len(seats), user=user, accepted=True, joined_late=True,
                                choice=_seat_choice(match.kind, user, choice))
     seats.append(seat)
     match.num_seats += 1
@@ -286,9 +289,29 @@ def move_submit_locked(match: Match, seats: list[Seat], earlier, *, user, move: 
         raise MoveRejected("This game is not in play.")
     if version is not None and version != match.version and _stale_for(match, seat, version):
         raise StaleVersion("The game moved on since you looked: it has been refreshed, please try again.")
-    record = _apply(match, seats, seat.index, move, user=user, key=key, by_timeout=False)
+    # A person moves only as the rules offer their seat now: never the clock's own move (a
+    # Camelot end of turn "timed out"), nor anything the listing does not hold. The clock's,
+    # the computer players' and the site's own moves take _apply directly; no request does.
+    game = registry.get(match.kind)
+    refusal = game.offered(match.state, seat.index, move)
+    if refusal is not None:
+        raise MoveRejected(_refusal_words(game, match.state, seat.index, move, refusal))
+    record = _apply(match, seats, seat.index, move, user=user, key=key, by_timeout=False, own=True)
     _apply_auto_moves(match, seats)
     return {"version": record.version_after, "seq": record.seq, "repeated": False}
+
+
+def _refusal_words(game, state, seat: int, move: dict, refusal: str) -> str:
+    """The reason a person reads for a move the rules do not offer them: the rules' own when
+    they have one ("It is not your turn.", "That unit is frozen this turn."), which says more
+    than "not open to you"; else the offer's (a field the rules do not take: "timed_out")."""
+    try:
+        game.apply(state, seat, move)
+    except IllegalMove as exc:
+        return exc.reason
+    except Exception:  # noqa: BLE001 - a move no rule expected: the offer's words will do
+        return refusal
+    return refusal
 
 
 def _opening_events(match: Match, game) -> list[dict]:
@@ -306,9 +329,13 @@ def _stale_for(match: Match, seat: Seat, version: int) -> bool:
 
 
 def _apply(match: Match, seats: list[Seat], seat_index: int, move: dict, *, user, key: str,
-           by_timeout: bool, lead_events: list[dict] = ()) -> MoveRecord:
+           by_timeout: bool, lead_events: list[dict] = (), own: bool = False, reason: str | None = None) -> MoveRecord:
     """Apply ``move`` to a locked active match (``seats`` locked too) and persist what follows.
     ``lead_events`` are the shell's own log lines that come before the rules' (a takeover).
+    ``own``: the seat's person made this move themselves (not the clock, a computer player or
+    one of their presets): the referee counts it (games/table/referee.py). ``reason``: the
+    result's reason when this move ends the game, in the referee's words ("Seat 2 ran out of
+    time.") rather than the rules' (a resignation).
 
     The idempotency key was checked under the match lock, so the insert cannot collide."""
     game = registry.get(match.kind)
@@ -325,7 +352,7 @@ def _apply(match: Match, seats: list[Seat], seat_index: int, move: dict, *, user
     hooks = registry.room(match.kind).hooks
     if hooks.after_move:
         hooks.after_move(match, seats, previous_state)
-    _after_change(match, seats, game, mover=seat_index, record=record)  # stores the record too
+    _after_change(match, seats, game, mover=seat_index, record=record, own=own, reason=reason)  # stores the record too
     # Counted once committed: a batch retried on the synchronous path counts its moves once.
     by = "timeout" if by_timeout else ("player" if user is not None else "computer")
     unit_of_work.on_commit(partial(metrics.moved, match.kind, by))
@@ -359,7 +386,8 @@ def _apply_auto_moves(match: Match, seats: list[Seat]) -> None:
             return
 
 
-def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, record: MoveRecord | None = None) -> None:
+def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, record: MoveRecord | None = None,
+                  own: bool = False, reason: str | None = None) -> None:
     """Outcome, deadlines and notifications after the state changed; saves match and seats.
 
     Each seat's stored ``(waiting_for, waiting_key)`` is what the rules waited for from it
@@ -384,7 +412,10 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
         if previous is not None and entry is None and seat.user_id:
             done_waiting.append(seat.user_id)
         was = (seat.waiting_for, seat.waiting_key, seat.deadline, seat.deadline_warned, seat.situation_version,
-               seat.computer_due)
+               seat.computer_due, seat.own_moves, seat.timeouts_in_row)
+        if own and seat.index == mover:  # a move of their own: counted, and their run of time-outs ends
+            seat.own_moves += 1
+            seat.timeouts_in_row = 0
         if track_situations and (entry != previous or seat.index == mover):
             seat.situation_version = new_version
         if _computer_due_set(match, seat, entry, previous, mover=mover, now=now):
@@ -407,12 +438,14 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
             if previous is None:
                 newly_due.append(seat)
         if (seat.waiting_for, seat.waiting_key, seat.deadline, seat.deadline_warned, seat.situation_version,
-                seat.computer_due) != was:
+                seat.computer_due, seat.own_moves, seat.timeouts_in_row) != was:
             changed.append(seat)
     match.version += 1
     if result is not None:
         match.status = Match.Status.FINISHED
         match.outcome = result.as_dict()
+        if reason:
+            match.outcome["reason"] = reason
         match.finished_at = now
     name = registry.get(match.kind).name
     # "Your move" notices go into the same statement as the change (games/table/persistence.py).
@@ -511,7 +544,7 @@ def match_rematch(*, match_id: int, user) -> tuple[Match, bool]:
             vacation_days=old.vacation_days, allow_spectators=old.allow_spectators,
             title=(f"Rematch: {base}" if base else f"Rematch of #{old.pk}")[:80],
             creator_choice=_own_choice(mine.choice), rematch_of=old, computer_delay=old.computer_delay,
-            computer_takeover=old.computer_takeover)
+            computer_takeover=old.computer_takeover, takeover_after=old.takeover_after)
         old.__dict__["_rematch"] = {"id": rematch.pk, "status": rematch.status}
         _bump(old, seats)
     return rematch, True
@@ -550,6 +583,9 @@ def match_resign(*, match_id: int, user) -> Match:
             raise ServiceError("Only a game in play can be resigned.")
         if seat.index in registry.get(match.kind).seats_out(match.state):
             raise ServiceError("You are already out of this game.")
+        if referee.aborts(seat):  # before their first move: the game never got going
+            _abort(match, seats, seat, "resigned before their first move")
+            return match
         if _takes_over(match, seats, seat):
             _computer_takeover(match, seats, seat, why="resigned")
             return match
@@ -607,44 +643,97 @@ def deadline_expire(*, match_id: int, seat_index: int, version: int | None = Non
         if deadline is not None and seat.deadline != deadline:
             return False
         game = registry.get(match.kind)
-        former = seat.user if seat.user_id else None
         late = (now - seat.deadline).total_seconds()  # before the move sets the next deadline
-        if _takes_over(match, seats, seat):
-            # The computer player makes this move in the late player's place, and the next ones.
-            _computer_takeover(match, seats, seat, why="ran out of time")
-            _computer_apply(match, seats, seat, key=f"timeout-{seat_index}-{match.version}", by_timeout=True)
-            _apply_auto_moves(match, seats)
-            transaction.on_commit(partial(metrics.deadline_fired, late))
-            return True
-        move = game.timeout_move(match.state, seat_index)
-        described = game.describe_move(move, match.state)
-        # Said in words, in the log (before the rules' own line) and to the player: whose
-        # time ran out and what the site did in their place.
-        lead = [Event("timeout", f"Seat {seat_index + 1}'s time ran out, so the site {described} for them.",
-                      data={"seat": seat_index}).as_dict()]
-        try:
-            _apply(match, seats, seat_index, move, user=None, key=f"timeout-{seat_index}-{match.version}",
-                   by_timeout=True, lead_events=lead)
-        except MoveRejected:
-            log.exception("timeout move refused for match %s seat %s; resigning the seat", match_id, seat_index)
-            described = None
-            lead = [Event("timeout", f"Seat {seat_index + 1}'s time ran out, and the site could not move for them: "
-                                     "they leave the game.", data={"seat": seat_index}).as_dict()]
-            _apply(match, seats, seat_index, {"type": "resign"}, user=None,
-                   key=f"timeout-resign-{seat_index}-{match.version}", by_timeout=True, lead_events=lead)
-        _apply_auto_moves(match, seats)
+        _rule_time_out(match, seats, seat, game)
         transaction.on_commit(partial(metrics.deadline_fired, late))
-        if former is not None:
-            _notify(former, match, Notification.Kind.TIMEOUT, _timeout_text(game.name, match, described, seats))
     return True
 
 
+def _rule_time_out(match: Match, seats: list[Seat], seat: Seat, game) -> None:
+    """Carry out the referee's ruling on a seat whose time ran out (games/table/referee.py)."""
+    former = seat.user if seat.user_id else None
+    index = seat.index
+    ruling = referee.on_time_out(game, match, seat, computer_available=_computer_may_take(match))
+    if ruling.verdict == referee.ABORT:
+        _abort(match, seats, seat, ruling.why)
+        return
+    if ruling.verdict != referee.DEFAULT:  # their own turn ran out: it counts against them
+        seat.ran_out = True
+        seat.timeouts_in_row += 1
+        seat.save(update_fields=["ran_out", "timeouts_in_row"])
+    if ruling.verdict == referee.HAND_OVER:
+        # The computer player makes this move in the late player's place, and the next ones.
+        _computer_takeover(match, seats, seat, why=ruling.why)
+        _computer_apply(match, seats, seat, key=f"timeout-{index}-{match.version}", by_timeout=True)
+        _apply_auto_moves(match, seats)
+        return
+    if ruling.verdict in (referee.FORFEIT, referee.LEAVE):
+        ends = "loses the game" if ruling.verdict == referee.FORFEIT else "leaves the game"
+        lead = [Event("timeout", f"Seat {index + 1} {ruling.why}, and {ends}.", data={"seat": index}).as_dict()]
+        _apply(match, seats, index, {"type": "resign"}, user=None, key=f"timeout-resign-{index}-{match.version}",
+               by_timeout=True, lead_events=lead, reason=f"Seat {index + 1} {ruling.why}.")
+        _apply_auto_moves(match, seats)
+        if former is not None:
+            _notify(former, match, Notification.Kind.TIMEOUT,
+                    f"Your time ran out in {game.name} #{match.pk}: you {'lost' if ruling.verdict == referee.FORFEIT else 'left'} the game.")
+        return
+    move = game.timeout_move(match.state, index)
+    described = game.describe_move(move, match.state)
+    # Said in words, in the log (before the rules' own line) and to the player: whose time
+    # ran out and what the clock did in their place.
+    lead = [Event("timeout", f"Seat {index + 1}'s time ran out, so the clock {described} for them.",
+                  data={"seat": index}).as_dict()]
+    try:
+        _apply(match, seats, index, move, user=None, key=f"timeout-{index}-{match.version}",
+               by_timeout=True, lead_events=lead)
+    except MoveRejected:
+        log.exception("timeout move refused for match %s seat %s; resigning the seat", match.pk, index)
+        described = None
+        lead = [Event("timeout", f"Seat {index + 1}'s time ran out, and the clock could not move for them: "
+                                 "they leave the game.", data={"seat": index}).as_dict()]
+        _apply(match, seats, index, {"type": "resign"}, user=None,
+               key=f"timeout-resign-{index}-{match.version}", by_timeout=True, lead_events=lead)
+    _apply_auto_moves(match, seats)
+    if former is not None:
+        _notify(former, match, Notification.Kind.TIMEOUT, _timeout_text(game.name, match, described, seats))
+
+
+def _computer_may_take(match: Match) -> bool:
+    """Whether a computer player may take over a person's seat at this table: the kind has
+    one, and the game's end moves nothing outside it (the CCG's antes: no computer may
+    inherit a person's stake) unless it is a practice game."""
+    if computers.default_level(match.kind) is None:
+        return False
+    return match.practice or registry.room(match.kind).hooks.on_finish is None
+
+
+def _abort(match: Match, seats: list[Seat], seat: Seat, why: str) -> None:
+    """End a game that never got going (games/table/referee.py): no winner, not rated, the
+    antes returned (the kind's abandon hook), every player told."""
+    name = registry.get(match.kind).name
+    match.status = Match.Status.ABORTED
+    match.finished_at = timezone.now()
+    match.outcome = {"aborted": True, "winners": [], "draw": False,
+                     "reason": f"Seat {seat.index + 1} {why}, so the game is aborted: no result, not rated."}
+    for s in seats:
+        s.deadline, s.waiting_for, s.waiting_key, s.computer_due = None, "", "", None
+    Seat.objects.filter(match_id=match.pk).update(deadline=None, waiting_for="", waiting_key="", computer_due=None)
+    _bump(match, seats, withdrawn=[s.user_id for s in seats if s.user_id])
+    hook = registry.room(match.kind).hooks.on_abandon
+    if hook:
+        hook(match)
+    said = selectors.with_names(match.outcome["reason"], seats)
+    for s in seats:
+        if s.user_id:
+            _notify(s.user, match, Notification.Kind.GAME_OVER, _fitted(f"{name} #{match.pk} was aborted", said))
+
+
 def _timeout_text(game_name: str, match: Match, described: str | None, seats: list[Seat]) -> str:
-    """"Your time ran out in Camelot #7, so the site ends the turn for you." (``described``:
+    """"Your time ran out in Camelot #7, so the clock ends the turn for you." (``described``:
     the move made for the player; None when none could be and the seat left the game)."""
     if described is None:
-        return f"Your time ran out in {game_name} #{match.pk}, and the site could not move for you: you left the game."
-    return (f"Your time ran out in {game_name} #{match.pk}, so the site "
+        return f"Your time ran out in {game_name} #{match.pk}, and the clock could not move for you: you left the game."
+    return (f"Your time ran out in {game_name} #{match.pk}, so the clock "
             f"{selectors.with_names(described, seats)} for you.")[:NOTICE_LENGTH]
 
 
@@ -682,6 +771,39 @@ def deadline_warnings_send(*, now=None) -> int:
             metrics.REMINDERS.labels("deadline_warning").inc()
             sent += 1
     return sent
+
+
+def deadline_extend(*, match_id: int, user, seat_index: int) -> Match:
+    """Give another seat more time to move: its deadline moves later by the game's own
+    allowance for a move, at most a day (``clock.added_time``), as a player of lichess adds
+    seconds to their opponent's clock. Any player of the game may give it to any other seat
+    whose clock runs, as often as they like; a seat never adds to its own."""
+    with transaction.atomic():
+        match, seats = lock_match(match_id)
+        mine = next((s for s in seats if s.user_id == user.id and s.accepted), None)
+        if mine is None:
+            raise NotAllowed("Only the players of a game can give time.")
+        if match.status != Match.Status.ACTIVE:
+            raise ServiceError("This game is not in play.")
+        seat = next((s for s in seats if s.index == seat_index), None)
+        if seat is None:
+            raise NotFound("No such seat.")
+        if seat.index == mine.index:
+            raise ServiceError("You cannot give yourself more time.")
+        added = clock.added_time(match.clock, match.clock_amount)
+        if seat.deadline is None or added is None:
+            raise ServiceError("That seat's clock is not running.")
+        seat.deadline += added
+        seat.deadline_warned = False
+        seat.save(update_fields=["deadline", "deadline_warned"])
+        minutes = int(added.total_seconds() // 60)
+        words = (f"{minutes // 1440} day" if minutes >= 1440 else f"{minutes // 60} hours" if minutes >= 120
+                 else f"{minutes} minutes" if minutes >= 2 else f"{int(added.total_seconds())} seconds")
+        if seat.user_id:
+            _notify(seat.user, match, Notification.Kind.DEADLINE_NEAR,
+                    f"{user.username} gave you {words} more to move in {registry.get(match.kind).name} #{match.pk}.")
+        _bump(match, seats, timers=[seat])
+    return match
 
 
 def vacation_start(*, user, days: int) -> int:
@@ -812,9 +934,10 @@ def _takeover_announcement(seat: Seat, seats: list[Seat]) -> list[dict]:
 
 
 def _takes_over(match: Match, seats: list[Seat], seat: Seat) -> bool:
-    """Whether a computer player takes over this person's seat rather than the player leaving
-    the table (the table's option, in games of three or more, while another person plays on:
-    a table of computers alone would only play for itself)."""
+    """Whether a computer player takes over the seat of a person who resigns rather than the
+    player leaving the table (the table's option, in games of three or more, while another
+    person plays on: a table of computers alone would only play for itself). Running out of
+    time has its own rule (games/table/referee.py)."""
     others_play = any(s.user_id is not None for s in seats if s.index != seat.index)
     return (match.computer_takeover and len(seats) >= 3 and seat.user_id is not None and others_play
             and computers.default_level(match.kind) is not None)
@@ -831,7 +954,7 @@ def _computer_takeover(match: Match, seats: list[Seat], seat: Seat, *, why: str)
     seat.computer_due = timezone.now() + timedelta(seconds=match.computer_delay) if seat.waiting_for else None
     seat.save(update_fields=["user", "computer", "left_by", "choice", "computer_due"])
     name = registry.get(match.kind).name
-    _notify(former, match, Notification.Kind.TIMEOUT if why == "ran out of time" else Notification.Kind.GAME_OVER,
+    _notify(former, match, Notification.Kind.TIMEOUT if why.startswith("ran out of time") else Notification.Kind.GAME_OVER,
             f"You {why} in {name} #{match.pk}: {computers.display_name(seat, seats)} plays your seat from now on.")
     _bump(match, seats)
     computers.schedule_on_commit(match, [seat] if seat.computer_due else [], apply=computer_move_apply)

@@ -92,7 +92,9 @@ class MatchCreateIn(In):
                                             description="Seats given to computer players.")
     computer_delay: int = Field(2, ge=0, le=60, description="Seconds a computer player waits before moving.")
     computer_takeover: bool = Field(False, description="Games of 3+: a computer takes over a seat left by "
-                                                       "resigning or timing out.")
+                                                       "resigning.")
+    takeover_after: int = Field(2, ge=1, le=5, description="Games of 3+: a seat that runs out of time this many "
+                                                           "times in a row is handed to a computer player.")
     rated: bool = Field(True, description="The result moves the players' ratings (kept only when every seat is "
                                           "a person).")
 
@@ -138,7 +140,7 @@ class EndingOut(Schema):
     """How the game ended, said to this viewer (or, ``result`` "out", that it is over for
     them while the others play on): a headline, the reason, and what else to read (what
     changed hands)."""
-    result: Literal["won", "lost", "draw", "decided", "abandoned", "out"]
+    result: Literal["won", "lost", "draw", "decided", "abandoned", "aborted", "out"]
     headline: str
     reason: str
     details: list[str] = []
@@ -189,7 +191,8 @@ def match_create(request, body: MatchCreateIn):
         clock_kind=body.clock.kind, clock_amount=body.clock.amount, weekend_pause=body.clock.weekend_pause,
         vacation_days=body.clock.vacation_days, allow_spectators=body.spectators, title=body.title,
         creator_choice=body.choice, computers_at=_computer_seats(body.computers),
-        computer_delay=body.computer_delay, computer_takeover=body.computer_takeover, rated=body.rated)
+        computer_delay=body.computer_delay, computer_takeover=body.computer_takeover, rated=body.rated,
+        takeover_after=body.takeover_after)
     return Status(201, selectors.match_payload(match, request.user))
 
 
@@ -268,6 +271,18 @@ def match_decline(request, match_id: MatchId):
 @router.post("matches/{int:id}/resign/", response={200: StatusOut, **ERRORS}, url_name="api_match_resign")
 def match_resign(request, match_id: MatchId):
     match = services.match_resign(match_id=selectors.match_get(match_id).pk, user=request.user)
+    return {"status": match.status, "version": match.version}
+
+
+class AddTimeIn(In):
+    seat: int = Field(..., ge=0, le=7)
+
+
+@router.post("matches/{int:id}/add-time/", response={200: StatusOut, **ERRORS}, url_name="api_match_add_time")
+def match_add_time(request, match_id: MatchId, body: AddTimeIn):
+    """Give another seat more time to move: the game's own allowance for a move, at most a
+    day (docs/rules: "Time")."""
+    match = services.deadline_extend(match_id=selectors.match_get(match_id).pk, user=request.user, seat_index=body.seat)
     return {"status": match.status, "version": match.version}
 
 

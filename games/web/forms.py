@@ -34,8 +34,14 @@ class MatchCreateForm(forms.Form):
                                         help_text="Before each of their moves, so you can follow the table.")
     computer_takeover = forms.BooleanField(
         required=False, label="A computer player takes over a seat that is left",
-        help_text="Games of three or more: a player who resigns or runs out of time is replaced by a "
-                  "computer player (Knight) instead of leaving the table.")
+        help_text="Games of three or more: a player who resigns is replaced by a computer player (Knight) "
+                  "instead of leaving the table.")
+    takeover_after = forms.TypedChoiceField(
+        choices=[(n, f"{n} time{'s' if n > 1 else ''} in a row") for n in range(1, 6)], coerce=int, initial=2,
+        required=False, empty_value=2,
+        label="Hand a seat to a computer after it runs out of time",
+        help_text="Games of three or more: until then the clock ends that player's turn for them; "
+                  "in a game of two, running out of time loses.")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

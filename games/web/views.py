@@ -36,7 +36,7 @@ def home(request):
     # A game I am out of is over for me, though the others play on: it is listed with the
     # finished ones, not as "In play".
     over_for_me = {m.pk for m in mine if m.status == "active" and m.ending}
-    finished = [m for m in mine if m.status in ("finished", "abandoned") or m.pk in over_for_me][:30]
+    finished = [m for m in mine if m.status in ("finished", "abandoned", "aborted") or m.pk in over_for_me][:30]
     my_moves = sorted((m for m in mine if m.my_turn and m.status == "active"), key=selectors.urgency)
     return render(request, "games/home.html", {
         # The moves I owe, most urgent first; an invitation waits for my answer as much as a move does.
@@ -149,7 +149,7 @@ def match_new(request):
                     creator_choice=raw_values(panel.seat) if panel.seat is not None else None,
                     computers_at=form.computer_seats(), computer_delay=form.cleaned_data["computer_delay"],
                     computer_takeover=form.cleaned_data["computer_takeover"],
-                    rated=form.cleaned_data["rated"])
+                    rated=form.cleaned_data["rated"], takeover_after=form.cleaned_data["takeover_after"])
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:

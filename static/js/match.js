@@ -169,6 +169,20 @@
     }
   };
 
+  /* "Give more time": another player's clock gets the game's own allowance for a move, at most
+     a day (services.deadline_extend), as lichess lets a player add seconds to the other's clock. */
+  function addTimeButton(d, s) {
+    var button = el("button", { type: "button", class: "add-time", "data-testid": "add-time-" + s.seat,
+      title: "Give this player more time to move: the game's own time for a move, at most a day." }, "+ time");
+    button.addEventListener("click", function () {
+      button.disabled = true;
+      api("POST", "/api/matches/" + d.id + "/add-time/", { seat: s.seat }).catch(function (err) {
+        button.disabled = false; Grail.page.showError(err.message);
+      });
+    });
+    return button;
+  }
+
   Page.prototype.isMyTurn = function () {
     var d = this.data;
     return !!(d && d.my_seat !== null && d.seats[d.my_seat] && d.seats[d.my_seat].to_act);
@@ -186,6 +200,9 @@
         s.seat === d.my_seat ? el("span", { class: "you", text: "you" }) : null);
       if (s.to_act) item.appendChild(el("span", { class: "waiting", text: s.waiting || "to act" }));
       if (s.deadline) item.appendChild(clock(s.deadline));
+      if (s.deadline && d.status === "active" && d.my_seat !== null && d.my_seat !== undefined && s.seat !== d.my_seat) {
+        item.appendChild(addTimeButton(d, s));
+      }
       if (s.paused_until && new Date(s.paused_until) > new Date()) item.appendChild(el("span", { class: "paused", text: "on vacation" }));
       box.appendChild(item);
     });
@@ -310,7 +327,7 @@
     (end.details || []).forEach(function (line) {
       box.appendChild(el("p", { class: "ending-detail", "data-testid": "ending-detail", text: line }));
     });
-    if (end.result !== "abandoned") box.appendChild(this.endingActions());
+    if (end.result !== "abandoned" && end.result !== "aborted") box.appendChild(this.endingActions());
   };
 
   Page.prototype.endingActions = function () {

@@ -318,7 +318,7 @@ def test_freeze_teleport_discard_and_a_spectator_watching(live_url, make_page):
     assert watcher.locator("svg.cq-map .cq-piece").count() == 3
     watcher.click("#last")
     watcher.wait_for_selector(f"text=Step {match.move_count} of {match.move_count}")
-    # Seat 1, by name, and why the site moved for him.
-    assert watcher.inner_text("#replay-events").startswith("gawain's time ran out, so the site passes for them.\n"
+    # Seat 1, by name, and why the clock moved for him.
+    assert watcher.inner_text("#replay-events").startswith("gawain's time ran out, so the clock passes for them.\n"
                                                             "gawain passes.")
     assert errors == []

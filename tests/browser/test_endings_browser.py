@@ -37,16 +37,20 @@ def _finished_games(alice, bob, carol):
     ensure_card_database()
     deck = prepared_player(alice, spare=1)
     games = {}
+    # Each is a game under way (everyone has played): leaving it is a resignation, not an abort.
     for kind in ("duel", "fluxx", "cupquest"):
         match = _started(kind, [alice, bob])
+        Seat.objects.filter(match=match).update(own_moves=1)
         services.match_resign(match_id=match.pk, user=bob)
         games[kind] = match.pk
     camelot = _started("camelot", [alice, bob, carol])
+    Seat.objects.filter(match=camelot).update(own_moves=1)
     for user in (bob, carol):
         services.match_resign(match_id=camelot.pk, user=user)
     games["camelot"] = camelot.pk
     ccg = _started("ccg", [alice, bob], creator_choice={"deck": deck.pk})
     services.move_submit(match_id=ccg.pk, user=alice, move={"type": "cut", "at": 3}, version=ccg.version)
+    Seat.objects.filter(match=ccg).update(own_moves=1)
     services.match_resign(match_id=ccg.pk, user=bob)  # during the cut: alice's cut card goes home
     games["ccg"] = ccg.pk
     assert set(Match.objects.filter(pk__in=games.values()).values_list("status", flat=True)) == {"finished"}
@@ -132,8 +136,11 @@ def test_a_two_player_ccg_resignation_seen_from_both_sides(live_url, new_page):
 
 
 def test_a_timed_out_turn_is_said_in_words_on_the_page_and_in_the_notification(live_url, new_page):
+    """In a game of two, the player whose time runs out on their own turn loses: the page's
+    log and ending and the notification say so in words."""
     alice, bob = _users("alice", "bob")
     match = _started("duel", [alice, bob], clock_kind="minutes", clock_amount=5, options={"rounds": 3})
+    Seat.objects.filter(match=match).update(own_moves=1)  # both have played: no abort
     late = match.state["turn"]
     name = [alice, bob][late].username
     page = new_page()
@@ -144,7 +151,8 @@ def test_a_timed_out_turn_is_said_in_words_on_the_page_and_in_the_notification(l
     Seat.objects.filter(match=match, index=late).update(deadline=timezone.now() - timedelta(seconds=1))
     assert services.deadline_expire(match_id=match.pk, seat_index=late)
     line = page.wait_for_selector("[data-testid=log] li.timeout")
-    assert re.fullmatch(rf"{name}'s time ran out, so the site lays a \d+ for them\.", line.inner_text())
+    assert line.inner_text() == f"{name} ran out of time, and loses the game."
+    assert page.wait_for_selector("#outcome [data-testid=headline]").inner_text() == "You lost."
+    assert page.inner_text("#outcome [data-testid=ending-reason]").strip() == f"{name} ran out of time."
     page.goto(f"{live_url}/notifications/")
-    assert re.search(rf"Your time ran out in Grail Duel #{match.pk}, so the site lays a \d+ for you\.",
-                     page.inner_text(".notifications"))
+    assert f"Your time ran out in Grail Duel #{match.pk}: you lost the game." in page.inner_text(".notifications")

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 
 from games.players import ratings
 from games.table import services
-from games.models import Match, Rating
+from games.models import Match, Rating, Seat
 from tests.browser.helpers import sign_up, wait_live
 
 pytestmark = pytest.mark.browser
@@ -55,6 +55,7 @@ def test_follow_see_online_challenge_play_rated_and_ratings_move(live_url, new_p
         first, second = (users["alice"], users["bob"]) if n % 2 else (users["bob"], users["alice"])
         game = services.match_create(creator=first, kind="duel", num_seats=2, invite=[second.username])
         services.match_join(match_id=game.pk, user=second)
+        Seat.objects.filter(match=game).update(own_moves=1)  # played, then resigned: a rated loss
         services.match_resign(match_id=game.pk, user=second)
     alice.goto(f"{live_url}/ratings/duel/")
     assert alice.locator("[data-testid=leaderboard]").count() == 0

@@ -13,18 +13,21 @@ from django.utils import timezone
 
 from games.table import services
 from games.models import Match, Seat
+from tests.conftest import seated_players_moved
 
 pytestmark = pytest.mark.django_db
 
 
 def _table(make_user, *, private: bool) -> tuple[Match, list]:
-    """Three at a Fluxx table that takes late joiners and hands a left seat to a computer."""
+    """Three at a Fluxx table under way that takes late joiners and hands a left seat to a
+    computer (at a resignation, and at the first time-out)."""
     users = [make_user() for _ in range(3)]
     match = services.match_create(creator=users[0], kind="fluxx", num_seats=3, invite=[u.username for u in users[1:]],
-                                  seed=11, computer_takeover=True, allow_spectators=not private,
+                                  seed=11, computer_takeover=True, takeover_after=1, allow_spectators=not private,
                                   options={"late_joiners": True})
     for user in users[1:]:
         services.match_join(match_id=match.pk, user=user)
+    seated_players_moved(match)
     match.refresh_from_db()
     assert match.status == "active" and match.state["options"]["late_joiners"]
     return match, users

@@ -21,6 +21,7 @@ from games.table import services
 from games import registry
 from games.models import Match, Seat
 from tests.platform.wsclient import communicator, session_cookie
+from tests.conftest import seated_players_moved
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
@@ -62,8 +63,10 @@ def started(kind: str, creator, invitees, *, private: bool = True) -> Match:
 
 
 def finished(kind: str, creator, invitees, *, private: bool = True) -> Match:
-    """Started, then every invitee resigns until the game is over (three-seat games need two)."""
+    """Started, played a while, then every invitee resigns until the game is over (three-seat
+    games need two)."""
     match = started(kind, creator, invitees, private=private)
+    seated_players_moved(match)  # a resignation before one's first move would abort it instead
     for user in invitees:
         if match.status != "active":
             break

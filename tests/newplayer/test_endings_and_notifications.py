@@ -4,6 +4,7 @@ import re
 
 from games.table import selectors, services
 from games.models import Notification
+from tests.conftest import seated_players_moved
 
 SEAT_N = re.compile(r"\bseat \d+\b", re.IGNORECASE)
 
@@ -37,6 +38,7 @@ def test_each_player_reads_won_or_lost_with_the_reason_in_names(make_match, make
 
 def test_a_resignation_is_said_in_names_everywhere(make_match):
     match, (alice, bob) = make_match()
+    seated_players_moved(match)
     services.match_resign(match_id=match.pk, user=bob)
     match.refresh_from_db()
     payload = selectors.match_payload(match, alice)
@@ -52,8 +54,10 @@ def test_a_resignation_is_said_in_names_everywhere(make_match):
 
 def test_the_finished_list_shows_each_result(client, make_match):
     won, (alice, bob) = make_match()
+    seated_players_moved(won)
     services.match_resign(match_id=won.pk, user=bob)
     lost, _ = make_match(users=[alice, bob])
+    seated_players_moved(lost)
     services.match_resign(match_id=lost.pk, user=alice)
     client.force_login(alice)
     page = client.get("/").content.decode()
@@ -93,6 +97,7 @@ def test_a_timeout_notification_names_players(make_match):
 
     from games.models import Seat
     match, (alice, bob) = make_match(clock_kind="minutes", clock_amount=5)
+    seated_players_moved(match)
     Seat.objects.filter(match=match, index=0).update(deadline=timezone.now() - timedelta(seconds=1))
     assert services.deadline_expire(match_id=match.pk, seat_index=0)
     text = Notification.objects.get(user=alice, kind="timeout").text

@@ -63,6 +63,22 @@ def test_a_rules_page_says_the_goal_a_turn_the_pieces_the_options_and_the_sites_
             assert str(label) in options, label
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_rules_page_says_what_the_clock_does_and_when_a_game_is_aborted(client, kind):
+    """The time-out policy of docs/rules/time.md, on every rules page, in the words that fit
+    the game's table sizes, with the game's own decisions that have a default."""
+    game = registry.get(kind)
+    text = _text(_section(client.get(f"/rules/{kind}/").content.decode(), "rules-time"))
+    assert "aborted: no winner, not rated" in text
+    assert "the clock makes the default for you" in text
+    assert ("If your time runs out on your own turn, you lose the game" in text) == (game.min_players <= 2)
+    assert ("a computer player takes your seat for the rest of the game" in text) == (game.max_players > 2)
+    assert "+ time" in text
+    own = {"camelot": "choosing an Entry hex", "ccg": "a response window", "cupquest": "a battle you must fight",
+           "duel": "Grail Duel has none", "fluxx": "judging a"}[kind]
+    assert own in text
+
+
 def test_the_options_listed_follow_the_form_and_the_goal_follows_the_table():
     camelot = registry.room("camelot")
     rows = {row["label"]: row for row in camelot.option_rows()}

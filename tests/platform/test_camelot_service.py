@@ -296,12 +296,12 @@ def test_a_timed_out_turn_passes_its_token_on(camelot):
     assert Seat.objects.get(match=match, index=other).deadline == other_deadline
     assert Seat.objects.get(match=match, index=late).waiting_for == ""
     note = Notification.objects.get(user=users[late], kind=Notification.Kind.TIMEOUT)
-    # Said in words: whose time ran out and what the site did (not a bare "ends the turn.").
+    # Said in words: whose time ran out and what the clock did (not a bare "ends the turn.").
     name = users[late].username
-    assert note.text == f"Your time ran out in Camelot #{match.pk}, so the site ends the turn for you."
+    assert note.text == f"Your time ran out in Camelot #{match.pk}, so the clock ends the turn for you."
     lines = [line["text"] for line in selectors.log_for(match, other, seats=selectors.seats_for(match))
              if line["seq"] == record.seq]
-    assert lines[0] == f"{name}'s time ran out, so the site ends the turn for them."
+    assert lines[0] == f"{name}'s time ran out, so the clock ends the turn for them."
     assert _replays(match)
 
 

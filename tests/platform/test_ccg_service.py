@@ -21,6 +21,7 @@ from games.rules.ccg.game import ante_result
 from tests.platform.ccg_helpers import GAME, drive, seed_for
 from tests.platform.ccg_helpers import cards, players  # noqa: F401 (fixtures this module uses)
 from tests.platform.ccg_helpers import start_two_player as start
+from tests.conftest import seated_players_moved
 
 pytestmark = pytest.mark.django_db
 
@@ -177,12 +178,14 @@ def test_resigning_leaves_the_other_alone_and_the_ante_stays_at_stake_until_the_
 
 
 def test_resigning_during_the_cut_returns_the_cards_already_staked(players):
+    """bob leaves before his first move: the game is aborted (games/table/referee.py), and the
+    card alice's cut staked goes home."""
     match, (alice, bob) = start(players)
     services.move_submit(match_id=match.pk, user=alice, move={"type": "cut", "at": 3}, version=match.version)
     assert AnteStake.objects.filter(match_id=str(match.pk), status="held").count() == 1
     services.match_resign(match_id=match.pk, user=bob)
     match.refresh_from_db()
-    assert match.status == "finished" and match.outcome["winners"] == [0]
+    assert match.status == "aborted" and match.outcome["winners"] == []
     assert set(AnteStake.objects.filter(match_id=str(match.pk)).values_list("status", flat=True)) == {"released"}
     assert deck_selectors.ledger_discrepancies() == []
 
@@ -251,6 +254,7 @@ def test_a_game_ended_without_a_grail_finder_says_the_ante_goes_back(players):
     resignation sends each card home, and the ledger says why."""
     match, (alice, bob) = start(players)
     services.move_submit(match_id=match.pk, user=alice, move={"type": "cut", "at": 3}, version=match.version)
+    seated_players_moved(match, bob)  # a resignation, not an abort: as if bob had made a move of his own
     services.match_resign(match_id=match.pk, user=bob)
     match = Match.objects.get(pk=match.pk)
     data = selectors.match_payload(match, alice)

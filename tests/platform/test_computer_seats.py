@@ -15,6 +15,7 @@ from games import registry
 from grailsite.errors import ServiceError
 from games.models import Match, MoveRecord, Notification, Seat
 from games.tasks import deadlines_sweep
+from tests.conftest import seated_players_moved
 from tests.celery_worker import wait_for
 
 pytestmark = pytest.mark.django_db
@@ -159,13 +160,15 @@ def test_a_computer_answers_within_its_delay_through_celery(worker, make_user):
 
 @committed
 def test_a_computer_replaces_a_timed_out_player(worker, make_user):
-    """Three at a table that keeps itself alive: bob's time runs out, a computer player takes
-    his seat (and this move), then keeps playing it; the game goes on for the others."""
+    """Three at a table that hands a seat over at its first time-out: bob's time runs out, a
+    computer player takes his seat (and this move), then keeps playing it; the game goes on
+    for the others."""
     alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
     match = services.match_create(creator=alice, kind="cupquest", num_seats=3, invite=["bob", "carol"], seed=5,
-                                  clock_kind="hours", clock_amount=12, computer_takeover=True, computer_delay=0)
+                                  clock_kind="hours", clock_amount=12, takeover_after=1, computer_delay=0)
     for user in (bob, carol):
         services.match_join(match_id=match.pk, user=user)
+    seated_players_moved(match)
     match.refresh_from_db()
     assert not match.practice
     game = registry.get("cupquest")
@@ -208,6 +211,7 @@ def test_resigning_hands_the_seat_to_a_computer(make_user):
                                   computer_takeover=True)
     for user in (bob, carol):
         services.match_join(match_id=match.pk, user=user)
+    seated_players_moved(match)
     services.match_resign(match_id=match.pk, user=carol)
     match.refresh_from_db()
     assert match.status == "active" and match.seats.get(index=2).computer == "knight"

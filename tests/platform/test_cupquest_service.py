@@ -20,6 +20,7 @@ from grailsite.errors import MoveRejected, StaleVersion
 from games.models import Match, MoveRecord, Notification, Seat
 from games.rules.cupquest import cards
 from tests.browser.test_cupquest_browser import SEED, choose_move
+from tests.conftest import seated_players_moved
 
 GAME = registry.get("cupquest")
 
@@ -144,9 +145,12 @@ def test_a_snipe_is_decided_on_the_server_from_the_aim_alone(cupquest):
     seat = _to_act(match)
     move = choose_move(match.state, seat, sniped_yet=False)
     assert move["type"] == "snipe" and move["target"] == 2
-    # Anything a client adds to claim a hit is ignored: the state's generator decides.
-    services.move_submit(match_id=match.pk, user=users[seat], move=dict(move, hit=True, attempts=[]),
-                         version=match.version)
+    # A client that adds fields to claim a hit is refused, and nothing changes...
+    with pytest.raises(MoveRejected, match="fields the rules do not take: attempts, hit"):
+        services.move_submit(match_id=match.pk, user=users[seat], move=dict(move, hit=True, attempts=[]),
+                             version=match.version)
+    # ...and the aim alone is decided by the state's generator.
+    services.move_submit(match_id=match.pk, user=users[seat], move=move, version=match.version)
     match.refresh_from_db()
     shot = match.state["last_snipe"]
     assert (shot["seat"], shot["target"], shot["hit"]) == (seat, 2, False)
@@ -159,7 +163,10 @@ def test_a_snipe_is_decided_on_the_server_from_the_aim_alone(cupquest):
 # --- timeouts ---------------------------------------------------------------------------
 
 def test_a_timeout_passes_the_turn(cupquest):
+    """In a game of three, the clock ends a late player's turn for them (once: a second
+    time-out in a row hands the seat to a computer player)."""
     match, users = cupquest
+    seated_players_moved(match)
     seat = _to_act(match)
     assert services.deadline_expire(match_id=match.pk, seat_index=seat) is False  # not due yet
     version = match.version
@@ -175,7 +182,7 @@ def test_a_timeout_passes_the_turn(cupquest):
     assert (seats[seat].waiting_for, seats[seat].deadline) == ("", None)
     assert seats[nxt].waiting_for == "turn" and seats[nxt].deadline > timezone.now()
     said, line = selectors.log_for(match, None)[:2]
-    assert (said["text"], said["timeout"]) == (f"Seat {seat + 1}'s time ran out, so the site passes for them.", True)
+    assert (said["text"], said["timeout"]) == (f"Seat {seat + 1}'s time ran out, so the clock passes for them.", True)
     assert (line["text"], line["timeout"]) == (f"Seat {seat + 1} passes.", True)
     note = Notification.objects.get(user=users[seat], kind=Notification.Kind.TIMEOUT)
     assert "passes" in note.text
@@ -319,6 +326,7 @@ def test_the_browser_tests_game_ends_and_replays_from_its_seed(cupquest):
 
 def test_a_game_with_timeouts_replays_from_its_seed(cupquest):
     match, users = cupquest
+    seated_players_moved(match)
     # The first player sleeps through the first turn, and someone through the sixth move.
     match, made = _play_to_the_end(match, users, timeouts=(0, 5))
     assert match.status == Match.Status.FINISHED and len(match.outcome["winners"]) == 1

@@ -16,6 +16,7 @@ from games.table.replay import JOIN_MOVE, state_at
 from games.rules.fluxx.cards import TYPE
 from games.rules.rng import Rng
 from tests.rules.fluxx.playout import goal_seeking
+from tests.conftest import seated_players_moved
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 GAME = registry.get("fluxx")
@@ -120,6 +121,7 @@ def test_a_full_table_a_seated_player_and_a_finished_game_are_refused(make_match
         services.match_join(match_id=match.pk, user=users[1])
     match.refresh_from_db()
     assert match.num_seats == 6
+    seated_players_moved(match)
     for user in users[1:] + [sixth]:
         services.match_resign(match_id=match.pk, user=user)
     match.refresh_from_db()

@@ -218,9 +218,14 @@ def test_a_timed_out_discard_takes_its_default_and_leaves_the_other_clock_alone(
     assert record.move == {"type": "decide", "id": decision["id"], "choice": decision["default"]}
     assert decision["default"] == decision["options"][-1]["value"]
     assert Seat.objects.get(match=match, index=0).deadline == arthur_deadline
-    assert Seat.objects.get(match=match, index=1).waiting_for == ""
+    late = Seat.objects.get(match=match, index=1)
+    assert late.waiting_for == ""
+    # A wait with a default is not the seat's own turn: answered by the clock, it counts for
+    # nothing against the player and aborts nothing (games/table/referee.py).
+    assert (late.ran_out, late.timeouts_in_row) == (False, 0)
+    assert Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE
     note = Notification.objects.get(user=users[1], kind=Notification.Kind.TIMEOUT)
-    assert note.text == (f"Your time ran out in Monty Python Fluxx #{match.pk}, so the site chooses "
+    assert note.text == (f"Your time ran out in Monty Python Fluxx #{match.pk}, so the clock chooses "
                          f"{NAME[decision['default']]} for you.")
     # The cards go when the last of the two has chosen.
     seat, move = SCRIPT[FIRST_DISCARD + 1]

@@ -14,6 +14,7 @@ from games.models import Match, MoveRecord, Notification, Seat
 from tests.platform.ccg_helpers import cards, players  # noqa: F401 (fixtures this module uses)
 from tests.platform.ccg_helpers import drive
 from tests.platform.ccg_helpers import start_two_player as start
+from tests.conftest import seated_players_moved
 
 SEAT_N = re.compile(r"\bseat \d+\b", re.IGNORECASE)
 
@@ -137,6 +138,7 @@ def test_a_camelot_game_left_to_computers_alone_stops(make_user, client):
     alice = make_user("alice")
     match = services.match_create(creator=alice, kind="camelot", num_seats=3, computers_at={1: "random", 2: "random"},
                                   clock_kind="none", clock_amount=0, seed=5)
+    seated_players_moved(match)
     services.match_resign(match_id=match.pk, user=alice)
     match = Match.objects.get(pk=match.pk)
     assert match.status == "finished" and match.outcome["winners"] == [1, 2]
@@ -155,6 +157,7 @@ def test_a_person_still_at_the_table_keeps_the_game_going(make_user):
     match = services.match_create(creator=alice, kind="camelot", num_seats=3, invite=["bob"],
                                   computers_at={2: "random"}, clock_kind="none", clock_amount=0, seed=5)
     services.match_join(match_id=match.pk, user=bob)
+    seated_players_moved(match)
     services.match_resign(match_id=match.pk, user=alice)
     match = Match.objects.get(pk=match.pk)
     assert match.status == "active"
@@ -189,6 +192,7 @@ def test_a_rematch_against_computers_starts_at_once_with_them(make_user):
     alice = make_user("alice")
     match = services.match_create(creator=alice, kind="camelot", num_seats=3, computers_at={1: "random", 2: "knight"},
                                   clock_kind="none", clock_amount=0, seed=5)
+    seated_players_moved(match)
     services.match_resign(match_id=match.pk, user=alice)
     rematch, _ = services.match_rematch(match_id=match.pk, user=alice)
     assert rematch.status == "active" and rematch.practice
@@ -214,18 +218,25 @@ def test_a_your_move_goes_away_once_moved_or_once_the_game_ends(make_match):
 
 
 def test_a_timed_out_turn_is_said_in_words_in_the_log_and_the_notification(make_match):
+    """In a game of two, running out of time on one's own turn loses it: the log, the ending
+    and the notification say so in words."""
     from datetime import timedelta
 
     from django.utils import timezone
     match, (alice, bob) = make_match(options={"rounds": 3}, clock_kind="minutes", clock_amount=5)
+    seated_players_moved(match)
     late = match.state["turn"]
     Seat.objects.filter(match=match, index=late).update(deadline=timezone.now() - timedelta(seconds=1))
     assert services.deadline_expire(match_id=match.pk, seat_index=late)
     record = MoveRecord.objects.get(match=match, by_timeout=True)
     name = [alice, bob][late].username
-    card = record.move["card"]
+    assert record.move == {"type": "resign"}
     lines = [line for line in selectors.log_for(match, None, seats=selectors.seats_for(match)) if line["seq"] == record.seq]
     assert lines[0] == {"seq": record.seq, "kind": "timeout", "timeout": True,
-                        "text": f"{name}'s time ran out, so the site lays a {card} for them."}
+                        "text": f"{name} ran out of time, and loses the game."}
+    match.refresh_from_db()
+    assert match.status == "finished" and match.outcome["winners"] == [1 - late]
+    ending = selectors.ending_for(match, late, selectors.seats_for(match))
+    assert (ending["headline"], ending["reason"]) == ("You lost", f"{name} ran out of time.")
     assert Notification.objects.get(user=[alice, bob][late], kind="timeout").text == (
-        f"Your time ran out in Grail Duel #{match.pk}, so the site lays a {card} for you.")
+        f"Your time ran out in Grail Duel #{match.pk}: you lost the game.")

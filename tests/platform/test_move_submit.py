@@ -4,6 +4,7 @@ import pytest
 from games.table import services
 from grailsite.errors import MoveRejected, NotAllowed, StaleVersion
 from games.models import Match, MoveRecord
+from tests.conftest import seated_players_moved
 
 
 def _first_legal(match, seat):
@@ -72,6 +73,7 @@ def test_outsiders_cannot_move(make_match, make_user):
 
 def test_resign_finishes_the_game_for_the_other_player(make_match):
     match, (alice, bob) = make_match()
+    seated_players_moved(match)
     services.match_resign(match_id=match.pk, user=bob)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED

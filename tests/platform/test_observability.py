@@ -18,6 +18,7 @@ from games import embedded_worker, tasks
 from games.table import services
 from grailsite import health, logs
 from tests.platform.wsclient import communicator, next_state, session_cookie
+from tests.conftest import seated_players_moved
 
 
 def sample(name: str, **labels) -> float:
@@ -116,6 +117,7 @@ def test_moves_deadlines_and_reminders_are_counted(make_match):
     services.move_submit(match_id=match.pk, user=users[mover], move=mine["legal_moves"][0], version=mine["version"])
     assert sample("grailsite_moves_applied_total", kind="duel", by="player") == before + 1
 
+    seated_players_moved(match)  # the late one has played too: a loss on time, made as the clock's move
     fired = sample("grailsite_deadline_timers_fired_total")
     late = sample("grailsite_deadline_lateness_seconds_count")
     seat = Seat.objects.filter(match=match).exclude(deadline=None).first()

@@ -18,6 +18,7 @@ from games.models import Match, Notification
 from games.players import profiles as players
 from grailsite.accounts.models import Block, Follow
 from tests.conftest import PASSWORD
+from tests.conftest import seated_players_moved
 
 pytestmark = pytest.mark.django_db
 
@@ -295,6 +296,7 @@ def test_a_block_hides_the_blocked_players_lines_from_the_blocker_alone(client, 
     after = client.get(f"/api/matches/{match.pk}/chat/?after={line.pk - 1}").json()["messages"]
     assert [m["muted"] for m in after] == [True, False]
     # The game itself goes on: bob still resigns.
+    seated_players_moved(match)
     services.match_resign(match_id=match.pk, user=bob)
 
 
@@ -334,7 +336,7 @@ def test_a_rematch_never_seats_a_blocked_pair_together(make_user, make_match):
     four, _ = make_match(kind="podium", seats=4, users=[alice, bob, carol, dave])
     three, _ = make_match(kind="podium", seats=3, users=[alice, bob, carol])
     for match in (four, three):
-        services.move_submit(match_id=match.pk, user=alice, move={"type": "end", "winners": [0]}, version=None)
+        services.move_submit(match_id=match.pk, user=alice, move={"type": "end", "winners": [0], "draw": False}, version=None)
     players.block(user=carol, name="bob")  # two people the asker is on good terms with
     rematch, _ = services.match_rematch(match_id=four.pk, user=alice)
     assert [s.user for s in rematch.seats.order_by("index")] == [alice, bob, dave] and rematch.num_seats == 3
@@ -349,7 +351,7 @@ def test_a_two_player_rematch_of_a_blocked_pair_leaves_the_seat_open(make_user, 
     match, _ = make_match(kind="podium", users=[alice, bob])
     private, _ = make_match(kind="podium", users=[alice, carol], allow_spectators=False)
     for game in (match, private):
-        services.move_submit(match_id=game.pk, user=alice, move={"type": "end", "winners": [0]}, version=None)
+        services.move_submit(match_id=game.pk, user=alice, move={"type": "end", "winners": [0], "draw": False}, version=None)
     players.block(user=bob, name="alice")
     players.block(user=alice, name="carol")
     rematch, _ = services.match_rematch(match_id=match.pk, user=alice)
@@ -393,6 +395,7 @@ def test_public_decks_show_on_the_profile_and_private_ones_nowhere(client, make_
 def test_the_history_page_links_the_players_names_and_escapes_the_rest(client, make_user, make_match):
     alice, bob = make_user("alice"), make_user("bob")
     match, _ = make_match(kind="duel", users=[alice, bob])
+    seated_players_moved(match)
     services.match_resign(match_id=match.pk, user=bob)
     page = client.get(reverse("match_history", args=[match.pk])).content.decode()
     assert '<a class="player" href="/players/bob/">bob</a> resigns' in page

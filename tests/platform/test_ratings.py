@@ -16,6 +16,7 @@ from games.players import ratings
 from games.table import services
 from grailsite.errors import MoveRejected
 from games.models import Match, Rating, RatingChange, Seat
+from tests.conftest import seated_players_moved
 
 pytestmark = pytest.mark.django_db
 # Tests whose rows must be committed (threads, the event loop), as elsewhere in the suite.
@@ -73,10 +74,12 @@ def test_four_player_games_with_ties_and_draws_move_ratings_as_the_library_compu
 
 def test_a_resign_and_a_timeout_count_as_losses(make_match):
     match, (alice, bob) = make_match(kind="duel")
+    seated_players_moved(match)
     services.match_resign(match_id=match.pk, user=alice)
     assert {c.user_id: c.rank for c in RatingChange.objects.filter(match=match)} == {alice.pk: 2, bob.pk: 1}
 
     match, (carol, dave, erin) = make_match(kind="podium", seats=3)
+    seated_players_moved(match)
     Seat.objects.filter(match=match, index=0).update(deadline=timezone.now() - timedelta(seconds=1))
     assert services.deadline_expire(match_id=match.pk, seat_index=0)
     assert {c.user_id: c.rank for c in RatingChange.objects.filter(match=match)} == {carol.pk: 2, dave.pk: 1, erin.pk: 1}
@@ -157,9 +160,9 @@ def test_an_end_made_in_a_batch_on_the_socket_path_rates_once(make_match):
 
     async def ends():
         return await asyncio.gather(
-            live_moves.move_submit(match_id=match.pk, user=alice, move={"type": "end", "winners": [1]}, version=None,
+            live_moves.move_submit(match_id=match.pk, user=alice, move={"type": "end", "winners": [1], "draw": False}, version=None,
                                    key="end"),
-            live_moves.move_submit(match_id=unrated.pk, user=carol, move={"type": "end", "winners": [1]}, version=None,
+            live_moves.move_submit(match_id=unrated.pk, user=carol, move={"type": "end", "winners": [1], "draw": False}, version=None,
                                    key="end"))
 
     answers = asyncio.run(ends())
@@ -169,7 +172,7 @@ def test_an_end_made_in_a_batch_on_the_socket_path_rates_once(make_match):
     assert RatingChange.objects.filter(match=match).count() == 2
     assert not RatingChange.objects.filter(match=unrated).exists()
     assert _stored([alice, bob]) == _library([([alice.pk, bob.pk], [2, 1])])
-    again = asyncio.run(live_moves.move_submit(match_id=match.pk, user=alice, move={"type": "end", "winners": [1]},
+    again = asyncio.run(live_moves.move_submit(match_id=match.pk, user=alice, move={"type": "end", "winners": [1], "draw": False},
                                                version=None, key="end"))
     assert again["repeated"] and RatingChange.objects.filter(match=match).count() == 2
 
@@ -197,6 +200,7 @@ def test_recompute_equals_stored_after_500_random_games_and_finds_a_tampered_rat
             a, b = rng.sample(users, 2)
             match = services.match_create(creator=a, kind="duel", num_seats=2, invite=[b.username], seed=1)
             services.match_join(match_id=match.pk, user=b)
+            seated_players_moved(match)
             services.match_resign(match_id=match.pk, user=rng.choice([a, b]))
             continue
         players = rng.sample(users, rng.randint(2, 6))
@@ -228,6 +232,7 @@ def test_histories_reads_every_kinds_latest_changes_in_one_statement(make_match,
         match, _ = make_match(kind="podium", users=[alice, bob])
         _end(match, alice, [n % 2])
     duel, _ = make_match(kind="duel", users=[alice, bob])
+    seated_players_moved(duel)
     services.match_resign(match_id=duel.pk, user=bob)
     with CaptureQueriesContext(connection) as ctx:
         got = ratings.histories(alice.pk, limit=3)

@@ -14,6 +14,7 @@ from django.utils import timezone
 from games.inbox import recap
 from games.table import services
 from games.models import MatchVisit, MoveRecord, Seat
+from tests.conftest import seated_players_moved
 
 pytestmark = pytest.mark.django_db
 
@@ -49,10 +50,13 @@ def test_a_player_reads_the_moves_made_while_away_once(client, make_match):
 
 def test_a_recap_never_shows_a_card_the_player_could_not_see_then(client, make_user):
     alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    # The clock plays bob's turns: three time-outs in a row are allowed before a computer
+    # would take his seat.
     match = services.match_create(creator=alice, kind="secret", num_seats=3, invite=["bob", "carol"], seed=11,
-                                  clock_kind="days", clock_amount=3)
+                                  clock_kind="days", clock_amount=3, takeover_after=5)
     for user in (bob, carol):
         services.match_join(match_id=match.pk, user=user)
+    seated_players_moved(match)
     match.refresh_from_db()
     by_seat = {s.index: s.user for s in match.seats.select_related("user")}
     me = match.seats.get(user=bob).index
@@ -84,7 +88,7 @@ def test_a_recap_never_shows_a_card_the_player_could_not_see_then(client, make_u
     assert not (theirs - table) & cards, "a card another seat drew and still holds"
     hidden_now = set(match.state["deck"]) | {c for i, h in enumerate(match.state["hands"]) if i != me for c in h}
     assert not hidden_now & cards
-    assert "bob's time ran out, so the site" in html.unescape(shown)
+    assert "bob's time ran out, so the clock" in html.unescape(shown)
 
 
 def test_chat_lines_and_the_ending_are_in_it_and_my_own_lines_are_not(client, make_match):
@@ -93,6 +97,7 @@ def test_chat_lines_and_the_ending_are_in_it_and_my_own_lines_are_not(client, ma
     client.get(f"/games/{match.pk}/")
     services.chat_post(match_id=match.pk, user=alice, text="Have at you!")
     services.chat_post(match_id=match.pk, user=bob, text="From another tab")
+    seated_players_moved(match)
     services.match_resign(match_id=match.pk, user=alice)
     shown = recap_html(client, match)
     assert "Have at you!" in shown and "From another tab" not in shown
@@ -148,15 +153,16 @@ def test_a_private_game_says_nothing_of_itself_to_a_stranger(client, make_user):
 
 
 def test_a_timed_out_move_says_so_once_in_the_recap(client, make_match):
-    """The site's own line already says whose time ran out and what it did; the recap adds no
+    """The clock's own line already says whose time ran out and what it did; the recap adds no
     "(time ran out)" to that line and the game's own line after it (it said it three times)."""
-    match, (alice, bob) = make_match(clock_kind="minutes", clock_amount=5)
+    match, (alice, bob, carol) = make_match(kind="secret", seats=3, clock_kind="minutes", clock_amount=5)
+    seated_players_moved(match)
     first = match.seats.get(waiting_for="turn")
-    other = bob if first.user == alice else alice
+    other = next(u for u in (alice, bob, carol) if u != first.user)
     client.force_login(other)
     client.get(f"/games/{match.pk}/")
     Seat.objects.filter(pk=first.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     assert services.deadline_expire(match_id=match.pk, seat_index=first.index)
     shown = html.unescape(re.sub(r'title="[^"]*"', "", recap_html(client, match)))  # words read, not hover texts
-    assert f"{first.user.username}'s time ran out, so the site" in shown
+    assert f"{first.user.username}'s time ran out, so the clock" in shown
     assert shown.count("time ran out") == 2, shown  # that line, and the summary's count of such moves

@@ -12,7 +12,9 @@ from games.table import services
 from games.models import Match, MoveRecord, Notification
 from games.tasks import deadline_fire, deadlines_sweep
 from grailsite.celery import app
+from games import registry
 from tests.celery_worker import wait_for
+from tests.conftest import seated_players_moved
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
@@ -28,13 +30,16 @@ def _due_in(match, seconds: float):
 
 
 def test_the_fast_path_task_applies_the_timeout_move(worker, make_match):
-    match, (alice, _) = make_match(clock_kind="minutes", clock_amount=5)
-    lowest = min(match.state["hands"][0])
+    """A game of three under way: the fast-path task fires at the deadline and the clock
+    plays the late seat's turn (the rules' timeout move)."""
+    match, (alice, _, _) = make_match(kind="secret", seats=3, clock_kind="minutes", clock_amount=5)
+    seated_players_moved(match)
+    timeout_move = registry.get("secret").timeout_move(match.state, 0)
     deadline = _due_in(match, 1.0)
     notify._schedule(match.pk, match.version, [(0, deadline)])
     assert wait_for(lambda: timed_out_moves(match).exists())
     record = timed_out_moves(match).get()
-    assert record.move == {"type": "play", "card": lowest} and record.seat == 0 and record.user is None
+    assert record.move == timeout_move and record.seat == 0 and record.user is None
     match.refresh_from_db()
     assert match.seats.get(index=1).waiting_for == "turn"
     assert Notification.objects.filter(user=alice, kind="timeout").exists()
@@ -63,6 +68,7 @@ def test_a_timer_whose_version_moved_on_does_nothing(worker, make_match):
 
 def test_the_beat_sweep_catches_a_lost_timer(make_match):
     match, _ = make_match(clock_kind="minutes", clock_amount=5)
+    seated_players_moved(match)
     deadline = _due_in(match, 0.2)
     app.control.purge()
     notify._schedule(match.pk, match.version, [(0, deadline)])
@@ -113,7 +119,8 @@ def test_no_day_ahead_warning_for_a_wait_whose_own_clock_is_short(monkeypatch, m
 def test_a_seconds_clock_fires_within_about_a_second_of_its_deadline(worker, make_match):
     """Live tables: a 10-seconds-a-move clock, set when the game starts, fired by the Celery
     fast path (the ETA task scheduled on commit), not left for the minute sweep."""
-    match, (alice, _) = make_match(kind="secret", clock_kind="seconds", clock_amount=10)
+    match, (alice, _, _) = make_match(kind="secret", seats=3, clock_kind="seconds", clock_amount=10)
+    seated_players_moved(match)
     deadline = match.seats.get(index=0).deadline
     assert timedelta(seconds=9) < deadline - timezone.now() <= timedelta(seconds=10)
     assert wait_for(lambda: timed_out_moves(match).exists(), timeout=20)

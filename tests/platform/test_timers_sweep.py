@@ -18,6 +18,7 @@ from django.utils import timezone
 from games.table import computers, services
 from games.models import MoveRecord, Seat
 from tests.celery_worker import wait_for
+from tests.conftest import seated_players_moved
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
@@ -53,6 +54,7 @@ def test_a_deadline_and_a_computer_move_whose_tasks_were_lost_fire_within_second
                                                                                   make_user, monkeypatch):
     # A turn deadline falling due in a second with no task behind it (lost with Redis).
     timed, _ = make_match(clock_kind="minutes", clock_amount=5)
+    seated_players_moved(timed)  # a loss on time, made as the clock's move (an abort leaves none)
     deadline = timezone.now() + timedelta(seconds=1)
     Seat.objects.filter(match=timed, index=0).update(deadline=deadline)
     # A computer player's move due in a second, its task never sent.
