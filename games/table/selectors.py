@@ -16,17 +16,18 @@ LOG_TAIL = 60
 CHAT_TAIL = 50
 
 
-def match_get(match_id) -> Match:
+def match_get(match_id, *, setup_options: bool = False) -> Match:
+    """The match; its setup options (whole decks, for the CCG) only when asked for."""
     try:
-        return Match.objects.defer("setup_options").get(pk=int(match_id))
+        return (Match.objects if setup_options else Match.objects.defer("setup_options")).get(pk=int(match_id))
     except (Match.DoesNotExist, ValueError, TypeError, OverflowError):
         raise NotFound("No such game.") from None
 
 
-def viewable(match_id, user) -> tuple[Match, list[Seat]]:
+def viewable(match_id, user, *, setup_options: bool = False) -> tuple[Match, list[Seat]]:
     """The match and its seats, if this viewer may read it; every page, API call and socket
     that shows a game opens with this (NotFound: no such game; NotAllowed: not for you)."""
-    match = match_get(match_id)
+    match = match_get(match_id, setup_options=setup_options)
     seats = seats_for(match)
     if not can_view(match, user, seats):
         raise NotAllowed("This game has no spectators.")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Union
 
 from ninja import Body, Field, Path, Query, Router, Schema, Status
-from pydantic import ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator
 from typing_extensions import TypeAliasType
 
 from games.table import computers, records, selectors, services
@@ -388,14 +388,17 @@ def match_replay(request, match_id: MatchId, query: Query[ReplayQuery]):
 
 # -- the game's record and its check (docs/verify.md) ---------------------------------------
 
-class RecordPlayerOut(Schema):
+# The record's parts are plain pydantic models: ninja's Schema reads each object through
+# an attribute getter meant for ORM rows, which for a long game's hundreds of moves cost
+# more than building the record (docs/performance.md, "A game's record").
+class RecordPlayerOut(BaseModel):
     seat: int
     name: str
     held_by: Literal["person", "computer"]
     held_by_at_end: Literal["person", "computer"]
 
 
-class RecordMoveOut(Schema):
+class RecordMoveOut(BaseModel):
     seq: int
     seat: int
     time: str = Field(..., description="When it was made: ISO 8601 in UTC, for reading only.")
@@ -403,7 +406,7 @@ class RecordMoveOut(Schema):
     move: dict[str, Any] = Field(..., description="The move exactly as the rules applied it.")
 
 
-class RecordResultOut(Schema):
+class RecordResultOut(BaseModel):
     winners: list[int]
     draw: bool
     reason: str
@@ -445,10 +448,9 @@ class CheckOut(Schema):
 
 
 def _record_source(match_id: int, user):
-    """The game (with its setup options) and its seats, if this viewer may see it."""
-    match, seats = selectors.viewable(match_id, user)
-    match.refresh_from_db(fields=["setup_options"])  # deferred by the lookup; a record holds it
-    return match, seats
+    """The game with its setup options (a record holds them) and its seats, if this viewer
+    may see it."""
+    return selectors.viewable(match_id, user, setup_options=True)
 
 
 @router.get("matches/{int:id}/record/", response={200: RecordOut, **ERRORS}, auth=PUBLIC,
