@@ -121,7 +121,8 @@ def test_a_committed_games_secret_is_in_no_page_answer_or_log_line_until_it_is_o
     assert match.commitment and match.seed is not None, "committed, and set up"
     secret = match.secret
     game = registry.get("secret")
-    viewers = [*users, make_user(), None]
+    staff = make_user(is_staff=True, is_superuser=True)
+    viewers = [*users, make_user(), staff, None]
     for step in range(3):
         match.refresh_from_db()
         for user in viewers:
@@ -133,6 +134,8 @@ def test_a_committed_games_secret_is_in_no_page_answer_or_log_line_until_it_is_o
                 body = client.get(url).content.decode()
                 assert secret not in body, (url, user)
                 assert str(match.seed) not in body, (url, user)
+            if user is staff:  # the admin shows staff the state as the rules hold it, but never the secret
+                assert secret not in client.get(f"/admin/games/match/{match.pk}/change/").content.decode()
         seat = game.pending(match.state)[0].seat
         services.chat_post(match_id=match.pk, user=users[seat], text=f"move {step} coming")
         services.move_submit(match_id=match.pk, user=users[seat], move=game.legal_moves(match.state, seat)[0],
