@@ -84,13 +84,18 @@ def seat_contribution(match: Match, given=None, *, computer: bool = False) -> st
     return ZEROS if computer else contribution_text(given)
 
 
+def at_setup(seats) -> list[str]:
+    """The contributions a committed game is set up with, in seat order (``seats``: those
+    seated at setup). A seat without one counts as zeros, as a computer's: none is missing
+    once every seat is taken, but a missing one must neither fail a game's start nor make
+    its record disagree with its seed."""
+    return [s.contribution or ZEROS for s in sorted(seats, key=lambda s: s.index)]
+
+
 def seed_at_setup(match: Match, seats) -> int:
     """The seed of a committed game being set up: from its secret and the contributions of
-    the seats it is set up with, in seat order (a seat without one counts as zeros, as a
-    computer's: none can be missing once every seat is taken, but a seat must never fail a
-    game's start)."""
-    return C.seed_from(bytes.fromhex(match.secret),
-                       [bytes.fromhex(s.contribution or ZEROS) for s in sorted(seats, key=lambda s: s.index)])
+    the seats it is set up with, in seat order."""
+    return C.seed_from(bytes.fromhex(match.secret), [bytes.fromhex(c) for c in at_setup(seats)])
 
 
 def public(match: Match, seats) -> dict | None:

@@ -50,7 +50,7 @@ def record_for(match: Match, seats: list[Seat]) -> dict:
                     for s in seats],
         "commitment": match.commitment or None,
         "secret": match.secret if committed and over else None,
-        "contributions": [s.contribution or None for s in seats[:at_setup]] if committed else [],
+        "contributions": _contributions(seats[:at_setup], set_up=set_up) if committed else [],
         "seed": match.seed if over and set_up else None,
         "moves": _entries(match, rows) if over else None,
         "result": match.outcome if over else None,
@@ -76,6 +76,12 @@ def check_for(match: Match, seats: list[Seat]) -> dict:
     if record["complete"]:
         cache.set(key, answer, CHECK_CACHE_SECONDS)
     return answer
+
+
+def _contributions(seats: list[Seat], *, set_up: bool) -> list[str | None]:
+    """One per seat at setup, as the seed was derived; before setup, those given so far
+    (None for a seat nobody has taken)."""
+    return commitments.at_setup(seats) if set_up else [s.contribution or None for s in seats]
 
 
 def _edition(match: Match) -> int | str:

@@ -370,3 +370,36 @@ def test_the_whole_state_is_shown_in_the_replay_only_once_the_game_is_over(clien
     frame = client.get(f"/api/matches/{match.pk}/replay/?step=0&full=true").json()
     assert frame["state"] == registry.get("duel").setup(2, {}, match.seed)
     assert frame["state"]["hands"][1], "the other seat's hand, every card of it"
+
+
+def test_a_newcomer_in_a_game_under_way_contributes_nothing_and_the_record_checks(client, make_match, make_user):
+    """Fluxx deals a newcomer in while it is under way: their seat has no contribution (the
+    seed was fixed before), their arrival is the record's join move, and the record checks."""
+    match, users = make_match(kind="fluxx", seats=2, seed=None, contribution=MINE)
+    game = registry.get("fluxx")
+
+    def play(moves: int):
+        for step in range(moves):
+            current = Match.objects.get(pk=match.pk)
+            seat = game.pending(current.state)[0].seat
+            move, _ = pure.choose_move(game, current.state, seat, "random", pure.seed_for("newcomer", step, seat))
+            services.move_submit(match_id=match.pk, user=users[seat], move=move, version=None)
+
+    play(4)
+    newcomer = make_user("newcomer")
+    services.match_join(match_id=match.pk, user=newcomer, contribution=THEIRS)
+    users.append(newcomer)
+    play(4)
+    for user in users[:2]:
+        services.match_resign(match_id=match.pk, user=user)
+    match.refresh_from_db()
+    assert match.status == "finished"
+    client.force_login(newcomer)
+    record = client.get(f"/api/matches/{match.pk}/record/").json()
+    assert record["contributions"] == [MINE, records.commitments.ZEROS]
+    assert [p["held_by"] for p in record["players"]] == ["person"] * 3
+    joins = [m for m in record["moves"] if m["move"] == {"type": "join"}]
+    assert [(m["seat"], m["who"]) for m in joins] == [(2, "person")]
+    assert Seat.objects.get(match=match, index=2).contribution == ""
+    report = verify.check_record(record)
+    assert report.ok, report.problem
