@@ -94,7 +94,7 @@ def main() -> None:
     from django.core.cache import cache
     from django.test import Client
 
-    from games.table import services
+    from games.table import records, services
 
     User = get_user_model()
     users = [User.objects.create(username=f"record{i}") for i in range(3)]
@@ -125,7 +125,7 @@ def main() -> None:
     size = len(client.get(url + "record/").content)
     record_ms, record_n = _timed(lambda: client.get(url + "record/"), args.repeat)
     print(f"GET record/: {record_ms:.1f} ms, {record_n} statements, {size / 1024:.0f} KiB")
-    key = f"game-check:{match.pk}:{match.version}"
+    key = records.check_key(match)
 
     def check_afresh():
         cache.delete(key)

@@ -20,9 +20,14 @@ from games.rules import verify
 from games.table import commitments, computers
 from games.table.replay import JOIN_MOVE
 
-# A finished game's check never changes (its record is written once it is over): kept by
-# (game, version), so a page opened by many re-runs no replay.
+# A finished game's check never changes (its record is written once it is over): kept, so a
+# page opened by many re-runs no replay. Keyed by the game's commitment too, which no other
+# game shares: a database restored or reset reuses ids and versions, never a commitment.
 CHECK_CACHE_SECONDS = 24 * 3600
+
+
+def check_key(match: Match) -> str:
+    return f"game-check:{match.pk}:{match.version}:{match.commitment}"
 
 
 def record_for(match: Match, seats: list[Seat]) -> dict:
@@ -62,8 +67,9 @@ def check_for(match: Match, seats: list[Seat]) -> dict:
     section shows it: what was compared, in order, and the first mismatch if any; with the
     commitment, contributions and seed it compared. A game under way is not checked (its
     secret is not out): the answer says so."""
-    key = f"game-check:{match.pk}:{match.version}"
-    if commitments.is_over(match):
+    key = check_key(match)
+    keep = commitments.is_over(match) and commitments.committed(match)
+    if keep:
         kept = cache.get(key)
         if kept is not None:
             return kept
@@ -73,7 +79,7 @@ def check_for(match: Match, seats: list[Seat]) -> dict:
               "seed": report.seed, "outcome": report.outcome, "complete": record["complete"],
               "commitment": record["commitment"], "secret": record["secret"],
               "contributions": record["contributions"]}
-    if record["complete"]:
+    if keep:
         cache.set(key, answer, CHECK_CACHE_SECONDS)
     return answer
 
