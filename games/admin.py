@@ -15,9 +15,18 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = ("id", "kind", "title", "status", "num_seats", "move_count", "version", "updated_at")
     list_filter = ("kind", "status", "clock")
     search_fields = ("id", "title", "seats__user__username")
-    readonly_fields = ("seed", "state", "setup_options", "version", "move_count", "outcome", "created_at",
-                       "started_at", "finished_at")
+    # The secret of a committed game is not a field here at all (not editable); the seed it
+    # gives is shown once the game is over, as everywhere else (games/table/commitments.py).
+    readonly_fields = ("seed_once_over", "commitment", "state", "setup_options", "version", "move_count", "outcome",
+                       "created_at", "started_at", "finished_at")
+    exclude = ("seed",)  # read-only, through seed_once_over
     inlines = [SeatInline]
+
+    @admin.display(description="seed")
+    def seed_once_over(self, match):
+        if match.record_format and match.status not in (Match.Status.FINISHED, Match.Status.ABANDONED):
+            return "shown once the game is over"
+        return match.seed
 
 
 @admin.register(MoveRecord)

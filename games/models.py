@@ -38,7 +38,17 @@ class Match(models.Model):
     # Spectators may chat among themselves, in a channel the players never see; the game's own
     # chat is the players' alone.
     spectator_chat = models.BooleanField(default=False)
-    seed = models.BigIntegerField()
+    # The generator's seed. A committed game (``record_format`` 1) has none until it is set up:
+    # it is then derived from ``secret`` and the seats' contributions (games/table/commitments.py).
+    seed = models.BigIntegerField(null=True, blank=True)
+    # Committed shuffles (docs/verify.md): the secret drawn when the game was created (64 hex
+    # digits), shown to nobody until the game is over; the commitment to it, published at
+    # once; the rules edition it commits to. ``record_format`` 0 marks a game set up without
+    # a commitment (every game stored before them, and tests that give their own seed).
+    secret = models.CharField(max_length=64, blank=True, editable=False)
+    commitment = models.CharField(max_length=64, blank=True, editable=False)
+    rules_edition = models.CharField(max_length=32, blank=True, editable=False)
+    record_format = models.PositiveSmallIntegerField(default=0, editable=False)
     # The full options setup() was called with at start (creator's options plus what the
     # kind's hooks added, e.g. decks), so the game replays exactly from seed + moves.
     setup_options = models.JSONField(null=True, blank=True)
@@ -148,6 +158,11 @@ class Seat(models.Model):
                                 related_name="+")
     # What this player chose on joining, for the game's setup (e.g. which deck).
     choice = models.JSONField(default=dict, blank=True)
+    # A committed game's share of this seat in its seed (docs/verify.md): 32 hex digits, given
+    # by the player's browser on joining (a computer seat's, or a person's who sent none: zeros);
+    # '' while nobody has taken the seat, for a newcomer in a game under way, and in a game
+    # not committed.
+    contribution = models.CharField(max_length=32, blank=True, editable=False)
     # What the rules wait for from this seat ('' when nothing), which decision of that kind
     # (the rules' Pending.key), and until when.
     waiting_for = models.CharField(max_length=24, blank=True)

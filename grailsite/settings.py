@@ -227,6 +227,10 @@ RATE_LIMITS = {
     # one a second at the most for a person; an address may hold a classroom.
     "deck_analysis": {"user": os.environ.get("RATE_DECK_ANALYSIS_USER", "60/m"),
                       "ip": os.environ.get("RATE_DECK_ANALYSIS_IP", "300/m")},
+    # "Check this game": a finished game's check replays it once and is then kept (one cache
+    # read); the limit bounds the replays someone could ask for across many games.
+    "game_check": {"user": os.environ.get("RATE_GAME_CHECK_USER", "30/m"),
+                   "ip": os.environ.get("RATE_GAME_CHECK_IP", "120/m")},
 }
 # Websocket connects, counted in each web process before any other work (games/live/connect_gate.py):
 # (at once, then a second) per address (IPv6 by /64) and per game. A page opens one socket,

@@ -105,6 +105,9 @@ class Room:
     page_context: Callable | None = None
     # How the game explains itself (summary, goal, rules page); None: it does not (tests' toys).
     guide: Guide | None = None
+    # The edition of the rules a new game is played under, which its commitment names
+    # (games/table/commitments.py, docs/verify.md): 1 until a kind's rules have a second.
+    edition: int | str = 1
 
     @property
     def kind(self) -> str:

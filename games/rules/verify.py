@@ -94,6 +94,7 @@ def _check(record: dict, report: Report) -> None:
     fmt = _field(record, "record_format", int)
     if fmt != RECORD_FORMAT:
         raise Mismatch(f"record: format {fmt} is not one this verifier reads ({RECORD_FORMAT})")
+    _check_published(record)
     kind, match_id = _field(record, "kind", str), _field(record, "match", int)
     edition, options = _field(record, "edition", (int, str)), _field(record, "setup_options", dict)
     secret, published = _hex(record, "secret", C.SECRET_BYTES), _field(record, "commitment", str)
@@ -118,6 +119,18 @@ def _check(record: dict, report: Report) -> None:
 
 
 # --- the site's promise ---------------------------------------------------------------
+
+def _check_published(record: dict) -> None:
+    """Say why a record the site gives for a game it cannot yet (or ever) check has no
+    secret, seed or commitment, rather than only that the field has the wrong type."""
+    if "commitment" in record and record["commitment"] is None:
+        raise Mismatch("commitment: none was published: the game was set up before the site committed "
+                       "to its games' chance, so its seed cannot be checked")
+    if "secret" in record and record["secret"] is None:
+        raise Mismatch("secret: not revealed yet: a game's record can be checked once the game is over")
+    if "seed" in record and record["seed"] is None:
+        raise Mismatch("seed: none: the game was never set up, so there is nothing to replay")
+
 
 def _check_commitment(published: str, secret: bytes, match_id: int, kind: str, edition, report: Report) -> None:
     try:

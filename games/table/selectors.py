@@ -7,7 +7,7 @@ from datetime import datetime, timezone as dt_timezone
 
 from django.db.models import BooleanField, Case, Exists, ExpressionWrapper, F, IntegerField, OuterRef, Q, Value, When
 
-from games.table import access, computers
+from games.table import access, commitments, computers
 from games import registry
 from grailsite.errors import NotAllowed, NotFound, ServiceError
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
@@ -17,17 +17,18 @@ LOG_TAIL = 60
 CHAT_TAIL = 50
 
 
-def match_get(match_id) -> Match:
+def match_get(match_id, *, setup_options: bool = False) -> Match:
+    """The match; its setup options (whole decks, for the CCG) only when asked for."""
     try:
-        return Match.objects.defer("setup_options").get(pk=int(match_id))
+        return (Match.objects if setup_options else Match.objects.defer("setup_options")).get(pk=int(match_id))
     except (Match.DoesNotExist, ValueError, TypeError, OverflowError):
         raise NotFound("No such game.") from None
 
 
-def viewable(match_id, user) -> tuple[Match, list[Seat]]:
+def viewable(match_id, user, *, setup_options: bool = False) -> tuple[Match, list[Seat]]:
     """The match and its seats, if this viewer may read it; every page, API call and socket
     that shows a game opens with this (NotFound: no such game; NotAllowed: not for you)."""
-    match = match_get(match_id)
+    match = match_get(match_id, setup_options=setup_options)
     seats = seats_for(match)
     if not can_view(match, user, seats):
         raise NotAllowed("This game has no spectators.")
@@ -68,6 +69,8 @@ def match_payload(match: Match, user, *, seats: list[Seat] | None = None) -> dic
     payload["ending"] = ending_for(match, my_seat, seats, game=game, names=names)
     payload["situation"] = situation_for(match, my_seat, seats, game=game, names=names)
     payload["rematch"] = rematch_for(match)
+    # The commitment and contributions from the start; the secret and seed once it is over.
+    payload["commitment"] = commitments.public(match, seats)
     payload.update({
         "id": match.pk, "kind": match.kind, "name": game.name, "title": match.title,
         "status": match.status, "my_seat": my_seat, "moves": match.move_count,
@@ -419,19 +422,22 @@ def unread_count(user) -> int:
     return Notification.objects.filter(user=user, read_at__isnull=True).count()
 
 
-def replay_frames(match: Match, user, *, upto: int | None = None, as_seat: int | None = None) -> dict:
-    """Replay from the seed: the view at step ``upto`` (0 = setup) for what this viewer could
-    see at that time, plus the log lines of that step. Once the game is over, anyone who may
-    watch it may replay it as any seat saw it (``as_seat``): every hand can be revealed."""
+def replay_frames(match: Match, user, *, upto: int | None = None, as_seat: int | None = None,
+                  full: bool = False) -> dict:
+    """Replay from the seed: the view at step ``upto`` (0 = setup; beyond the last move, the
+    last) for what this viewer could see at that time, plus the log lines of that step. Once
+    the game is over (finished or called off), anyone who may watch it may replay it as any
+    seat saw it (``as_seat``), or see the rules' whole state at each step (``full``: every
+    hand, every deck order): its secret is out by then, and with it every card there was."""
     seats = seats_for(match)
     if not can_view(match, user, seats):
         raise NotAllowed("This game has no spectators.")
     if match.state is None:
         raise NotFound("This game has not started.")
     seat = seat_of(match, user, seats)
+    if (as_seat is not None or full) and not commitments.is_over(match):
+        raise NotAllowed("Other players' views are shown only once the game is over.")
     if as_seat is not None:
-        if match.status != Match.Status.FINISHED:
-            raise NotAllowed("Other players' views are shown only once the game is over.")
         if not 0 <= as_seat < len(seats):
             raise ServiceError(f"There is no seat {as_seat + 1} in this game.")
         seat = as_seat
@@ -446,5 +452,5 @@ def replay_frames(match: Match, user, *, upto: int | None = None, as_seat: int |
         events = [Event.from_dict(e) for e in records[-1].events]
     names = seat_names(seats)
     return {"step": upto, "total": total, "seat": seat, "view": game.view_for(state, seat),
-            "events": [_named(e.text, names) for e in events if e.visible_to(seat)],
-            "mover": records[-1].seat if upto else None}
+            "events": [_named(e.text, names) for e in events if full or e.visible_to(seat)],
+            "mover": records[-1].seat if upto else None, "state": state if full else None}

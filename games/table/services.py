@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import secrets
 import uuid
 from datetime import datetime, timedelta
 from functools import partial
@@ -12,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games.table import access, changes, clock, computers, persistence, referee, selectors, unit_of_work
+from games.table import access, changes, clock, commitments, computers, persistence, referee, selectors, unit_of_work
 from games import registry
 from grailsite.errors import MoveRejected, NotAllowed, NotFound, ServiceError, StaleVersion
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
@@ -39,8 +38,14 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
                  vacation_days: int = 0, allow_spectators: bool = True, title: str = "",
                  creator_choice: dict | None = None, seed: int | None = None, rematch_of: Match | None = None,
                  computers_at: dict[int, str] | None = None, computer_delay: int = computers.DEFAULT_DELAY,
-                 computer_takeover: bool = False, rated: bool = True, takeover_after: int = 2) -> Match:
+                 computer_takeover: bool = False, rated: bool = True, takeover_after: int = 2,
+                 contribution: str | bytes | None = None, secret: bytes | None = None) -> Match:
     """Create a match with the creator in seat 0 and invited users in the next seats.
+
+    The game is committed (games/table/commitments.py): a secret is drawn and its commitment
+    published now; ``contribution`` is the creator's share of the seed (32 hex digits from
+    their browser; none: zeros). A caller that gives its own ``seed`` (tests keeping their
+    deals) makes a game without a commitment; ``secret`` (tests) commits to a known secret.
 
     ``computers_at`` gives seats (by index, never the creator's) to computer players of the
     named levels; invitees take the other seats in order. The game starts as soon as every
@@ -87,20 +92,27 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
         raise ServiceError("A game without spectators is by invitation: invite a player, or seat a "
                            "computer player, in every seat.")
     choice = _seat_choice(kind, creator, creator_choice or {})
+    if seed is not None and secret is not None:
+        raise ValueError("A game is given a seed (not committed) or a secret (committed), not both.")
+    contribution = commitments.contribution_text(contribution)
     with transaction.atomic():
         match = Match.objects.create(
             kind=kind, title=title[:80], creator=creator, options=options, num_seats=num_seats,
-            allow_spectators=allow_spectators, seed=seed if seed is not None else secrets.randbits(62),
+            allow_spectators=allow_spectators, seed=seed,
             clock=clock_kind, clock_amount=clock_amount if clock_kind != "none" else 0,
             weekend_pause=weekend_pause, vacation_days=vacation_days, rematch_of=rematch_of,
             computer_delay=computer_delay, computer_takeover=computer_takeover, practice=practice,
             rated=_rated_at_creation(rated, computer_seats=len(computer_seats)), takeover_after=takeover_after)
-        seats = [Seat.objects.create(match=match, index=0, user=creator, accepted=True, choice=choice)]
+        if seed is None:
+            commitments.commit(match, secret)
+        seats = [Seat.objects.create(match=match, index=0, user=creator, accepted=True, choice=choice,
+                                     contribution=commitments.seat_contribution(match, contribution))]
         waiting = iter(invitees)
         for index in range(1, num_seats):
             if index in computer_seats:
                 seats.append(Seat.objects.create(match=match, index=index, accepted=True,
-                                                 computer=computer_seats[index]))
+                                                 computer=computer_seats[index],
+                                                 contribution=commitments.seat_contribution(match, computer=True)))
                 continue
             invitee = next(waiting, None)
             seats.append(Seat.objects.create(match=match, index=index, user=invitee, accepted=False))
@@ -150,12 +162,15 @@ def _seat_choice(kind: str, user, choice: dict) -> dict:
         raise ServiceError(str(exc)) from None
 
 
-def match_join(*, match_id: int, user, choice: dict | None = None) -> Match:
+def match_join(*, match_id: int, user, choice: dict | None = None, contribution: str | bytes | None = None) -> Match:
     """Take an open seat, or accept an invitation. Starts the match when every seat is taken.
+    ``contribution``: the joiner's share of a committed game's seed (as ``match_create``'s);
+    a newcomer in a game under way gives none, its seed being fixed already.
     A game under way takes a newcomer in a new seat when its rules allow it (``_join_running``).
     Who may sit at all is games/table/access.py's answer, asked first, whatever the game's status:
     a private game admits only those invited, and nobody sits again at a table they left."""
     choice = None if choice is None else dict(choice)
+    contribution = commitments.contribution_text(contribution)
     with transaction.atomic():
         match, seats = lock_match(match_id)
         access.check_join(match, user, seats)
@@ -172,7 +187,8 @@ def match_join(*, match_id: int, user, choice: dict | None = None) -> Match:
                 raise ServiceError("Every seat is taken.")
         mine.user, mine.accepted = user, True
         mine.choice = _seat_choice(match.kind, user, choice or {})
-        mine.save(update_fields=["user", "accepted", "choice"])
+        mine.contribution = commitments.seat_contribution(match, contribution)  # published at once, with the seat
+        mine.save(update_fields=["user", "accepted", "choice", "contribution"])
         if took_open_seat and match.creator_id != user.id:  # "someone joined your open game" (a notice, a push)
             persistence.notify(match.creator_id, match.pk, Notification.Kind.JOINED,
                                f"{user.username} joined your game of {registry.get(match.kind).name} #{match.pk}.")
@@ -230,11 +246,13 @@ def _start(match: Match, seats: list[Seat]) -> None:
         except ValueError as exc:
             raise ServiceError(str(exc)) from None
     match.setup_options = options
+    if commitments.committed(match):
+        match.seed = commitments.seed_at_setup(match, seats)  # every seat is filled: the seed is fixed now
     try:
         match.state = game.setup(match.num_seats, options, match.seed)
     except ValueError as exc:
         raise ServiceError(f"The game could not be set up: {exc}") from None
-    match.save(update_fields=["setup_options"])
+    match.save(update_fields=["setup_options", "seed"])
     match.status = Match.Status.ACTIVE
     match.started_at = timezone.now()
     _after_change(match, seats, game, mover=None)
@@ -512,7 +530,7 @@ def _fitted(head: str, more: str) -> str:
     return cut[:end + 1] if end > len(head) else cut.rstrip() + "…"
 
 
-def match_rematch(*, match_id: int, user) -> tuple[Match, bool]:
+def match_rematch(*, match_id: int, user, contribution: str | bytes | None = None) -> tuple[Match, bool]:
     """A new game after a finished one: the same game and table options, clock, spectators
     and computer players, the same people invited (each accepts, choosing again what the
     game asks of a seat, the CCG's deck). The asker sits first and the others follow in
@@ -520,7 +538,8 @@ def match_rematch(*, match_id: int, user) -> tuple[Match, bool]:
     rematch invites the others and has a seat fewer for each person left out, or an open
     seat where the game needs the players. One rematch per game: asked again, by anyone, it
     is the one already made (the CCG's drawn game makes its own at once). Returns (the
-    rematch, whether this call made it); the finished game's pages are told (a bump)."""
+    rematch, whether this call made it); the finished game's pages are told (a bump).
+    ``contribution``: the asker's share of the rematch's seed (``match_create``)."""
     with transaction.atomic():
         old, seats = lock_match(match_id)
         mine = next((s for s in seats if s.user_id == user.id and s.accepted), None)
@@ -544,7 +563,7 @@ def match_rematch(*, match_id: int, user) -> tuple[Match, bool]:
             vacation_days=old.vacation_days, allow_spectators=old.allow_spectators,
             title=(f"Rematch: {base}" if base else f"Rematch of #{old.pk}")[:80],
             creator_choice=_own_choice(mine.choice), rematch_of=old, computer_delay=old.computer_delay,
-            computer_takeover=old.computer_takeover, takeover_after=old.takeover_after)
+            computer_takeover=old.computer_takeover, takeover_after=old.takeover_after, contribution=contribution)
         old.__dict__["_rematch"] = {"id": rematch.pk, "status": rematch.status}
         _bump(old, seats)
     return rematch, True

@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Union
 
 from ninja import Body, Field, Path, Query, Router, Schema, Status
-from pydantic import ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator
 from typing_extensions import TypeAliasType
 
-from games.table import computers, selectors, services
+from games.table import computers, records, selectors, services
 from games import registry
 from grailsite.api_auth import MaybeViewer, Viewer
 from grailsite.api_types import ERRORS, NO_NUL, PUBLIC, Count, ErrorOut, Id, In, JsonObject, MatchId, Username, other_keys
@@ -64,6 +64,13 @@ def game_kinds(request):
 
 # -- matches --------------------------------------------------------------------------------
 
+# A player's share in a committed game's seed (docs/verify.md): 16 bytes from their own random
+# source, in lowercase hex. Left out, it is 16 zero bytes (never one the site picks).
+Contribution = Annotated[str, Field(min_length=32, max_length=32, pattern=r"^[0-9a-f]{32}$",
+                                    description="16 random bytes in hex, from the player's own random source: "
+                                                "their share in the game's seed (docs/verify.md). Left out: "
+                                                "16 zero bytes.")]
+
 class ClockIn(In):
     kind: Literal["days", "hours", "minutes", "none"] = "days"
     amount: int = Field(3, ge=0, le=1000)
@@ -97,6 +104,7 @@ class MatchCreateIn(In):
                                                            "times in a row is handed to a computer player.")
     rated: bool = Field(True, description="The result moves the players' ratings (kept only when every seat is "
                                           "a person).")
+    contribution: Contribution | None = None
 
 
 class MatchSummaryOut(Schema):
@@ -152,6 +160,17 @@ class RematchOut(Schema):
     status: str
 
 
+class CommitmentOut(Schema):
+    """A committed game's promise (docs/verify.md): the commitment and each seat's
+    contribution (null while it has none) from the start; the secret and the seed they give
+    only once the game is over."""
+    commitment: str
+    edition: int | str
+    contributions: list[str | None]
+    secret: str | None
+    seed: int | None
+
+
 class MatchOut(Schema):
     """The game as the viewer may see it: ``view`` and ``legal_moves`` are the rules' own;
     ``ending`` is set once the game is over (for this viewer), ``situation`` says why a game
@@ -176,6 +195,8 @@ class MatchOut(Schema):
     ending: EndingOut | None = None
     situation: list[str] = []
     rematch: RematchOut | None = None
+    commitment: CommitmentOut | None = Field(None, description="Null for a game set up without a commitment "
+                                                               "(every game before they began).")
 
 
 @router.get("matches/", response={200: MatchListOut, **ERRORS}, url_name="api_matches")
@@ -192,7 +213,7 @@ def match_create(request, body: MatchCreateIn):
         vacation_days=body.clock.vacation_days, allow_spectators=body.spectators, title=body.title,
         creator_choice=body.choice, computers_at=_computer_seats(body.computers),
         computer_delay=body.computer_delay, computer_takeover=body.computer_takeover, rated=body.rated,
-        takeover_after=body.takeover_after)
+        takeover_after=body.takeover_after, contribution=body.contribution)
     return Status(201, selectors.match_payload(match, request.user))
 
 
@@ -244,6 +265,11 @@ def match_move(request, match_id: MatchId, body: MoveIn):
 
 class JoinIn(In):
     choice: JsonObject | None = None
+    contribution: Contribution | None = None
+
+
+class RematchIn(In):
+    contribution: Contribution | None = None
 
 
 class OkOut(Schema):
@@ -258,7 +284,7 @@ class StatusOut(Schema):
 @router.post("matches/{int:id}/join/", response={200: MatchOut, **ERRORS}, url_name="api_match_join")
 def match_join(request, match_id: MatchId, body: JoinIn = Body(default_factory=JoinIn)):
     match = services.match_join(match_id=selectors.match_get(match_id).pk, user=request.user,
-                                choice=body.choice if body else None)
+                                choice=body.choice if body else None, contribution=body.contribution if body else None)
     return selectors.match_payload(match, request.user)
 
 
@@ -288,12 +314,13 @@ def match_add_time(request, match_id: MatchId, body: AddTimeIn):
 
 @router.post("matches/{int:id}/rematch/", response={201: MatchOut, 200: MatchOut, **ERRORS},
              url_name="api_match_rematch")
-def match_rematch(request, match_id: MatchId):
+def match_rematch(request, match_id: MatchId, body: RematchIn = Body(default_factory=RematchIn)):
     """A new game with the same players, seats held by computer players, game and table
     options as this finished one; the other players are invited. Asked again (by anyone of
     the table), it answers with the rematch already made (200)."""
     ratelimits.check(request, "match_create")
-    rematch, created = services.match_rematch(match_id=selectors.match_get(match_id).pk, user=request.user)
+    rematch, created = services.match_rematch(match_id=selectors.match_get(match_id).pk, user=request.user,
+                                              contribution=body.contribution if body else None)
     return Status(201 if created else 200, selectors.match_payload(rematch, request.user))
 
 
@@ -352,6 +379,8 @@ def match_chat_post(request, match_id: MatchId, body: ChatIn):
 class ReplayQuery(Schema):
     step: Count | None = None
     as_seat: int | None = Field(None, alias="as", ge=1, le=16, description="Watch as seat N (from 1).")
+    full: bool = Field(False, description="Once the game is over: the rules' whole state at this step too "
+                                          "(every hand, every deck order).")
 
 
 class ReplayOut(Schema):
@@ -361,13 +390,97 @@ class ReplayOut(Schema):
     view: Any
     events: list[str]
     mover: int | None
+    state: Any = None
 
 
 @router.get("matches/{int:id}/replay/", response={200: ReplayOut, **ERRORS}, auth=PUBLIC,
             url_name="api_match_replay")
 def match_replay(request, match_id: MatchId, query: Query[ReplayQuery]):
     as_seat = None if query.as_seat is None else query.as_seat - 1  # seats are numbered from 1
-    return selectors.replay_frames(selectors.match_get(match_id), request.user, upto=query.step, as_seat=as_seat)
+    return selectors.replay_frames(selectors.match_get(match_id), request.user, upto=query.step, as_seat=as_seat,
+                                   full=query.full)
+
+
+# -- the game's record and its check (docs/verify.md) ---------------------------------------
+
+# The record's parts are plain pydantic models: ninja's Schema reads each object through
+# an attribute getter meant for ORM rows, which for a long game's hundreds of moves cost
+# more than building the record (docs/performance.md, "A game's record").
+class RecordPlayerOut(BaseModel):
+    seat: int
+    name: str
+    held_by: Literal["person", "computer"]
+    held_by_at_end: Literal["person", "computer"]
+
+
+class RecordMoveOut(BaseModel):
+    seq: int
+    seat: int
+    time: str = Field(..., description="When it was made: ISO 8601 in UTC, for reading only.")
+    who: Literal["person", "computer", "clock"]
+    move: dict[str, Any] = Field(..., description="The move exactly as the rules applied it.")
+
+
+class RecordResultOut(BaseModel):
+    winners: list[int]
+    draw: bool
+    reason: str
+
+
+class RecordOut(Schema):
+    """The game's record as docs/verify.md defines it (format 1), checked by
+    ``python -m games.rules.verify RECORD.json``. Whole once the game is over (``complete``);
+    before, ``secret``, ``seed``, ``setup_options``, ``moves`` and ``result`` are null."""
+    record_format: int
+    match: int
+    kind: str
+    edition: int | str
+    complete: bool
+    status: str
+    setup_options: dict[str, Any] | None
+    players: list[RecordPlayerOut]
+    commitment: str | None = Field(..., description="Null: the game was set up without a commitment.")
+    secret: str | None
+    contributions: list[str | None]
+    seed: int | None
+    moves: list[RecordMoveOut] | None
+    result: RecordResultOut | None
+
+
+class CheckOut(Schema):
+    """games/rules/verify.py's check of the game's own record: each step that matched
+    (``checked``, in order) and the first that did not (``problem``; null when it checks)."""
+    ok: bool
+    problem: str | None
+    checked: list[str]
+    moves: int
+    seed: int | None
+    outcome: RecordResultOut | None
+    complete: bool
+    commitment: str | None
+    secret: str | None
+    contributions: list[str | None]
+
+
+def _record_source(match_id: int, user):
+    """The game with its setup options (a record holds them) and its seats, if this viewer
+    may see it."""
+    return selectors.viewable(match_id, user, setup_options=True)
+
+
+@router.get("matches/{int:id}/record/", response={200: RecordOut, **ERRORS}, auth=PUBLIC,
+            url_name="api_match_record")
+def match_record(request, match_id: MatchId):
+    """The game's record, for anyone who may see the game (docs/verify.md)."""
+    return records.record_for(*_record_source(match_id, request.user))
+
+
+@router.get("matches/{int:id}/check/", response={200: CheckOut, **ERRORS}, auth=PUBLIC,
+            url_name="api_match_check")
+def match_check(request, match_id: MatchId):
+    """Check the game's own record on the server, as ``python -m games.rules.verify`` would."""
+    ratelimits.check(request, "game_check")
+    return records.check_for(*_record_source(match_id, request.user))
 
 
 class LogOut(Schema):

@@ -5,13 +5,13 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404
+from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from decks import selectors as deck_selectors
 from games.inbox import recap
-from games.table import access, computers, selectors, services
+from games.table import access, commitments, computers, selectors, services
 from games import registry
 from games.players import lobby as lobby_games
 from games.players import profiles
@@ -93,7 +93,8 @@ def match_vs_computer(request):
     try:
         match = services.match_create(
             creator=request.user, kind=kind, num_seats=game.min_players, clock_kind="none", clock_amount=0,
-            computers_at={i: level for i in range(1, game.min_players)}, creator_choice=choice)
+            computers_at={i: level for i in range(1, game.min_players)}, creator_choice=choice,
+            contribution=request.POST.get("contribution"))
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("home")
@@ -149,7 +150,8 @@ def match_new(request):
                     creator_choice=raw_values(panel.seat) if panel.seat is not None else None,
                     computers_at=form.computer_seats(), computer_delay=form.cleaned_data["computer_delay"],
                     computer_takeover=form.cleaned_data["computer_takeover"],
-                    rated=form.cleaned_data["rated"], takeover_after=form.cleaned_data["takeover_after"])
+                    rated=form.cleaned_data["rated"], takeover_after=form.cleaned_data["takeover_after"],
+                    contribution=request.POST.get("contribution"))
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
@@ -192,6 +194,7 @@ def match_detail(request, match_id):
         "left": access.left(request.user, seats),
         "chat": selectors.chat_for(match, player=my_seat is not None, reader=request.user),
         "can_chat": selectors.can_chat(match, request.user, seats), **_room_assets(match.kind),
+        "fairness": _fairness(match, seats),
         "seat_form": registry.room(match.kind).seat_form_for(request.user, prefix="seat")
         if request.user.is_authenticated else None, **_table_guide(match)})
 
@@ -203,7 +206,8 @@ def match_action(request, match_id, action):
     match, _seats = _viewable_or_404(match_id, request.user)
     seat_form = registry.room(match.kind).seat_form_for(request.user, request.POST, prefix="seat")
     calls = {"join": lambda: services.match_join(match_id=match.pk, user=request.user,
-                                                 choice=raw_values(seat_form) if seat_form is not None else None),
+                                                 choice=raw_values(seat_form) if seat_form is not None else None,
+                                                 contribution=request.POST.get("contribution")),
              "decline": lambda: services.match_decline(match_id=match.pk, user=request.user),
              "resign": lambda: services.match_resign(match_id=match.pk, user=request.user),
              "abandon": lambda: services.match_abandon(match_id=match.pk, user=request.user),
@@ -231,8 +235,18 @@ def match_history(request, match_id):
 
 
 def match_replay(request, match_id):
+    """The replay, stepped move by move; ``?at=N`` opens it at move N (0: the setup), a link
+    to share. A number beyond the last move opens the last; anything else is refused."""
     match, _seats = _viewable_or_404(match_id, request.user)
-    return render(request, "games/replay.html", {"match": match, "game": registry.get(match.kind),
+    raw = request.GET.get("at")
+    at = None
+    if raw is not None:
+        if not (raw.isascii() and raw.isdigit()):
+            return HttpResponseBadRequest(f"?at= takes a move number: 0 for the setup, up to {match.move_count}.",
+                                          content_type="text/plain; charset=utf-8")
+        # Compared as text first: a number of any length is clamped, never converted whole.
+        at = match.move_count if len(raw.lstrip("0")) > 9 else min(int(raw), match.move_count)
+    return render(request, "games/replay.html", {"match": match, "game": registry.get(match.kind), "at": at,
                                                  **_room_assets(match.kind)})
 
 
@@ -275,6 +289,19 @@ def game_rules(request, kind):
     return render(request, room.rules_template, {
         "room": room, "game": room.game, "goal": room.how_to_win(), "options": room.option_rows(),
         "levels": [label for _, label in computers.level_choices(kind)]})
+
+
+def _fairness(match, seats) -> dict:
+    """The game page's "Fair shuffle" card (games/table/commitments.py): the commitment and
+    each seat's contribution from the start, the secret and seed once the game is over, and
+    for an ended game its record and the "Check this game" section."""
+    public = commitments.public(match, seats)
+    over = commitments.is_over(match)
+    contributions = (public or {}).get("contributions") or [None] * len(seats)
+    return {"committed": public is not None, "over": over, "set_up": match.started_at is not None,
+            "checkable": public is not None and over and match.started_at is not None,
+            "seats": [{"label": seat.label, "contribution": c} for seat, c in zip(seats, contributions)],
+            **(public or {})}
 
 
 def _table_guide(match) -> dict:

@@ -153,6 +153,7 @@
       location.reload();  // the waiting room became a game: the page around it changes
       return;
     }
+    if (statusChanged && (data.status === "finished" || data.status === "abandoned")) refreshFairness(this.id);
     this.drawSeats();
     this.drawDecisions();
     this.drawOutcome();
@@ -345,7 +346,9 @@
         title: "A new game with the same players and table options; the others are invited." }, "Rematch");
       button.addEventListener("click", function () {
         button.disabled = true;
-        api("POST", "/api/matches/" + d.id + "/rematch/", {}).then(function (next) {
+        // The asker's share in the rematch's seed, from this browser (static/js/contribution.js).
+        var body = window.GrailContribution ? { contribution: window.GrailContribution() } : {};
+        api("POST", "/api/matches/" + d.id + "/rematch/", body).then(function (next) {
           location.href = "/games/" + next.id + "/";
         }, function (err) { button.disabled = false; page.showError(err.message); });
       });
@@ -621,11 +624,56 @@
     });
   };
 
+  /* "Fair shuffle" (templates/games/_fairness.html): the game just ended under this page, so
+     its secret is out and its record and check are offered: the section is drawn again by
+     the server, as a page opened now would show it. */
+  function refreshFairness(id) {
+    fetch("/games/" + id + "/", { credentials: "same-origin" }).then(function (r) { return r.text(); }).then(function (html) {
+      var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("fairness");
+      var old = document.getElementById("fairness");
+      if (!fresh || !old) return;
+      old.replaceWith(document.importNode(fresh, true));
+      wireCheck();
+    }).catch(function () { /* the page opened later shows it */ });
+  }
+
+  /* "Check this game": the server runs games/rules/verify.py on the game's record; shown
+     here step by step, with what it compared. */
+  function wireCheck() {
+    var box = document.getElementById("check-game");
+    if (!box) return;
+    var button = document.getElementById("check-run"), out = document.getElementById("check-result");
+    button.addEventListener("click", function () {
+      button.disabled = true;
+      out.hidden = false;
+      out.textContent = "Checking…";
+      api("GET", "/api/matches/" + box.dataset.match + "/check/").then(function (report) {
+        out.textContent = "";
+        out.className = "check-result " + (report.ok ? "check-ok" : "check-bad");
+        var steps = el("ol", { class: "check-steps", "data-testid": "check-steps" });
+        report.checked.forEach(function (step) { steps.appendChild(el("li", { text: step })); });
+        out.appendChild(steps);
+        var facts = el("dl", { class: "check-facts" });
+        function fact(term, value) { facts.appendChild(el("dt", { text: term })); facts.appendChild(el("dd", {}, el("code", { text: String(value) }))); }
+        if (report.commitment) fact("Commitment", report.commitment);
+        if (report.secret) fact("Secret", report.secret);
+        (report.contributions || []).forEach(function (c, i) { fact("Seat " + (i + 1) + "'s contribution", c); });
+        if (report.seed !== null) fact("Seed", report.seed);
+        fact("Moves replayed", report.moves);
+        out.appendChild(facts);
+        out.appendChild(el("p", { class: "check-verdict", "data-testid": "check-verdict",
+          text: report.ok ? "The record checks." : "Mismatch: " + report.problem }));
+      }, function (err) { out.textContent = err.message; }).then(function () { button.disabled = false; });
+    });
+  }
+  Grail.wireCheck = wireCheck;
+
   Grail.start = function () {
     var root = document.getElementById("match");
     var page = new Page(root);
     Grail.page = page;
     page.wireChat();
+    wireCheck();
     page.load().then(function () { page.connect(); });
     // A tab coming back from sleep checks at once rather than at the next heartbeat.
     document.addEventListener("visibilitychange", function () {
@@ -638,13 +686,18 @@
     }
   };
 
+  /* The replay, move by move. The address always names the move shown (?at=N), so it is a
+     link to share; the page opens at the move its address names. Once the game is over the
+     viewer may watch it as any seat saw it, or read the rules' whole state (every hand). */
   Grail.startReplay = function () {
     var root = document.getElementById("replay"), id = root.dataset.match;
     var board = document.getElementById("board"), slider = document.getElementById("step");
     var label = document.getElementById("step-label"), events = document.getElementById("replay-events");
-    var base = null, asSeat = "";
+    var share = document.getElementById("share-link"), whole = document.getElementById("replay-state");
+    var base = null, asSeat = "", full = false;
     function show(step) {
-      var url = "/api/matches/" + id + "/replay/?step=" + step + (asSeat === "" ? "" : "&as=" + asSeat);
+      var url = "/api/matches/" + id + "/replay/?step=" + step + (asSeat === "" ? "" : "&as=" + asSeat) +
+        (full ? "&full=true" : "");
       api("GET", url).then(function (frame) {
         slider.max = frame.total; slider.value = frame.step;
         label.textContent = "Step " + frame.step + " of " + frame.total;
@@ -656,23 +709,33 @@
           seatName: function (s) { return base.seats[s] && base.seats[s].username || "Seat " + (s + 1); }, el: el,
           withNames: function (text) { return withNames(text, base.seats); }
         });
+        var here = location.pathname + "?at=" + frame.step;
+        if (window.history && history.replaceState) history.replaceState(null, "", here);
+        share.href = here;
+        whole.hidden = !full;
+        whole.textContent = full ? JSON.stringify(frame.state, null, 1) : "";
       }).catch(function (err) { label.textContent = err.message; });
     }
-    // Once the game is over every hand may be revealed: watch the replay as any seat saw it.
+    // Once the game is over every hand may be revealed: as any seat saw it, or all of it.
     function seatChooser() {
       var select = el("select", { id: "as-seat", "data-testid": "as-seat" });
       select.appendChild(el("option", { value: "", text: base.my_seat === null ? "a spectator" : "yourself" }));
       base.seats.forEach(function (s) {
         select.appendChild(el("option", { value: String(s.seat + 1), text: s.username || "Seat " + (s.seat + 1) }));
       });
-      select.addEventListener("change", function () { asSeat = select.value; show(slider.value); });
+      select.appendChild(el("option", { value: "full", text: "everything (every hand and deck, as the rules hold them)" }));
+      select.addEventListener("change", function () {
+        full = select.value === "full";
+        asSeat = full ? "" : select.value;
+        show(slider.value);
+      });
       var controls = root.querySelector(".replay-controls");
       controls.parentNode.insertBefore(el("p", { class: "replay-as" }, "Watch as ", select), controls.nextSibling);
     }
     api("GET", "/api/matches/" + id + "/").then(function (d) {
       base = d;
-      if (base.status === "finished") seatChooser();
-      show(0);
+      if (base.status === "finished" || base.status === "abandoned") seatChooser();
+      show(root.dataset.at || 0);
     });
     slider.addEventListener("input", function () { show(slider.value); });
     document.getElementById("first").onclick = function () { show(0); };

@@ -1,7 +1,7 @@
 """Who may see, join and talk in a game, as a table: every registered kind of the site ×
 status (open, active, finished) × door (page, API, join by API and by page, chat, history
-and replay, websocket) × who (anonymous, a stranger, a person invited, a seated player,
-staff). The rule is games/table/access.py's, written down in docs/architecture.md ("Who may see
+and replay, the record and its check, websocket) × who (anonymous, a stranger, a person
+invited, a seated player, staff). The rule is games/table/access.py's, written down in docs/architecture.md ("Who may see
 and join a game"); this file states it again, door by door, as the expected answers.
 
 A private game (no spectators) admits only the people invited to it, before and after it
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 SITE_KINDS = sorted(__import__(p, fromlist=["ROOM"]).ROOM.kind for p in registry.ROOMS)
 STATUSES = ("open", "active", "finished")
 VIEW_DOORS = ("page", "history page", "replay page", "API game", "API log", "API chat list", "API replay",
-              "websocket")
+              "API record", "API check", "websocket")
 
 
 def test_the_site_kinds_are_the_five_of_the_registry():
@@ -101,7 +101,8 @@ def view_door(client, door: str, match) -> int:
     paths = {"page": f"/games/{match.pk}/", "history page": f"/games/{match.pk}/history/",
              "replay page": f"/games/{match.pk}/replay/", "API game": f"/api/matches/{match.pk}/",
              "API log": f"/api/matches/{match.pk}/log/", "API chat list": f"/api/matches/{match.pk}/chat/",
-             "API replay": f"/api/matches/{match.pk}/replay/"}
+             "API replay": f"/api/matches/{match.pk}/replay/", "API record": f"/api/matches/{match.pk}/record/",
+             "API check": f"/api/matches/{match.pk}/check/"}
     return client.get(paths[door]).status_code
 
 

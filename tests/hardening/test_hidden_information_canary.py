@@ -9,7 +9,8 @@ the shell adds around a view (legal moves, log, seats, outcome) for every kind. 
 kind's own ``view_for`` hides what it must is that kind's test (tests/rules/, and
 tests/platform/test_ccg_hidden_information.py); here it is checked exactly for the test game
 "secret" (tests/secret_game.py), whose hands and deck are unmistakable strings, which also
-makes the check above provably non-vacuous."""
+makes the check above provably non-vacuous. Each game is committed, and its secret (and the
+seed it gives) are in no viewer's payload while it is under way."""
 import json
 import random
 import re
@@ -30,6 +31,9 @@ pytestmark = pytest.mark.django_db
 STEPS = 40          # per kind; enough to deal, draw and play in every kind registered today
 MIN_LENGTH = 4      # shorter strings ("up", "yes") are words, not secrets
 IDENTIFIER = re.compile(r"[a-z_]+")
+# Each game is committed to a known secret (games/table/commitments.py), which no viewer may
+# be shown before the game is over: it gives the seed, and every card still to come.
+SECRET = bytes.fromhex("5ec0e7" * 10 + "5ec0")
 
 
 def keys_in(data) -> set[str]:
@@ -67,12 +71,12 @@ def start(kind: str, users) -> Match:
     choices = [None] * len(players)
     try:
         match = services.match_create(creator=players[0], kind=kind, num_seats=len(players),
-                                      invite=[u.username for u in players[1:]], seed=31)
+                                      invite=[u.username for u in players[1:]], secret=SECRET)
     except ServiceError:
         for user in players:
             deck_services.starter_grant(user=user)
         choices = [{"deck": Deck.objects.filter(owner=u).order_by("id").first().pk} for u in players]
-        match = services.match_create(creator=players[0], kind=kind, num_seats=len(players), seed=31,
+        match = services.match_create(creator=players[0], kind=kind, num_seats=len(players), secret=SECRET,
                                       invite=[u.username for u in players[1:]], creator_choice=choices[0])
     for user, choice in zip(players[1:], choices[1:]):
         services.match_join(match_id=match.pk, user=user, choice=choice)
@@ -122,6 +126,8 @@ def check_step(match: Match, users, watcher) -> int:
     secrets = {i: strings - public for i, strings in own.items()}
     for index, user in viewers:
         text = json.dumps(selectors.match_payload(match, user, seats=seats))
+        if match.status == Match.Status.ACTIVE:
+            assert SECRET.hex() not in text and str(match.seed) not in text, f"{match.kind}: the game's secret or seed"
         for other, theirs in secrets.items():
             if other == index:
                 continue

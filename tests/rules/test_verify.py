@@ -358,6 +358,17 @@ def test_a_malformed_record_names_its_field(records):
                                                             "(moves are numbered from 1, in order)")
 
 
+def test_a_record_the_site_cannot_check_says_why(records):
+    """The site's record of a game not committed, of one under way, and of one called off
+    before it was set up: each names what is missing, not only a field's wrong type."""
+    assert _problem(dict(records["duel"], commitment=None, secret=None)).startswith(
+        "commitment: none was published: the game was set up before the site committed")
+    assert _problem(dict(records["duel"], secret=None, seed=None, moves=None)) == (
+        "secret: not revealed yet: a game's record can be checked once the game is over")
+    assert _problem(dict(records["duel"], seed=None)) == (
+        "seed: none: the game was never set up, so there is nothing to replay")
+
+
 def test_rules_are_found_by_kind_without_the_site():
     for kind in KINDS:
         assert verify.rules_for(kind).kind == kind

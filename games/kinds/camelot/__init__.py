@@ -18,8 +18,11 @@ from .guide import GUIDE
 
 
 def setup_options(match, seats) -> dict:
-    """The table options plus the edition of the rules this game is played under."""
-    return {**(match.options or {}), "edition": editions.CURRENT}
+    """The table options plus the edition of the rules this game is played under: the one its
+    commitment named when it was created (a new edition released before the last seat is
+    taken does not change it), or the current one for a game not committed."""
+    edition = int(match.rules_edition) if match.rules_edition else editions.CURRENT
+    return {**(match.options or {}), "edition": edition}
 
 
 ROOM = Room(
@@ -28,4 +31,5 @@ ROOM = Room(
     urls=[path("api/camelot/boards/<slug:name>/", views.board, name="api_camelot_board")],
     style="board.css",
     guide=GUIDE,
+    edition=editions.CURRENT,
 )
