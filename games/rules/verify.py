@@ -250,6 +250,13 @@ def _check_clock(game: Game, state: dict, seat: int, move: dict, where: str) -> 
     if _plain(move) == _plain(expected):
         return _applied(game, state, seat, move, where)
     if move == RESIGN:
+        # The site's referee (docs/rules/time.md): a seat whose own turn ran out loses a game of
+        # two, or leaves a larger one at the table's limit, by a resignation the clock makes;
+        # and a seat whose timeout move the rules refuse leaves the same way. Only a seat the
+        # rules were waiting for on its own turn may lose so, or one whose move was refused.
+        own_turn = any(p.seat == seat and p.kind in game.own_turn_waits for p in game.pending(state))
+        if own_turn:
+            return _applied(game, state, seat, move, where)
         try:
             game.apply(state, seat, expected)
         except IllegalMove:
@@ -257,8 +264,8 @@ def _check_clock(game: Game, state: dict, seat: int, move: dict, where: str) -> 
         except Exception as err:  # noqa: BLE001 - the site resigns only on a refusal, never after a crash
             raise Mismatch(f"{where}: the rules cannot make their own timeout move "
                            f"({type(err).__name__}: {err})") from None
-        raise Mismatch(f"{where}: the seat was resigned though the rules' timeout move "
-                       f"{json.dumps(_plain(expected))} was legal")
+        raise Mismatch(f"{where}: the seat was resigned though it was not its own turn and the rules' timeout "
+                       f"move {json.dumps(_plain(expected))} was legal")
     raise Mismatch(f"{where}: not the rules' timeout move, which is {json.dumps(_plain(expected))}")
 
 
@@ -280,8 +287,23 @@ def _plain(value):
 
 def _check_result(game: Game, state: dict, recorded, players: list[dict], report: Report) -> dict | None:
     outcome = game.outcome(state)
+    if isinstance(recorded, dict) and recorded.get("aborted") is True:
+        # The referee ended the game before a person's first move: no result, whatever the moves.
+        if outcome is not None or recorded.get("winners") or recorded.get("draw"):
+            raise Mismatch(f"result: an aborted game has no winner and the moves must not end it, but the record "
+                           f"says {json.dumps(recorded)}")
+        report.checked.append("result: aborted before every person had moved; no winner")
+        return recorded
     if outcome is not None:
-        if recorded != outcome.as_dict():
+        expected = outcome.as_dict()
+        if isinstance(recorded, dict) and recorded.get("reason") != expected.get("reason") \
+                and {k: v for k, v in recorded.items() if k != "reason"} == {k: v for k, v in expected.items()
+                                                                                if k != "reason"}:
+            # The referee's words for a loss on time ("Seat 2 ran out of time.") stand for the
+            # rules' (a resignation): the result is the same.
+            report.checked.append(f"result: {recorded['reason']}")
+            return recorded
+        if recorded != expected:
             raise Mismatch(f"result: the moves end the game with {json.dumps(outcome.as_dict())}, "
                            f"but the record says {json.dumps(recorded)}")
         report.checked.append(f"result: {outcome.reason or 'as recorded'}")
