@@ -24,7 +24,7 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.display(description="seed")
     def seed_once_over(self, match):
-        if match.record_format and match.status not in (Match.Status.FINISHED, Match.Status.ABANDONED):
+        if match.record_format and match.status not in Match.ENDED:
             return "shown once the game is over"
         return match.seed
 

@@ -21,6 +21,9 @@ class Match(models.Model):
         # resigned or ran out of time first (games/table/referee.py). No winner, not rated.
         ABORTED = "aborted", "Aborted"
 
+    # A game that will never change again: played out, called off or aborted.
+    ENDED = (Status.FINISHED, Status.ABANDONED, Status.ABORTED)
+
     class Clock(models.TextChoices):
         NONE = "none", "No clock"
         SECONDS = "seconds", "Seconds per move"

@@ -24,7 +24,7 @@ from grailsite.errors import ServiceError
 
 ZEROS = C.COMPUTER_CONTRIBUTION.hex()
 _CONTRIBUTION = re.compile(r"[0-9a-f]{%d}" % (2 * C.CONTRIBUTION_BYTES))
-OVER = (Match.Status.FINISHED, Match.Status.ABANDONED)
+OVER = Match.ENDED
 
 
 def committed(match: Match) -> bool:

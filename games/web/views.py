@@ -18,7 +18,7 @@ from games.players import profiles
 from grailsite.errors import NotAllowed, ServiceError
 from games.web.forms import MatchCreateForm
 from games.kinds.base import raw_values
-from games.models import Notification
+from games.models import Match, Notification
 from games.rules.base import IllegalMove
 
 
@@ -36,7 +36,7 @@ def home(request):
     # A game I am out of is over for me, though the others play on: it is listed with the
     # finished ones, not as "In play".
     over_for_me = {m.pk for m in mine if m.status == "active" and m.ending}
-    finished = [m for m in mine if m.status in ("finished", "abandoned", "aborted") or m.pk in over_for_me][:30]
+    finished = [m for m in mine if m.status in Match.ENDED or m.pk in over_for_me][:30]
     my_moves = sorted((m for m in mine if m.my_turn and m.status == "active"), key=selectors.urgency)
     return render(request, "games/home.html", {
         # The moves I owe, most urgent first; an invitation waits for my answer as much as a move does.

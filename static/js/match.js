@@ -3,6 +3,8 @@
    DOM is built with textContent only: usernames, chat and card texts are user input. */
 (function () {
   "use strict";
+  // A game that will never change again (games.models.Match.ENDED).
+  var ENDED = ["finished", "abandoned", "aborted"];
   var renderers = {};
   var Grail = { renderers: renderers };
 
@@ -153,7 +155,7 @@
       location.reload();  // the waiting room became a game: the page around it changes
       return;
     }
-    if (statusChanged && (data.status === "finished" || data.status === "abandoned")) refreshFairness(this.id);
+    if (statusChanged && ENDED.indexOf(data.status) >= 0) refreshFairness(this.id);
     this.drawSeats();
     this.drawDecisions();
     this.drawOutcome();
@@ -734,7 +736,7 @@
     }
     api("GET", "/api/matches/" + id + "/").then(function (d) {
       base = d;
-      if (base.status === "finished" || base.status === "abandoned") seatChooser();
+      if (ENDED.indexOf(base.status) >= 0) seatChooser();
       show(root.dataset.at || 0);
     });
     slider.addEventListener("input", function () { show(slider.value); });

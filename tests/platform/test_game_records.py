@@ -253,8 +253,8 @@ def test_who_made_each_move_person_computer_or_clock(make_user, client):
     alice, bob = make_user("alice"), make_user("bob")
     game = registry.get("cupquest")
     match = services.match_create(creator=alice, kind="cupquest", num_seats=3, invite=["bob"],
-                                  computers_at={2: "knight"}, computer_takeover=True, clock_kind="hours",
-                                  clock_amount=12, contribution=MINE)
+                                  computers_at={2: "knight"}, computer_takeover=True, takeover_after=1,
+                                  clock_kind="hours", clock_amount=12, contribution=MINE)
     services.match_join(match_id=match.pk, user=bob, contribution=THEIRS)
     people = {0: alice, 1: bob}
 
