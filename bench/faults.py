@@ -43,6 +43,9 @@ Scenarios (each on resources of its own: the machine's PostgreSQL and Redis are 
   timer_restarts the same shape, 30 turn deadlines falling due over 30 s while
                 worker1, worker2 and beat are restarted one after the other: fired once,
                 missed, twice (must be 0), lateness
+  flood_and_tarpit  deadlines falling due while games move flat out over websockets and 40 push
+                endpoints accept connections and never answer (bench/clock_lateness.py): lateness
+                p50/p99/max, moves a second
   db_down_moves a move over a player's socket while the bench database
                 refuses connections: how soon and how it is answered, and how soon the same
                 move is acknowledged once the database lets connections in again
@@ -1209,6 +1212,16 @@ def scenario_timer_restarts(redis, workdir, n=30):
         prod_shape.stop(cfg)
 
 
+def scenario_flood_and_tarpit(redis, workdir):
+    """Deadlines falling due while games move flat out over websockets and 40 push endpoints
+    never answer: bench/clock_lateness.py, on `make prod`'s shape with the clocks' lane."""
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "clock_lateness.py"), "--seconds", "60"], cwd=ROOT,
+                         env={**os.environ, "REDIS_URL": redis.url}, capture_output=True, text=True, timeout=1800)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr[-2000:])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 SCENARIOS = {"edge": scenario_edge, "timer_redis": scenario_timer_redis, "timer_worker": scenario_timer_worker, "burst": scenario_burst,
              "db_kill": scenario_db_kill, "soak": scenario_soak, "held_redis": scenario_held_redis,
              "camelot_computer": scenario_camelot_computer, "sweep_cost": scenario_sweep_cost,
@@ -1216,7 +1229,8 @@ SCENARIOS = {"edge": scenario_edge, "timer_redis": scenario_timer_redis, "timer_
              "analysis": scenario_analysis,
              "db_recover": scenario_db_recover, "connect_flood": scenario_connect_flood,
              "db_down_moves": scenario_db_down_moves,
-             "rolling_restart": scenario_rolling_restart, "timer_restarts": scenario_timer_restarts}
+             "rolling_restart": scenario_rolling_restart, "timer_restarts": scenario_timer_restarts,
+             "flood_and_tarpit": scenario_flood_and_tarpit}
 
 
 def main():

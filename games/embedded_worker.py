@@ -1,11 +1,14 @@
-"""The in-process worker of the embedded default (no Redis, no Celery): a daemon thread that
-runs the same sweep as Celery beat every few seconds, so turn timers still fire and no
-computer player's move is lost (each is first tried on a timer thread of its own after the
-table's delay: games/table/computers.py).
+"""The in-process worker of the embedded default (no Redis, no Celery): two daemon threads
+that run the same sweeps as Celery beat every few seconds, one a lane, as the production
+shape has a worker for each (settings.LANE_QUEUES): the clocks' thread fires turn timers and
+makes every computer player's move that is due (each is first tried on a timer thread of its
+own after the table's delay: games/table/computers.py); the side thread sends notification
+e-mail, reminders and pushes. A slow push service or a long e-mail round only ever holds up
+the side thread, never a clock.
 
-The thread must outlive anything one round hits (a locked database, a rules bug in one
-game, a lost connection): each step runs on its own, a failure is logged and the next
-round starts afresh with a new connection."""
+Each thread must outlive anything one round hits (a locked database, a rules bug in one
+game, a lost connection): each step runs on its own, a failure is logged and the next round
+starts afresh with a new connection (Django gives each thread its own)."""
 from __future__ import annotations
 
 import logging
@@ -19,32 +22,38 @@ from games.table import services
 
 log = logging.getLogger(__name__)
 
+LANES = ("clocks", "side")
 
-def _steps():
-    """What one round does, in order; each step is tried even when the one before failed."""
-    return (("deadline sweep", services.deadlines_sweep),
-            ("computer moves", services.computer_moves_sweep),
-            ("notification e-mails", emails.notification_emails_send),
+
+def _steps(lane: str):
+    """What one round of ``lane`` does, in order; each step is tried even when the one before failed."""
+    if lane == "clocks":
+        return (("deadline sweep", services.deadlines_sweep),
+                ("computer moves", services.computer_moves_sweep))
+    return (("notification e-mails", emails.notification_emails_send),
             ("reminders", reminders.sweep),
             ("pushes", push.sweep))
 
 
-def sweep_once() -> int:
-    """One round of the embedded worker. Returns how many of its steps failed."""
+def sweep_once(lanes=LANES) -> int:
+    """One round of the given lanes, one after the other. Returns how many steps failed."""
     failed = 0
-    for name, step in _steps():
-        try:
-            close_old_connections()
-            step()
-        except Exception:  # noqa: BLE001 - logged; the timers must keep running
-            failed += 1
-            log.exception("embedded worker: %s failed", name)
-            _drop_connection()
-    _drop_connection()
-    if not failed:  # /readyz (grailsite/health.py): the timers are being kept
-        from grailsite.health import sweep_done
+    for lane in lanes:
+        lane_failed = 0
+        for name, step in _steps(lane):
+            try:
+                close_old_connections()
+                step()
+            except Exception:  # noqa: BLE001 - logged; the timers must keep running
+                lane_failed += 1
+                log.exception("embedded worker: %s failed", name)
+                _drop_connection()
+        _drop_connection()
+        if lane == "clocks" and not lane_failed:  # /readyz (grailsite/health.py): the timers are kept
+            from grailsite.health import sweep_done
 
-        sweep_done()
+            sweep_done()
+        failed += lane_failed
     return failed
 
 
@@ -56,18 +65,18 @@ def _drop_connection() -> None:
         log.warning("embedded worker: closing the database connection failed", exc_info=True)
 
 
-def _loop(stop: threading.Event, interval: float) -> None:
+def _loop(stop: threading.Event, interval: float, lane: str) -> None:
     while not stop.wait(interval):
         try:
-            sweep_once()
+            sweep_once((lane,))
         except Exception:  # noqa: BLE001 - belt and braces: sweep_once already catches per step
-            log.exception("embedded worker: round failed")
+            log.exception("embedded worker: %s round failed", lane)
 
 
 def start(interval: float | None = None) -> threading.Event:
-    """Start the sweep thread; set the returned event to stop it."""
+    """Start one sweep thread a lane; set the returned event to stop them all."""
     stop = threading.Event()
-    thread = threading.Thread(target=_loop, args=(stop, interval or settings.EMBEDDED_SWEEP_SECONDS),
-                              name="grailsite-sweep", daemon=True)
-    thread.start()
+    for lane in LANES:
+        threading.Thread(target=_loop, args=(stop, interval or settings.EMBEDDED_SWEEP_SECONDS, lane),
+                         name=f"grailsite-{lane}", daemon=True).start()
     return stop

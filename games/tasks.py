@@ -1,4 +1,6 @@
-"""Celery tasks: thin wrappers over services."""
+"""Celery tasks: thin wrappers over services. Each goes to its lane by name
+(settings.CELERY_TASK_ROUTES): deadlines, computer moves and the timers' sweeps to the
+clocks' lane, the rest to the side lane."""
 from datetime import datetime
 
 from celery import shared_task
@@ -49,21 +51,11 @@ def notification_emails_send() -> int:
 
 
 @shared_task(ignore_result=True)
-def push_flush(user_id: int) -> int:
-    """A batch window after a change notified this person: one push of everything waiting."""
-    return push.flush_and_deliver(user_id)
-
-
-@shared_task(ignore_result=True)
-def push_sweep() -> int:
-    """Beat, every few seconds: pushes whose task was lost, quiet hours over, retries due."""
-    return push.sweep()
-
-
-@shared_task(ignore_result=True)
-def reminders_plan(match_id: int) -> int:
-    """After a change set deadlines in this match: the reminders before them."""
-    return reminders.plan(match_id)
+def push_sweep(waited: float | None = None) -> int:
+    """The side lane's batch of pushes: asked for a window after changes notified people
+    (push.flush_on_commit: everything waiting by then), and by beat every few seconds as the
+    guarantee (a lost message, quiet hours over, retries due)."""
+    return push.sweep(waited=waited)
 
 
 @shared_task(ignore_result=True)

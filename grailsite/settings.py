@@ -13,6 +13,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Exchange, Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -284,8 +285,21 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-deadlines": {"task": "games.tasks.deadlines_sweep", "schedule": 60.0},
     "send-notification-emails": {"task": "games.tasks.notification_emails_send", "schedule": 300.0},
 }
-# Parallel test runs on one Redis each use their own queue, so no run takes another's tasks.
+# Two lanes, each a queue with workers of its own (docs/deploy.md): the clocks' lane takes
+# deadlines, computer players' moves and the timers' sweeps, and nothing else, so no side work
+# ever waits in front of a clock (one shared queue once let deadlines run 72-100 s late under
+# a flood of moves); the side lane takes pushes, reminders and e-mail. Every task is routed
+# by name, so a task sent from any process (a web process, a worker of either lane) goes to
+# its lane. Parallel test runs on one Redis each use their own queue names.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("GRAILSITE_CELERY_QUEUE", f"{CHANNEL_PREFIX}-tasks")
+LANE_QUEUES = {"side": CELERY_TASK_DEFAULT_QUEUE, "clocks": f"{CELERY_TASK_DEFAULT_QUEUE}-clocks"}
+CLOCK_TASKS = ("games.tasks.deadline_fire", "games.tasks.timers_sweep", "games.tasks.deadlines_sweep",
+               "games.tasks.computer_move")
+CELERY_TASK_ROUTES = {**{name: {"queue": LANE_QUEUES["clocks"]} for name in CLOCK_TASKS},
+                      "games.tasks.*": {"queue": LANE_QUEUES["side"]}}
+# Both queues declared, so a purge empties both; a worker consumes only the lanes its -Q names
+# (grailsite/deploy/worker.sh), or both when it names none (the tests' workers).
+CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name) for name in LANE_QUEUES.values()]
 TIMERS_USE_CELERY = bool(REDIS_URL)
 EMBEDDED_SWEEP_SECONDS = float(os.environ.get("EMBEDDED_SWEEP_SECONDS", "5"))
 
@@ -361,8 +375,10 @@ if not VAPID_PRIVATE_KEY and not PRODUCTION and VAPID_KEY_FILE.is_file():
     VAPID_PRIVATE_KEY = VAPID_KEY_FILE.read_text().strip()
 # Who runs the site, for the push services (a mailto: or https: URL).
 VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@grailsite.local")
-# A person's notices within this many seconds make one push.
-PUSH_BATCH_SECONDS = float(os.environ.get("PUSH_BATCH_SECONDS", "2"))
+# A person's notices within this many seconds make one push; each web process hands a
+# change's notices to the side lane at most once a window (games/inbox/push.py), so a push
+# comes within a second of its change and a flood of moves sends a few messages a second.
+PUSH_BATCH_SECONDS = float(os.environ.get("PUSH_BATCH_SECONDS", "0.5"))
 PUSH_TTL_SECONDS = env_int("PUSH_TTL_SECONDS", 12 * 3600)   # how long a push service keeps one for an offline device
 # One exchange with a push service: the connect, each read, and the whole of it (a server that
 # trickles its answer is cut off); a delivery run takes no new send after PUSH_RUN_SECONDS,
@@ -386,7 +402,10 @@ PUSH_ENDPOINT_PORTS = [int(p) for p in os.environ.get("PUSH_ENDPOINT_PORTS", "44
 # Tests and benches only: their push service listens on loopback (tests/push_service.py). Off
 # by default, and refused in production.
 PUSH_ALLOW_LOOPBACK = env_bool("PUSH_ALLOW_LOOPBACK", False)
-if PRODUCTION and PUSH_ALLOW_LOOPBACK:
+# A benchmark of the production shape (bench/clock_lateness.py points pushes at a loopback
+# listener that never answers) says so; a deployment never does.
+BENCH = env_bool("GRAILSITE_BENCH", False)
+if PRODUCTION and PUSH_ALLOW_LOOPBACK and not BENCH:
     raise ImproperlyConfigured("PUSH_ALLOW_LOOPBACK is for tests and benches: production never pushes to loopback.")
 CELERY_BEAT_SCHEDULE["push-sweep"] = {"task": "games.tasks.push_sweep", "schedule": TIMERS_SWEEP_SECONDS,
                                       "options": {"expires": TIMERS_SWEEP_SECONDS}}

@@ -11,7 +11,6 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.inbox import reminders
 from games.live import publisher
 from games.live.publisher import match_group, user_group
 from games.table import unit_of_work
@@ -24,15 +23,15 @@ FAST_PATH_HORIZON = timedelta(hours=1)
 
 
 def match_changed_on_commit(match, seats_to_nudge, *, timers=()) -> None:
-    """After commit: nudge the pages of the seats that owe a move, and set a timer for each
-    seat whose deadline was (re)set by this change (``timers``). The game pages' frames are
-    published by games/live/frames.py."""
+    """After commit: nudge the pages of the seats that owe a move, and set a timer on the
+    clocks' lane for each seat whose deadline was (re)set by this change (``timers``) and
+    falls within the hour. The game pages' frames are published by games/live/frames.py; the
+    reminders before the new deadlines are planned by the side lane's sweep, from the seats'
+    rows this change wrote (games/inbox/reminders.py)."""
     deadlines = [(s.index, s.deadline) for s in timers]
     user_ids = [s.user_id for s in seats_to_nudge if s.user_id]
     if user_ids:
         unit_of_work.on_commit(partial(_nudge, match.pk, user_ids))
-    if deadlines:  # the reminders before them (a Celery task after commit)
-        reminders.plan_on_commit(match.pk)
     soon = [(i, d) for i, d in deadlines if d - timezone.now() <= FAST_PATH_HORIZON]
     if soon and settings.TIMERS_USE_CELERY:
         # A Celery send may wait on the broker: never on an event loop (games/table/unit_of_work.py).

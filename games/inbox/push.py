@@ -7,9 +7,10 @@ transaction with ``pushed_at`` NULL, and refreshing an unread one sets it back t
 notice the person already read on the site (a chat line reaching their open page) is never
 pushed.
 
-1. On commit the change asks for a flush of each notified person (``flush_on_commit``): a
-   Celery task ``PUSH_BATCH_SECONDS`` later, at most one per person and window from each
-   process, so ten games turning to them at once make one task and one push.
+1. On commit the change hands its notices to the side lane (``flush_on_commit``): one sweep
+   ``PUSH_BATCH_SECONDS`` later, asked for at most once a window by each process, which
+   flushes everyone whose notices waited that long: a burst of moves sends a handful of task
+   messages, and ten games turning to one person at once make one push.
 2. ``flush`` claims the person's waiting notices (row locks, skip-locked: a notice goes into
    one push only), drops those they did not choose or cannot receive (no subscription, no
    VAPID key), holds them whole if it is their quiet hours (``PushPreferences.held_until``),
@@ -23,8 +24,10 @@ pushed.
    guarantee: it flushes whoever has notices waiting longer than the window (a lost task,
    quiet hours over) and sends every delivery that is due (retries, a dead worker's lease).
 
-None of it runs on the move path: a move only writes its notices and, after commit, sends
-one small task message (or, in the embedded default, nothing: the sweep thread flushes).
+None of it runs on the move path: a move only writes its notices and, after commit, at most
+one small task message a window from each process (in the embedded default, nothing: the
+side thread sweeps). It all runs on the side lane (settings.LANE_QUEUES), never in front of
+a clock.
 """
 from __future__ import annotations
 
@@ -77,7 +80,10 @@ TITLES = {
 URGENCY = [PushEvent.YOUR_TURN, PushEvent.DEADLINE, PushEvent.INVITATION, PushEvent.GAME_OVER, PushEvent.JOINED,
            PushEvent.CHAT]
 
-FLUSH_TASK = "games.tasks.push_flush"   # named, not imported: the tasks import the services
+SWEEP_TASK = "games.tasks.push_sweep"   # named, not imported: the tasks import the services
+# A sweep asked for after a change may wait this long past its time in a busy side lane
+# before it is dropped as stale (the beat's next one takes its work).
+TIMERS_SWEEP_GRACE = 30.0
 MAX_NOTICES = 100          # in one push; more wait for the next
 MAX_ATTEMPTS = 6           # a delivery's tries: 5 s, 10 s, 20 s, 40 s, 80 s apart, then dropped
 FIRST_RETRY = timedelta(seconds=5)
@@ -227,43 +233,44 @@ def device_label(user_agent: str) -> str:
 
 # --- after a change ----------------------------------------------------------------------
 
-_scheduled: dict[int, float] = {}
-_scheduled_lock = threading.Lock()
+_nudged_at = float("-inf")  # when this process last asked the side lane for a sweep
+_nudge_lock = threading.Lock()
 
 
 def flush_on_commit(user_ids) -> None:
-    """Once the change commits, a flush of each of these people's notices a batch window
-    later. Without Celery (the embedded default) the sweep thread does it on its round."""
+    """Once the change commits, its notices reach the side lane in a batch: this process asks
+    for one sweep a batch window later, unless it asked less than a window ago (that sweep
+    has not run yet and takes these notices too: they committed before it runs). So a burst
+    of a thousand moves sends a handful of task messages, never one a move or a person, and a
+    notice missed by a hair waits for the beat's sweep. Without Celery (the embedded default)
+    the side thread sweeps on its round."""
     if not settings.TIMERS_USE_CELERY or not user_ids:
         return
-    # A Celery send may wait on the broker: never on an event loop (games/table/unit_of_work.py).
-    unit_of_work.on_commit(partial(_schedule, tuple(set(user_ids))), blocking=True)
-
-
-def _schedule(user_ids) -> None:
-    """One flush task per person and window from this process: a flush sent less than a
-    window ago has not run yet, and will take this change's notices too (they committed
-    before it runs); a notice it misses by a hair waits for the sweep."""
-    window = settings.PUSH_BATCH_SECONDS
+    global _nudged_at
     now = time.monotonic()
-    due = []
-    with _scheduled_lock:
-        for user_id in user_ids:
-            if now - _scheduled.get(user_id, float("-inf")) >= window:
-                _scheduled[user_id] = now
-                due.append(user_id)
-        if len(_scheduled) > 10_000:
-            for user_id in [u for u, at in _scheduled.items() if now - at >= window]:
-                del _scheduled[user_id]
-    if not due:
-        return
+    with _nudge_lock:
+        if now - _nudged_at < settings.PUSH_BATCH_SECONDS:
+            return
+        _nudged_at = now
+    # A Celery send may wait on the broker: never on an event loop (games/table/unit_of_work.py).
+    unit_of_work.on_commit(_nudge, blocking=True)
+
+
+def _nudge() -> None:
     from grailsite.celery import app
 
-    for user_id in due:
-        try:
-            app.send_task(FLUSH_TASK, args=(user_id,), countdown=window)
-        except Exception:  # the broker is down: the sweep flushes them
-            log.warning("could not schedule a push flush for user %s", user_id, exc_info=True)
+    try:
+        app.send_task(SWEEP_TASK, kwargs={"waited": 0}, countdown=settings.PUSH_BATCH_SECONDS,
+                      expires=settings.PUSH_BATCH_SECONDS + TIMERS_SWEEP_GRACE)
+    except Exception:  # the broker is down: the beat's sweep takes them
+        log.warning("could not hand the notices to the side lane", exc_info=True)
+
+
+def forget_nudges() -> None:
+    """The next change asks for a sweep again (tests: each starts with a fresh window)."""
+    global _nudged_at
+    with _nudge_lock:
+        _nudged_at = float("-inf")
 
 
 # --- flushing: notices into deliveries ----------------------------------------------------
@@ -560,14 +567,16 @@ def flush_and_deliver(user_id: int, *, now: datetime | None = None, run: Run | N
     return sent
 
 
-def sweep(*, limit: int = 200, now: datetime | None = None) -> int:
-    """The guarantee (see the module's docstring): flush everyone whose notices waited longer
-    than a window and is not in quiet hours, then send every due delivery, within one run's
-    budget and shares (see above). Each person and delivery is tried on its own: one
-    failing never stops the others. Returns how many sent."""
+def sweep(*, limit: int = 200, now: datetime | None = None, waited: float | None = None) -> int:
+    """Flush everyone whose notices waited at least ``waited`` seconds (a batch window when not
+    given: the beat's guarantee) and who is not in quiet hours, then send every due delivery,
+    within one run's budget and shares (see above). A sweep a change asked for
+    (``flush_on_commit``) runs a window after it and takes every notice waiting by then
+    (``waited=0``), those of the changes whose own ask it stood for included. Each person and
+    delivery is tried on its own: one failing never stops the others. Returns how many sent."""
     now = now or timezone.now()
     run = Run()
-    window = timedelta(seconds=settings.PUSH_BATCH_SECONDS)
+    window = timedelta(seconds=settings.PUSH_BATCH_SECONDS if waited is None else waited)
     users = list(Notification.objects.filter(pushed_at__isnull=True, read_at__isnull=True,
                                              created_at__lte=now - window)
                  .exclude(user__push_preferences__held_until__gt=now)

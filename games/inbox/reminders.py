@@ -2,12 +2,12 @@
 
 A reminder is a timer row (``games.models.Reminder``), like the deadline it warns of:
 
-- **Planned** after the change that set a seat's deadline (``plan_on_commit`` from
-  games/inbox/notify.py, then a Celery task, or at once in the embedded default): one row per
-  reminder of the person's cadence, and one row ``before=0`` that only says "planned", so the
-  sweep can tell a deadline nobody planned for (a lost task) from one with no reminder due.
-  Planning again is harmless (the rows are unique), and it drops the unfired rows of seats
-  whose deadline moved on.
+- **Planned** by the side lane's sweep (``plan_missing``), in batches, for every person's
+  deadline that has no plan yet: the change that set the deadline records it (the seat's row)
+  and sends nothing, so a burst of moves adds no task. One row per reminder of the person's
+  cadence, and one row ``before=0`` that only says "planned", so the sweep can tell a
+  deadline nobody planned for from one with no reminder due. Planning again is harmless (the
+  rows are unique), and it drops the unfired rows of seats whose deadline moved on.
 - **Fired** by the sweep (beat every few seconds, or the embedded worker's round): each due
   row is claimed under a row lock (SKIP LOCKED) in the transaction that marks it fired and
   writes its notice, so a worker that dies before the commit leaves it unfired for the next
@@ -15,8 +15,9 @@ A reminder is a timer row (``games.models.Reminder``), like the deadline it warn
   goes the way of every notice (games/inbox/push.py); the e-mail, for those who want it, is sent
   inside that transaction (a crash between the mail server's answer and the commit would send
   it again; a mail server that refuses it costs that e-mail, logged, not the reminder).
-- **Dropped** when it is due and the seat's deadline is no longer the one it was for (they
-  moved, or the game ended): marked fired, nothing sent.
+- **Forgotten** by the sweep once the seat's deadline is no longer the one it was for (they
+  moved, or the game ended): the unfired rows are deleted (``drop_moved_on``); one that falls
+  due before the sweep gets to it is dropped when it is fired: marked fired, nothing sent.
 
 The cadence is the person's (``PushPreferences.reminder_hours``, default 24, 4 and 1 hours
 before) on a days clock; on an hours or minutes clock each is scaled by the allowance over
@@ -28,15 +29,13 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
-from functools import partial
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from games.inbox import emails
-from games.table import clock, persistence, unit_of_work
+from games.table import clock, persistence
 from games import registry
 from games.models import Match, Notification, Reminder, Seat
 from grailsite import metrics
@@ -44,36 +43,11 @@ from grailsite.accounts.models import PushPreferences
 
 log = logging.getLogger(__name__)
 
-PLAN_TASK = "games.tasks.reminders_plan"  # named, not imported: the tasks import the services
 REFERENCE = timedelta(days=3)   # the allowance the default cadence is written for
 MIN_BEFORE = timedelta(seconds=30)
 PLANNED = timedelta(0)          # the row that only marks a deadline as planned
 MAX_HOURS = 7 * 24
 MAX_REMINDERS = 5
-
-
-def plan_on_commit(match_id: int) -> None:
-    """After the change commits, plan the reminders of this match's new deadlines."""
-    if settings.TIMERS_USE_CELERY:
-        unit_of_work.on_commit(partial(_send_plan, match_id), blocking=True)
-    else:  # the embedded default: no worker to send it to, and SQLite is right here
-        unit_of_work.on_commit(partial(_plan_quietly, match_id), blocking=True)
-
-
-def _send_plan(match_id: int) -> None:
-    from grailsite.celery import app
-
-    try:
-        app.send_task(PLAN_TASK, args=(match_id,))
-    except Exception:  # the broker is down: the sweep plans it (plan_missing)
-        log.warning("could not send the reminders' plan of match %s", match_id, exc_info=True)
-
-
-def _plan_quietly(match_id: int) -> None:
-    try:
-        plan(match_id)
-    except Exception:  # noqa: BLE001 - the sweep plans what this missed
-        log.exception("planning the reminders of match %s failed", match_id)
 
 
 # --- the cadence -------------------------------------------------------------------------
@@ -161,8 +135,8 @@ def _plan_seats(seats: list[Seat], now: datetime) -> int:
 
 
 def plan_missing(*, limit: int = 200, now: datetime | None = None) -> int:
-    """The guarantee behind ``plan_on_commit``: every person's deadline nobody planned for
-    (its task lost with a worker or Redis) is planned now."""
+    """Every person's deadline nobody planned for yet is planned now, the earliest first, in
+    one batch of at most ``limit`` seats."""
     now = now or timezone.now()
     planned = Reminder.objects.filter(seat=OuterRef("pk"), deadline=OuterRef("deadline"))
     seats = list(Seat.objects.filter(deadline__gt=now, user__isnull=False, match__status=Match.Status.ACTIVE)
@@ -240,7 +214,19 @@ def forget_old(*, now: datetime | None = None) -> int:
 
 
 def sweep(*, now: datetime | None = None) -> int:
-    """One round: plan what was missed, fire what is due. Returns how many reminded."""
+    """One round: forget what moved on, plan what is new, fire what is due. Returns how many
+    reminded."""
     now = now or timezone.now()
+    drop_moved_on()
     plan_missing(now=now)
     return fire_due(now=now)
+
+
+def drop_moved_on(*, limit: int = 500) -> int:
+    """Unfired rows (the "planned" mark included) whose seat's deadline is no longer the one
+    they were for (the person moved, the game ended) are owed nothing: deleted, in batches, as
+    ``plan`` does for one match, so a new deadline at the same seat is planned afresh."""
+    stale = (Reminder.objects.filter(fired_at__isnull=True).exclude(seat__deadline=F("deadline"))
+             .values_list("pk", flat=True)[:limit])
+    deleted, _ = Reminder.objects.filter(pk__in=list(stale)).delete()
+    return deleted

@@ -1,7 +1,8 @@
 """`make prod`: the production shape of docker-compose.yml as ordinary processes on this
-machine, under supervisord: Debian's nginx in front of two web processes (uvicorn), two
-Celery workers and one beat, on the PostgreSQL and Redis its configuration names (started
-when they are on this machine and down; see ``ensure_services``).
+machine, under supervisord: Debian's nginx in front of two web processes (uvicorn), a Celery
+worker for the clocks' lane, two for the side lane and one beat, on the PostgreSQL and Redis
+its configuration names (started when they are on this machine and down; see
+``ensure_services``).
 
 It runs what compose runs: the same scripts (web.sh, worker.sh, beat.sh beside this file),
 the same application environment (app.env, compose's env_file), and the same nginx site
@@ -19,7 +20,7 @@ local URL). Everything else has a default, overridable from the environment:
 
     PROD_DIR          run folder: configs, logs, pids, metrics (default: .prod in the repo)
     PROD_PORT         nginx's port (8080)          PROD_WEB_PORTS   the web processes' (8001,8002)
-    PROD_WORKERS      Celery workers (2)
+    PROD_WORKERS      Celery workers of the side lane (2); the clocks' lane has one of its own
     PROD_DATABASE_URL (postgres://postgres@127.0.0.1:5432/grailsite_prod; created if missing)
     PROD_REDIS_URL    (redis://127.0.0.1:6379/0)   PROD_REDIS_URLS  channel-layer shards (none)
     PROD_PREFIX       Redis key and queue prefix (grailprod)
@@ -170,8 +171,12 @@ serverurl=unix://{cfg.run}/supervisor.sock
     for i, port in enumerate(cfg.web_ports, 1):
         parts.append(f"[program:web{i}]\ncommand={DEPLOY}/web.sh\nenvironment=HOST=\"127.0.0.1\",PORT=\"{port}\"\n"
                      f"stdout_logfile={logs}/web{i}.log\nstopwaitsecs=30\n{common}")
+    # The clocks' lane has a worker of its own, which nothing else uses (settings.LANE_QUEUES);
+    # the side lane's workers take pushes, reminders and e-mail.
+    parts.append(f"[program:clocks]\ncommand={DEPLOY}/worker.sh\nenvironment=WORKER_NAME=\"clocks\",WORKER_LANES=\"clocks\"\n"
+                 f"stdout_logfile={logs}/clocks.log\nstopwaitsecs=30\n{common}")
     for i in range(1, cfg.workers + 1):
-        parts.append(f"[program:worker{i}]\ncommand={DEPLOY}/worker.sh\nenvironment=WORKER_NAME=\"worker{i}\"\n"
+        parts.append(f"[program:worker{i}]\ncommand={DEPLOY}/worker.sh\nenvironment=WORKER_NAME=\"worker{i}\",WORKER_LANES=\"side\"\n"
                      f"stdout_logfile={logs}/worker{i}.log\nstopwaitsecs=30\n{common}")
     # Beat leaves at once on SIGINT; on SIGTERM it sat until supervisord killed it 10 s later.
     parts.append(f"[program:beat]\ncommand={DEPLOY}/beat.sh\nstdout_logfile={logs}/beat.log\nstopsignal=INT\n"
@@ -365,7 +370,7 @@ def start(cfg: Config) -> None:
     subprocess.run([str(VENV_BIN / "supervisord"), "-c", str(cfg.supervisor_conf)], cwd=ROOT, env=env, check=True)
     wait_ready(cfg.url)
     print(f"grailsite is served at {cfg.url}/ (nginx; web processes on {', '.join(map(str, cfg.web_ports))}; "
-          f"{cfg.workers} workers and beat). Logs: {cfg.run / 'logs'}. Stop: make prod-stop", flush=True)
+          f"a clocks worker, {cfg.workers} side workers and beat). Logs: {cfg.run / 'logs'}. Stop: make prod-stop", flush=True)
 
 
 def stop(cfg: Config, timeout: float = 60.0) -> None:
@@ -396,7 +401,7 @@ def wait_healthy(port: int, timeout: float = 60.0) -> None:
 
 
 # What a program's log says once it serves again after a (re)start.
-READY_LINES = {"worker": " ready.", "beat": "beat: Starting..."}
+READY_LINES = {"worker": " ready.", "clocks": " ready.", "beat": "beat: Starting..."}
 
 
 def wait_log(path: Path, offset: int, text: str, timeout: float = 180.0) -> None:

@@ -142,7 +142,8 @@ def main() -> dict:
         t.join(TIME_LIMIT + 10)
     # Let the worker finish any round it started, then look at what it left.
     time.sleep(0.2)
-    worker_alive = any(t.name == "grailsite-sweep" and t.is_alive() for t in threading.enumerate())
+    alive = {t.name for t in threading.enumerate() if t.is_alive()}
+    worker_alive = all(f"grailsite-{lane}" in alive for lane in embedded_worker.LANES)
     stop_worker.set()
     finished = Match.objects.filter(pk__in=matches, status="finished").count()
     return {"failures": failures + logged.seen, "worker_alive": worker_alive, "finished": finished,

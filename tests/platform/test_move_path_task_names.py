@@ -13,8 +13,8 @@ def test_the_named_tasks_are_the_registered_ones():
     assert computers.COMPUTER_MOVE_TASK in app.tasks and tasks.computer_move.name == computers.COMPUTER_MOVE_TASK
 
 
-def test_the_push_flush_is_the_registered_task():
+def test_the_push_sweep_is_the_registered_task():
     from games.inbox import push
 
     app.loader.import_default_modules()
-    assert push.FLUSH_TASK in app.tasks and tasks.push_flush.name == push.FLUSH_TASK
+    assert push.SWEEP_TASK in app.tasks and tasks.push_sweep.name == push.SWEEP_TASK

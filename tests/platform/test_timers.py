@@ -5,6 +5,7 @@ from datetime import timedelta
 import pytest
 from celery.contrib.testing.worker import start_worker
 from celery.signals import task_postrun
+from django.conf import settings
 from django.utils import timezone
 
 from games.inbox import notify
@@ -13,7 +14,7 @@ from games.models import Match, MoveRecord, Notification
 from games.tasks import deadline_fire, deadlines_sweep
 from grailsite.celery import app
 from games import registry
-from tests.celery_worker import wait_for
+from tests.celery_worker import purge_lanes, wait_for
 from tests.conftest import seated_players_moved
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
@@ -70,12 +71,13 @@ def test_the_beat_sweep_catches_a_lost_timer(make_match):
     match, _ = make_match(clock_kind="minutes", clock_amount=5)
     seated_players_moved(match)
     deadline = _due_in(match, 0.2)
-    app.control.purge()
+    purge_lanes()
     notify._schedule(match.pk, match.version, [(0, deadline)])
     # Redis restarts or the worker dies: the scheduled task is gone.
     assert app.control.purge() >= 1
     time.sleep(0.3)
-    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10,
+                      queues=[settings.LANE_QUEUES["clocks"]]):
         deadlines_sweep.delay()
         assert wait_for(lambda: timed_out_moves(match).exists())
         deadlines_sweep.delay()  # a second sweep finds nothing more to do
