@@ -85,6 +85,11 @@ class Match(models.Model):
     # Counts for the players' ratings of this kind (games/players/ratings.py): asked by the creator
     # (on by default) and kept only when every seat is a person; a practice game never is.
     rated = models.BooleanField(default=False)
+    # What the game is part of: '' for a game of its own, or a tournament's or a ladder's
+    # game (the row that says which is games.tournaments' TournamentGame or LadderChallenge,
+    # found by this match). Kept on the match so the end of an ordinary game, which the
+    # table announces to everyone, costs the competitions no query to learn it is not theirs.
+    competition = models.CharField(max_length=12, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -265,9 +270,14 @@ class Notification(models.Model):
         TIMEOUT = "timeout", "Timed out"
         CHAT = "chat", "Chat"
         JOINED = "joined", "A player joined"
+        # A tournament started, a new round has a game of yours, a tournament ended with your
+        # place (games/tournaments/notices.py).
+        TOURNAMENT = "tournament", "Tournament news"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE)
+    # A tournament's notice links to the tournament when it names no game of the reader's.
+    tournament = models.ForeignKey("Tournament", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(max_length=16, choices=Kind.choices)
     text = models.CharField(max_length=300)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -376,3 +386,219 @@ class MatchVisit(models.Model):
 
     def __str__(self):
         return f"{self.user_id} saw match {self.match_id} at move {self.seq}"
+
+
+# --- tournaments and ladders (games/tournaments/) ----------------------------------------
+
+class Tournament(models.Model):
+    """A tournament of one game (the formats' rules: docs/tournaments.md). Its games are
+    ordinary matches, played by correspondence on the tournament's clock; a round lasts at
+    most ``round_days``, and the next is paired as soon as the last game of a round ends."""
+
+    class Format(models.TextChoices):
+        SWISS = "swiss", "Swiss"
+        TABLES = "tables", "Tables by score"
+        ROUND_ROBIN = "round_robin", "Round robin"
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Taking entries"
+        RUNNING = "running", "Running"
+        PAUSED = "paused", "Paused"
+        FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+
+    name = models.CharField(max_length=80)
+    kind = models.CharField(max_length=32, db_index=True)
+    format = models.CharField(max_length=12, choices=Format.choices)
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_tournaments")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    # Swiss and tables: the rounds the organiser chose. Round robin: set at the start from the
+    # schedule (every pair once, or every seat once at a group's table).
+    rounds = models.PositiveSmallIntegerField(default=3)
+    # Swiss: 2. Tables: the players at a table. Round robin: the players in a group (a group of
+    # a game two may play meets in pairs; of a game for three or more, at one table).
+    table_size = models.PositiveSmallIntegerField(default=2)
+    max_players = models.PositiveSmallIntegerField(default=64)
+    clock = models.CharField(max_length=8, choices=Match.Clock.choices, default=Match.Clock.DAYS)
+    clock_amount = models.PositiveIntegerField(default=3)
+    # A round's games still running this long after the round began are settled by the
+    # time-out rules (games/tournaments/rounds.py).
+    round_days = models.PositiveSmallIntegerField(default=14)
+    rated = models.BooleanField(default=True)
+    invitation_only = models.BooleanField(default=False)
+    # Entrants' rating (games/players/ratings.py's display) in this game must be at least this.
+    min_rating = models.IntegerField(null=True, blank=True)
+    # When the sweep starts it, if the organiser has not (None: the organiser starts it).
+    starts_at = models.DateTimeField(null=True, blank=True)
+    current_round = models.PositiveSmallIntegerField(default=0)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    # Why it ended early, or anything else the organiser's page should say.
+    note = models.CharField(max_length=200, blank=True)
+    # Bumped by every change its page shows (an entry, a result, a round): its live group
+    # carries the number, and a page behind it reloads what it shows.
+    version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(max_players__gte=2) & Q(max_players__lte=256),
+                                   name="tournament_max_players_range"),
+            models.CheckConstraint(condition=Q(table_size__gte=2) & Q(table_size__lte=16),
+                                   name="tournament_table_size_range"),
+            models.CheckConstraint(condition=Q(rounds__gte=1) & Q(rounds__lte=64), name="tournament_rounds_range"),
+        ]
+        # The sweep's question: which open tournaments are due to start?
+        indexes = [models.Index(fields=["starts_at"], condition=Q(status="open", starts_at__isnull=False),
+                                name="tournament_due_start")]
+
+    def __str__(self):
+        return self.name
+
+
+class TournamentEntry(models.Model):
+    """A player of a tournament: a person, or (in a practice tournament only) a computer player."""
+
+    class Status(models.TextChoices):
+        INVITED = "invited", "Invited"
+        ENTERED = "entered", "Entered"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+        REMOVED = "removed", "Removed"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                             related_name="tournament_entries")
+    computer = models.CharField(max_length=24, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ENTERED)
+    # The rating (display) in the tournament's game when it started: the order within a score
+    # and the seeding of groups.
+    seed_rating = models.FloatField(default=0)
+    group = models.PositiveSmallIntegerField(null=True, blank=True)  # round robin: from 1
+    # What the player chose for the tournament's games (the CCG's deck), as a seat's choice.
+    choice = models.JSONField(default=dict, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "id"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "user"], condition=Q(user__isnull=False),
+                                               name="tournament_entry_unique_user")]
+
+    def __str__(self):
+        return f"{self.name} in {self.tournament_id}"
+
+    @property
+    def name(self) -> str:
+        if self.computer:
+            return f"Computer {self.pk} ({level_label(self.computer)})"
+        return self.user.username if self.user_id else "?"
+
+    @property
+    def playing(self) -> bool:
+        """Still paired in the rounds to come."""
+        return self.status == self.Status.ENTERED
+
+
+class TournamentRound(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    started_at = models.DateTimeField()
+    # Games still running then are settled by the time-out rules and the round closes.
+    deadline = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="tournament_round_unique")]
+        # The sweep's question: which open rounds are past their deadline?
+        indexes = [models.Index(fields=["deadline"], condition=Q(closed_at__isnull=True), name="tournament_round_due")]
+
+    def __str__(self):
+        return f"round {self.number} of {self.tournament_id}"
+
+
+class TournamentGame(models.Model):
+    """One pairing or table of a round (a match), or a player's bye or round sat out (none)."""
+
+    class Kind(models.TextChoices):
+        GAME = "game", "Game"
+        BYE = "bye", "Bye"          # a Swiss round's odd player out: a win
+        SIT_OUT = "sit_out", "Sits out"  # tables: a table's average; round robin: nothing
+        # Round robin: the scheduled opponent withdrew, so the game is won without play.
+        FORFEIT = "forfeit", "Won by forfeit"
+
+    round = models.ForeignKey(TournamentRound, on_delete=models.CASCADE, related_name="games")
+    # Said again here so that a tournament's every game is one indexed read.
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.GAME)
+    board = models.PositiveSmallIntegerField(default=1)  # 1 the top board or table
+    match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.PROTECT,
+                                 related_name="tournament_game")
+    # TournamentEntry ids in seat order (seat 1 first).
+    players = models.JSONField(default=list)
+    # Once decided: each player's place at this game, 1 first, equal numbers a tie, in the
+    # order of ``players`` (games/tournaments/results.py says how an ending gives them).
+    places = models.JSONField(null=True, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "round_id", "board"]
+
+    def __str__(self):
+        return f"board {self.board} of {self.round}"
+
+
+class Ladder(models.Model):
+    """A game's ladder: open all the time, players on rungs, challenges up (games/tournaments/ladder.py)."""
+
+    kind = models.CharField(max_length=32, unique=True)
+    # How many rungs above them a player may challenge.
+    reach = models.PositiveSmallIntegerField(default=3)
+    clock = models.CharField(max_length=8, choices=Match.Clock.choices, default=Match.Clock.DAYS)
+    clock_amount = models.PositiveIntegerField(default=3)
+    rated = models.BooleanField(default=True)
+    version = models.PositiveIntegerField(default=0)
+
+    def __str__(self):
+        return f"ladder of {self.kind}"
+
+
+class LadderRung(models.Model):
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="rungs")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ladder_rungs")
+    position = models.PositiveIntegerField()  # 1 the top rung
+    # What the player chose for their ladder games (the CCG's deck), as a seat's choice.
+    choice = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["ladder_id", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["ladder", "user"], name="ladder_rung_unique_user"),
+            # Checked at commit: a result rewrites several rungs' positions in one go.
+            models.UniqueConstraint(fields=["ladder", "position"], name="ladder_rung_unique_position",
+                                    deferrable=models.Deferrable.DEFERRED),
+        ]
+
+
+class LadderChallenge(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Being played"
+        DONE = "done", "Played"
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="challenges")
+    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    defender = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    match = models.OneToOneField(Match, on_delete=models.PROTECT, related_name="ladder_challenge")
+    status = models.CharField(max_length=6, choices=Status.choices, default=Status.OPEN)
+    # Once played: who won (None: a draw or no result) and who ran out of time, if anyone.
+    winner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="+")
+    timed_out = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["ladder"], condition=Q(status="open"), name="ladder_challenge_open")]
