@@ -15,6 +15,9 @@ from typing import Callable
 _shown: list[Callable] = []
 # (match, seats), inside the transaction that records a game's end.
 _finished: list[Callable] = []
+# (match, seats, seat), inside the transaction that aborts a game (no result, not rated):
+# ``seat`` is the one whose person left before their first move (games/table/referee.py).
+_aborted: list[Callable] = []
 # (match, seats to nudge, timers=seats whose deadline was set), once the change is written.
 _written: list[Callable] = []
 # (chat message, its public line), once the line is written.
@@ -23,11 +26,11 @@ _chatted: list[Callable] = []
 _noticed: list[Callable] = []
 
 
-def listen(*, shown: Callable | None = None, finished: Callable | None = None, written: Callable | None = None,
-           chatted: Callable | None = None, noticed: Callable | None = None) -> None:
+def listen(*, shown: Callable | None = None, finished: Callable | None = None, aborted: Callable | None = None,
+           written: Callable | None = None, chatted: Callable | None = None, noticed: Callable | None = None) -> None:
     """Add listeners (``games.apps`` calls this once per part)."""
-    for hooks, fn in ((_shown, shown), (_finished, finished), (_written, written), (_chatted, chatted),
-                      (_noticed, noticed)):
+    for hooks, fn in ((_shown, shown), (_finished, finished), (_aborted, aborted), (_written, written),
+                      (_chatted, chatted), (_noticed, noticed)):
         if fn is not None and fn not in hooks:
             hooks.append(fn)
 
@@ -40,6 +43,11 @@ def shown(match, seats, record=None) -> None:
 def finished(match, seats) -> None:
     for fn in _finished:
         fn(match, seats)
+
+
+def aborted(match, seats, seat) -> None:
+    for fn in _aborted:
+        fn(match, seats, seat)
 
 
 def written(match, seats_to_nudge, *, timers=()) -> None:

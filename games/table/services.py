@@ -162,6 +162,54 @@ def _seat_choice(kind: str, user, choice: dict) -> dict:
         raise ServiceError(str(exc)) from None
 
 
+def match_create_seated(*, creator, kind: str, holders: list, choices: list[dict] | None = None,
+                        options: dict | None = None, clock_kind: str = "days", clock_amount: int = 3,
+                        title: str = "", rated: bool = True, competition: str = "", seed: int | None = None,
+                        computer_delay: int = computers.DEFAULT_DELAY) -> Match:
+    """A game whose players were chosen already (a tournament's pairing, a ladder's challenge):
+    ``holders`` gives each seat in order a person (a user) or a computer player's level, every
+    seat is taken and accepted, and the game starts at once. Nobody is invited: whoever chose
+    the players tells them. ``creator`` need not play (a tournament's organiser);
+    ``competition`` marks the game as part of one (``Match.competition``), so it cannot be
+    abandoned. ``choices``: each seat's choice (the CCG's deck), checked as on joining."""
+    try:
+        room = registry.room(kind)
+    except LookupError as exc:
+        raise ServiceError(str(exc)) from None
+    game = room.game
+    if not game.min_players <= len(holders) <= game.max_players:
+        raise ServiceError(f"{game.name} takes {game.min_players} to {game.max_players} players.")
+    people = [h for h in holders if not isinstance(h, str)]
+    if len({u.pk for u in people}) != len(people):
+        raise ServiceError("A player is seated twice.")
+    try:
+        options = room.options_clean(options)
+        clock.validate(clock_kind, clock_amount)
+    except ValueError as exc:
+        raise ServiceError(str(exc)) from None
+    levels = {i: h for i, h in enumerate(holders) if isinstance(h, str)}
+    _computer_seats(kind, len(holders), {i: h for i, h in levels.items() if i}, computer_delay, False)
+    if levels.get(0) is not None and levels[0] not in computers.levels_for(kind):
+        raise ServiceError(f"{game.name} has no computer player '{levels[0]}'.")
+    choices = list(choices or [{}] * len(holders))
+    seat_choices = [{} if isinstance(h, str) else _seat_choice(kind, h, c or {}) for h, c in zip(holders, choices)]
+    with transaction.atomic():
+        match = Match.objects.create(
+            kind=kind, title=title[:80], creator=creator, options=options, num_seats=len(holders),
+            allow_spectators=game.allows_spectators, seed=seed,
+            clock=clock_kind, clock_amount=clock_amount if clock_kind != "none" else 0,
+            computer_delay=computer_delay, practice=bool(levels), competition=competition,
+            rated=_rated_at_creation(rated, computer_seats=len(levels)))
+        if seed is None:  # committed like every new game; nobody here gives a contribution
+            commitments.commit(match)
+        seats = [Seat.objects.create(match=match, index=i, accepted=True, choice=choice,
+                                     contribution=commitments.seat_contribution(match, computer=isinstance(holder, str)),
+                                     **({"computer": holder} if isinstance(holder, str) else {"user": holder}))
+                 for i, (holder, choice) in enumerate(zip(holders, seat_choices))]
+        _start(match, seats)
+    return match
+
+
 def match_join(*, match_id: int, user, choice: dict | None = None, contribution: str | bytes | None = None) -> Match:
     """Take an open seat, or accept an invitation. Starts the match when every seat is taken.
     ``contribution``: the joiner's share of a committed game's seed (as ``match_create``'s);
@@ -619,6 +667,9 @@ def match_abandon(*, match_id: int, user) -> Match:
         match, seats = lock_match(match_id)
         if match.creator_id != user.id and not user.is_staff:
             raise NotAllowed("Only the game's creator can abandon it.")
+        if match.competition:
+            # Its result is owed to a tournament or a ladder: it ends as any game ends.
+            raise ServiceError("A tournament or ladder game cannot be abandoned; resign instead.")
         if match.status == Match.Status.OPEN or (match.status == Match.Status.ACTIVE and match.move_count == 0):
             was_active = match.status == Match.Status.ACTIVE
             match.status = Match.Status.ABANDONED
@@ -666,6 +717,65 @@ def deadline_expire(*, match_id: int, seat_index: int, version: int | None = Non
         _rule_time_out(match, seats, seat, game)
         transaction.on_commit(partial(metrics.deadline_fired, late))
     return True
+
+
+# The clock's default answers one ``match_time_up`` makes at most (answers may lead to others).
+MAX_TIME_UP_STEPS = 50
+
+
+def match_time_up(*, match_id: int, reason: str) -> Match:
+    """The time a game had is up for every seat at once (a tournament round's deadline).
+
+    Each seat owing a decision runs out of time as at its own deadline, under the referee's
+    rules (games/table/referee.py): a wait with a default is answered by the clock, and so is
+    any wait those answers lead to; a seat that owed its own turn when the time was up runs
+    out of time on it, once. In a game of two that ends it: the seat to move loses (or the
+    game is aborted, before that person's first move). A game of three or more goes on after
+    the clock played the late seat's turn, so it ends here: the seats that ran out of time
+    lose and everyone else still in shares the win, ``reason`` saying why. Does nothing to a
+    game that is not in play."""
+    with transaction.atomic():
+        match, seats = lock_match(match_id)
+        if match.status != Match.Status.ACTIVE:
+            return match
+        game = registry.get(match.kind)
+        turns = game.own_turn_waits
+        owed = {s.index for s in seats if s.waiting_for in turns}
+        ran_out: set[int] = set()
+        for _ in range(MAX_TIME_UP_STEPS):
+            if match.status != Match.Status.ACTIVE:
+                break
+            seat = (next((s for s in seats if s.waiting_for and s.waiting_for not in turns), None)
+                    or next((s for s in seats if s.waiting_for in turns and s.index in owed - ran_out), None))
+            if seat is None:
+                break
+            if seat.waiting_for in turns:
+                ran_out.add(seat.index)
+            _rule_time_out(match, seats, seat, game)
+        if match.status == Match.Status.ACTIVE:
+            _end_by_time(match, seats, game, ran_out, reason)
+    return match
+
+
+def _end_by_time(match: Match, seats: list[Seat], game, ran_out: set[int], reason: str) -> None:
+    """End a locked game whose time is up: the seats that ran out of time lose, the others
+    still in share the win (all of them: a draw)."""
+    out = game.seats_out(match.state)
+    winners = tuple(s.index for s in seats if s.index not in ran_out and s.index not in out)
+    match.status = Match.Status.FINISHED
+    match.finished_at = timezone.now()
+    match.outcome = Outcome(winners=winners, draw=len(winners) == len(seats), reason=reason).as_dict()
+    for s in seats:
+        s.deadline, s.waiting_for, s.waiting_key, s.computer_due = None, "", "", None
+    Seat.objects.filter(match_id=match.pk).update(deadline=None, waiting_for="", waiting_key="", computer_due=None)
+    _bump(match, seats, withdrawn=[s.user_id for s in seats if s.user_id])
+    hook = registry.room(match.kind).hooks.on_finish
+    if hook:
+        hook(match, seats, match.outcome)
+    changes.finished(match, seats)
+    for seat in seats:
+        if seat.user_id:
+            _notify(seat.user, match, Notification.Kind.GAME_OVER, _game_over_text(match, seat, seats))
 
 
 def _rule_time_out(match: Match, seats: list[Seat], seat: Seat, game) -> None:
@@ -741,6 +851,7 @@ def _abort(match: Match, seats: list[Seat], seat: Seat, why: str) -> None:
     hook = registry.room(match.kind).hooks.on_abandon
     if hook:
         hook(match)
+    changes.aborted(match, seats, seat)  # a tournament's or a ladder's game: who left it loses there
     said = selectors.with_names(match.outcome["reason"], seats)
     for s in seats:
         if s.user_id:
