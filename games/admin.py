@@ -41,3 +41,53 @@ class MoveRecordAdmin(admin.ModelAdmin):
 
 admin.site.register(ChatMessage)
 admin.site.register(Notification)
+
+
+# --- tournaments and ladders --------------------------------------------------------------
+
+from django.contrib import messages  # noqa: E402
+
+from games.models import Ladder, LadderChallenge, LadderRung, Tournament, TournamentEntry  # noqa: E402
+
+
+class TournamentEntryInline(admin.TabularInline):
+    model = TournamentEntry
+    extra = 0
+    fields = ("user", "computer", "status", "seed_rating", "group")
+    readonly_fields = fields
+    can_delete = False
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ("id", "name", "kind", "format", "status", "current_round", "rounds", "rated", "created_at")
+    list_filter = ("kind", "format", "status")
+    search_fields = ("id", "name", "organiser__username")
+    readonly_fields = ("current_round", "version", "started_at", "finished_at", "paused_at")
+    inlines = [TournamentEntryInline]
+
+
+@admin.register(TournamentEntry)
+class TournamentEntryAdmin(admin.ModelAdmin):
+    """An administrator removes a player here (the action), as the tournament's page lets staff do."""
+    list_display = ("id", "tournament", "user", "computer", "status")
+    list_filter = ("status",)
+    search_fields = ("user__username", "tournament__name")
+    readonly_fields = ("tournament", "user", "computer", "status", "seed_rating", "group", "choice")
+    actions = ["remove_players"]
+
+    @admin.action(description="Remove the selected players from their tournaments")
+    def remove_players(self, request, queryset):
+        from grailsite.errors import ServiceError
+        from games.tournaments import services
+
+        for entry_id in queryset.values_list("pk", flat=True):
+            try:
+                services.tournament_remove(entry_id=entry_id, by=request.user)
+            except ServiceError as exc:
+                messages.error(request, f"Entry {entry_id}: {exc.message}")
+
+
+admin.site.register(Ladder)
+admin.site.register(LadderRung)
+admin.site.register(LadderChallenge)

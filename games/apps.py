@@ -8,12 +8,15 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # The parts that act on the table's changes listen to it (games/table/changes.py):
         # live builds each viewer's frame, the inbox nudges, reminds and pushes, players rate
-        # a finished game.
+        # a finished game, tournaments and ladders take a game's result (and move on).
         from games.inbox import notify, push
         from games.live import frames
         from games.players import ratings
         from games.table import changes
+        from games.tournaments import ladders, rounds
 
         changes.listen(shown=frames.note_change, written=notify.match_changed_on_commit,
                        chatted=notify.chat_posted_on_commit, noticed=push.flush_on_commit)
         changes.listen(finished=ratings.record_end)
+        changes.listen(finished=rounds.game_finished, aborted=rounds.game_aborted)
+        changes.listen(finished=ladders.game_finished, aborted=ladders.game_aborted)

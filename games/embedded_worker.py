@@ -19,6 +19,7 @@ from django.db import close_old_connections, connection
 
 from games.inbox import emails, push, reminders
 from games.table import services
+from games.tournaments import services as tournaments
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +30,8 @@ def _steps(lane: str):
     """What one round of ``lane`` does, in order; each step is tried even when the one before failed."""
     if lane == "clocks":
         return (("deadline sweep", services.deadlines_sweep),
-                ("computer moves", services.computer_moves_sweep))
+                ("computer moves", services.computer_moves_sweep),
+                ("tournaments", tournaments.sweep))
     return (("notification e-mails", emails.notification_emails_send),
             ("reminders", reminders.sweep),
             ("pushes", push.sweep))

@@ -7,6 +7,7 @@ from celery import shared_task
 
 from games.table import services
 from games.inbox import emails, push, reminders
+from games.tournaments import rounds as tournament_rounds, services as tournaments
 
 
 @shared_task(ignore_result=True)
@@ -68,3 +69,24 @@ def reminders_sweep() -> int:
 def reminders_forget() -> int:
     """Beat, hourly: fired reminders of deadlines long gone."""
     return reminders.forget_old()
+
+
+@shared_task(ignore_result=True)
+def tournament_start(tournament_id: int) -> bool:
+    """At a tournament's start time (within the hour it was scheduled): start it, or say on its
+    page why it could not (the sweep does the same for one whose task was lost)."""
+    return tournaments.sweep_start(tournament_id)
+
+
+@shared_task(ignore_result=True)
+def tournament_round_close(tournament_id: int, number: int) -> bool:
+    """At a round's deadline: settle its games still running by the time-out rules, close it
+    and pair the next; nothing if it closed already (its last game ended) or is not due."""
+    return tournament_rounds.round_close(tournament_id, number)
+
+
+@shared_task(ignore_result=True)
+def tournaments_sweep() -> int:
+    """Beat, every minute: the tournaments' timers' guarantee (starts, round deadlines, and a
+    round whose last result was not followed by the next pairing)."""
+    return tournaments.sweep()

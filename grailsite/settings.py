@@ -294,12 +294,16 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("GRAILSITE_CELERY_QUEUE", f"{CHANNEL_PREFIX}-tasks")
 LANE_QUEUES = {"side": CELERY_TASK_DEFAULT_QUEUE, "clocks": f"{CELERY_TASK_DEFAULT_QUEUE}-clocks"}
 CLOCK_TASKS = ("games.tasks.deadline_fire", "games.tasks.timers_sweep", "games.tasks.deadlines_sweep",
-               "games.tasks.computer_move")
+               "games.tasks.computer_move", "games.tasks.tournament_start", "games.tasks.tournament_round_close",
+               "games.tasks.tournaments_sweep")
 CELERY_TASK_ROUTES = {**{name: {"queue": LANE_QUEUES["clocks"]} for name in CLOCK_TASKS},
                       "games.tasks.*": {"queue": LANE_QUEUES["side"]}}
 # Both queues declared, so a purge empties both; a worker consumes only the lanes its -Q names
 # (grailsite/deploy/worker.sh), or both when it names none (the tests' workers).
 CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name) for name in LANE_QUEUES.values()]
+# Tournaments' timers (games/tournaments/): starts, round deadlines, and their sweep.
+CELERY_BEAT_SCHEDULE["tournaments-sweep"] = {"task": "games.tasks.tournaments_sweep", "schedule": 60.0,
+                                             "options": {"expires": 60.0}}
 TIMERS_USE_CELERY = bool(REDIS_URL)
 EMBEDDED_SWEEP_SECONDS = float(os.environ.get("EMBEDDED_SWEEP_SECONDS", "5"))
 

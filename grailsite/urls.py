@@ -21,6 +21,8 @@ urlpatterns = [
     # The installable app: manifest, icons, service worker, offline page (grailsite/pwa.py).
     path("", include(pwa.urlpatterns)),
     path("", include("games.players.urls")),
+    # Tournaments and ladders (games/tournaments/); their JSON API is mounted with the rest.
+    path("", include("games.tournaments.urls")),
     # The pages, then the typed JSON API (games under /api/, decks under /decks/api/) and its
     # OpenAPI document at /api/schema/ (games/web/urls.py).
     path("", include("games.web.urls")),

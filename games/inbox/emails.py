@@ -39,8 +39,7 @@ def notification_emails_send(*, now=None) -> int:
             if profile.last_email_at and now - profile.last_email_at < BATCH_INTERVAL:
                 continue
             items = list(pending.order_by("created_at")[:50])
-            lines = [f"- {n.text}\n  {settings.SITE_URL}/games/{n.match_id}/" if n.match_id else f"- {n.text}"
-                     for n in items]
+            lines = [f"- {n.text}\n  {settings.SITE_URL}{_link(n)}" if _link(n) else f"- {n.text}" for n in items]
             send(profile.user, f"grailsite: {len(items)} update(s)", "News from your games:\n\n" + "\n".join(lines))
             pending.filter(pk__in=[n.pk for n in items]).update(emailed_at=now)
             profile.last_email_at = now
@@ -48,6 +47,13 @@ def notification_emails_send(*, now=None) -> int:
             metrics.REMINDERS.labels("email").inc()
             sent += 1
     return sent
+
+
+def _link(notice: Notification) -> str:
+    """The page a notice is about: its game, or a tournament's page for one that names no game."""
+    if notice.match_id:
+        return f"/games/{notice.match_id}/"
+    return f"/tournaments/{notice.tournament_id}/" if notice.tournament_id else ""
 
 
 UNSUBSCRIBE_SALT = "grailsite.emails.unsubscribe"

@@ -67,6 +67,7 @@ KIND_EVENT = {
     Notification.Kind.INVITED: PushEvent.INVITATION,
     Notification.Kind.CHAT: PushEvent.CHAT,
     Notification.Kind.JOINED: PushEvent.JOINED,
+    Notification.Kind.TOURNAMENT: PushEvent.TOURNAMENT,
 }
 TITLES = {
     PushEvent.YOUR_TURN: "Your move",
@@ -75,10 +76,11 @@ TITLES = {
     PushEvent.INVITATION: "You are invited to a game",
     PushEvent.CHAT: "New chat in your game",
     PushEvent.JOINED: "A player joined your game",
+    PushEvent.TOURNAMENT: "Tournament news",
 }
 # Which notice a push of several from one game opens the game for first.
-URGENCY = [PushEvent.YOUR_TURN, PushEvent.DEADLINE, PushEvent.INVITATION, PushEvent.GAME_OVER, PushEvent.JOINED,
-           PushEvent.CHAT]
+URGENCY = [PushEvent.YOUR_TURN, PushEvent.DEADLINE, PushEvent.INVITATION, PushEvent.TOURNAMENT, PushEvent.GAME_OVER,
+           PushEvent.JOINED, PushEvent.CHAT]
 
 SWEEP_TASK = "games.tasks.push_sweep"   # named, not imported: the tasks import the services
 # A sweep asked for after a change may wait this long past its time in a busy side lane
@@ -348,9 +350,10 @@ def _flush(user_id: int, *, now: datetime, claim: int) -> list[PushDelivery]:
 
 
 def _url_for(notice: Notification) -> str:
-    """Where a click opens: the game, at its chat for a chat line."""
+    """Where a click opens: the game, at its chat for a chat line; a tournament's notice
+    that names no game, the tournament."""
     if notice.match_id is None:
-        return "/notifications/"
+        return f"/tournaments/{notice.tournament_id}/" if notice.tournament_id else "/notifications/"
     return f"/games/{notice.match_id}/" + ("#chat" if notice.kind == Notification.Kind.CHAT else "")
 
 

@@ -41,8 +41,8 @@ from games.table import access, selectors, services
 from grailsite.api_auth import bad_text, check_bounds
 from grailsite.errors import ServiceError
 from games.live.frames import group_for
-from games.models import Match
-from games.live.publisher import match_group, user_group
+from games.models import Match, Tournament
+from games.live.publisher import match_group, tournament_group, user_group
 from grailsite.dbpool import DATABASE_DOWN, RETRY_AFTER, UNAVAILABLE
 from grailsite.client_address import client_address
 from grailsite import logs, metrics
@@ -601,3 +601,30 @@ class UserConsumer(LiveConsumer):
     async def user_update(self, event):
         count = await database_sync_to_async(selectors.unread_count)(self.scope["user"])
         await self.send_json({"type": "update", "match": event["match"], "unread": count})
+
+
+def _tournament_version(tournament_id: int) -> int | None:
+    return Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
+
+
+class TournamentConsumer(LiveConsumer):
+    """A tournament's page: its entries, results and rounds are public, so every socket of it
+    hears the same message, "the tournament is at version N", and the page reloads what it
+    shows (static/js/tournament.js). On connect it is told the version at once, so a change
+    made between loading the page and opening the socket is not missed. It takes no messages."""
+
+    async def connect(self):
+        self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        version = await database_sync_to_async(_tournament_version)(self.tournament_id)
+        if version is None:
+            await self.close(code=CLOSE["not_found"])
+            return
+        if await _joined(self, tournament_group(self.tournament_id)):
+            await self.accept()
+            await self.send_json({"type": "update", "version": version})
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        await self.close(code=CLOSE["bad_frame"], reason="This socket takes no messages.")
+
+    async def tournament_update(self, event):
+        await self.send_json({"type": "update", "version": event["version"]})

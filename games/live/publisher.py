@@ -38,6 +38,12 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+def tournament_group(tournament_id: int) -> str:
+    """Every socket of a tournament's page: told the tournament's new version after each
+    change it shows (its entries, results and rounds are public, so one message serves all)."""
+    return f"tournament-{tournament_id}"
+
+
 def _hosts() -> list[str]:
     """The layer's Redis servers, in the layer's order (its shards)."""
     return [h if isinstance(h, str) else h["address"] for h in settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]]

@@ -16,6 +16,7 @@ from decks.api import router as decks_router
 from games.web.api import router as games_router
 from games.inbox.push_api import router as push_router
 from games.inbox.recap_api import router as recap_router
+from games.tournaments.api import router as tournaments_router
 from grailsite.api_auth import BoundedParser
 from games import registry
 from grailsite.errors import ServiceError, error_response, service_error_response
@@ -34,6 +35,7 @@ api = SiteAPI(title="grailsite", version="1", description="Play the Holy Grail g
 api.add_router("api/", games_router)
 api.add_router("api/", push_router)
 api.add_router("api/", recap_router)
+api.add_router("api/", tournaments_router)
 for _room in registry.rooms():  # a game's own operations (the CCG's preset), beside the shell's
     if _room.api is not None:
         api.add_router("api/", _room.api)

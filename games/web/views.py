@@ -15,6 +15,7 @@ from games.table import access, commitments, computers, selectors, services
 from games import registry
 from games.players import lobby as lobby_games
 from games.players import profiles
+from games.tournaments import selectors as tournament_selectors
 from grailsite.errors import NotAllowed, ServiceError
 from games.web.forms import MatchCreateForm
 from games.kinds.base import raw_values
@@ -195,6 +196,8 @@ def match_detail(request, match_id):
         "chat": selectors.chat_for(match, player=my_seat is not None, reader=request.user),
         "can_chat": selectors.can_chat(match, request.user, seats), **_room_assets(match.kind),
         "fairness": _fairness(match, seats),
+        # "Round 2 of the Spring Swiss", linked: a tournament's or a ladder's game says so.
+        "competition": tournament_selectors.competition_of(match),
         "seat_form": registry.room(match.kind).seat_form_for(request.user, prefix="seat")
         if request.user.is_authenticated else None, **_table_guide(match)})
 

@@ -60,6 +60,7 @@ class PushEvent(models.TextChoices):
     INVITATION = "invitation", "An invitation"
     CHAT = "chat", "A chat line in your game"
     JOINED = "joined", "Someone joined your open game"
+    TOURNAMENT = "tournament", "Tournament news: a new round's game, the final places"
 
 
 def push_events_default() -> list[str]:
