@@ -1,0 +1,37 @@
+"""Playing tournament and ladder games quickly in tests: legal moves through the services
+(or resignations), each change committed as far as its after-commit work goes (the next
+round is paired there), without a transactional test."""
+from __future__ import annotations
+
+import random
+
+from games import registry
+from games.models import Match
+from games.table import services
+
+
+def play_out(match_id: int, commit, *, seed: int = 0, moves: int = 5000, resign_after: int | None = None) -> Match:
+    """Play a game to its end by random legal moves of whoever the rules wait for; with
+    ``resign_after``, after that many moves the players resign one by one, last seat
+    first, until the game is over. ``commit``: runs a call with its after-commit work."""
+    rng = random.Random(seed)
+    made = 0
+    while made < moves:
+        match = Match.objects.get(pk=match_id)
+        if match.status != Match.Status.ACTIVE:
+            return match
+        game = registry.get(match.kind)
+        seats = {s.index: s for s in match.seats.select_related("user")}
+        if resign_after is not None and made >= resign_after:
+            out = game.seats_out(match.state)
+            seat = next(s for i, s in sorted(seats.items(), reverse=True) if i not in out and s.user_id)
+            commit(services.match_resign, match_id=match_id, user=seat.user)
+            made += 1
+            continue
+        pending = game.pending(match.state)
+        seat = seats[pending[0].seat]
+        legal = game.legal_moves(match.state, seat.index)
+        commit(services.move_submit, match_id=match_id, user=seat.user, move=rng.choice(legal),
+               version=match.version)
+        made += 1
+    raise AssertionError(f"game {match_id} did not end in {moves} moves")
