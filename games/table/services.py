@@ -759,12 +759,15 @@ def match_time_up(*, match_id: int, reason: str) -> Match:
 
 def _end_by_time(match: Match, seats: list[Seat], game, ran_out: set[int], reason: str) -> None:
     """End a locked game whose time is up: the seats that ran out of time lose, the others
-    still in share the win (all of them: a draw)."""
+    still in share the win (all of them: a draw). The reason says so after ``reason``."""
     out = game.seats_out(match.state)
     winners = tuple(s.index for s in seats if s.index not in ran_out and s.index not in out)
+    late = " and ".join(f"Seat {i + 1}" for i in sorted(ran_out))
+    said = (f"{reason}: {late} ran out of time and {'loses' if len(ran_out) == 1 else 'lose'}, so the others "
+            "share the win." if ran_out else f"{reason}: nobody owed a move, so the game is drawn.")
     match.status = Match.Status.FINISHED
     match.finished_at = timezone.now()
-    match.outcome = Outcome(winners=winners, draw=len(winners) == len(seats), reason=reason).as_dict()
+    match.outcome = Outcome(winners=winners, draw=len(winners) == len(seats), reason=said).as_dict()
     for s in seats:
         s.deadline, s.waiting_for, s.waiting_key, s.computer_due = None, "", "", None
     Seat.objects.filter(match_id=match.pk).update(deadline=None, waiting_for="", waiting_key="", computer_due=None)

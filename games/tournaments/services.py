@@ -73,9 +73,9 @@ def tournament_create(*, organiser, kind: str, format: str, name: str = "", roun
         raise ServiceError(f"The minimum rating is 0 to {MAX_RATING}.")
     if starts_at is not None and starts_at <= timezone.now():
         raise ServiceError("The start time must be in the future.")
-    invitees = _users_named(invite)
-    if invitees and not invitation_only:
+    if any(invite) and not invitation_only:
         raise ServiceError("Only an invitation-only tournament sends invitations; anyone may enter an open one.")
+    invitees = _users_named(invite)
     if len(invitees) > max_players:
         raise ServiceError(f"At most {max_players} players can be invited.")
     label = Format(format).label

@@ -20,6 +20,7 @@ BODIES = {
     ("post", "/api/matches/{id}/moves/"): {"move": {}},
     ("post", "/api/matches/{id}/chat/"): {"text": "Ni"},
     ("post", "/api/notifications/read/"): {},
+    ("post", "/api/tournaments/"): {"kind": "duel", "format": "swiss"},
     ("post", "/decks/api/analyse/"): {},
     ("post", "/decks/api/opening/"): {},
     ("post", "/decks/api/decks/{pk}/save/"): {},
