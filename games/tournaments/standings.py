@@ -73,35 +73,45 @@ class Standing:
 
 def swiss_standings(rounds: Sequence[Round], players: Iterable[PlayerId] = ()) -> list[Standing]:
     """Standings of a two-player event: score, Buchholz, Sonneborn-Berger. ``players`` adds
-    anyone who has no result yet."""
-    score: dict[PlayerId, Fraction] = defaultdict(Fraction)
-    for p in players:
-        score[p] += 0
-    # Per player, every opponent met: (the opponent, or a stand-in's score; the player's result).
-    met: dict[PlayerId, list[tuple[PlayerId | Fraction, Fraction]]] = defaultdict(list)
-    for number, round_ in enumerate(rounds, start=1):
-        for game in round_.games:
-            points = game.points()
-            for p, q in ((game.first, game.second), (game.second, game.first)):
-                met[p].append((q, points[p]))
-        if round_.bye is not None:
-            later = len(rounds) - number
-            met[round_.bye].append((score[round_.bye] + DRAW * later, BYE_POINTS))
-        for game in round_.games:
-            for p, gained in game.points().items():
-                score[p] += gained
-        if round_.bye is not None:
-            score[round_.bye] += BYE_POINTS
+    anyone who has no result yet.
 
-    def opponent_score(opponent) -> Fraction:
-        return opponent if isinstance(opponent, Fraction) else score[opponent]
+    Counted in half points (whole numbers) and made fractions only at the end: a large
+    event's standings are thousands of additions, and fractions' arithmetic is slow."""
+    halves: dict[PlayerId, int] = defaultdict(int)
+    for p in players:
+        halves[p] += 0
+    # Per player, every opponent met: (the opponent, or None for a stand-in; the stand-in's
+    # score in half points; the player's result in half points).
+    met: dict[PlayerId, list[tuple[PlayerId | None, int, int]]] = defaultdict(list)
+    for number, round_ in enumerate(rounds, start=1):
+        results = [(game, _first_halves(game)) for game in round_.games]
+        for game, first in results:
+            met[game.first].append((game.second, 0, first))
+            met[game.second].append((game.first, 0, 2 - first))
+        if round_.bye is not None:
+            later = len(rounds) - number  # a draw, one half point, for every later round
+            met[round_.bye].append((None, halves[round_.bye] + later, 2 * BYE_POINTS))
+        for game, first in results:
+            halves[game.first] += first
+            halves[game.second] += 2 - first
+        if round_.bye is not None:
+            halves[round_.bye] += 2 * BYE_POINTS
 
     figures = {}
-    for p in score:
-        buchholz = sum((opponent_score(o) for o, _ in met[p]), Fraction(0))
-        sonneborn = sum((opponent_score(o) * result for o, result in met[p]), Fraction(0))
-        figures[p] = (score[p], (buchholz, sonneborn))
+    for p in halves:
+        opponents = [(halves[o] if o is not None else stand_in, result) for o, stand_in, result in met[p]]
+        buchholz = sum(o for o, _ in opponents)                 # in half points
+        sonneborn = sum(o * result for o, result in opponents)  # in quarter points
+        figures[p] = (Fraction(halves[p], 2), (Fraction(buchholz, 2), Fraction(sonneborn, 4)))
     return _ranked(figures)
+
+
+def _first_halves(game: Game) -> int:
+    """The first player's result in half points (2, 1 or 0), checked as ``Game.points`` does."""
+    halves = game.first_points * 2
+    if halves not in (0, 1, 2):
+        raise ValueError(f"a game's result is 1, 1/2 or 0, not {Fraction(game.first_points)}")
+    return int(halves)
 
 
 def table_standings(rounds: Sequence[TableRound], players: Iterable[PlayerId] = ()) -> list[Standing]:

@@ -56,16 +56,36 @@ def _page(request, tournament) -> dict:
     mine = next((e for e in found.entries.values() if user.is_authenticated and e.user_id == user.pk), None)
     organiser = user.is_authenticated and (user.pk == tournament.organiser_id or user.is_staff)
     names = {pk: e.name for pk, e in found.entries.items()}
-    rounds = [{"round": r, "games": [{"game": g, "players": [names[p] for p in g.players],
-                                      "points": selectors.game_points(tournament, g)}
-                                     for g in found.games_of(r)]}
+    # Each row said once in Python (names, result, link): a large event's page has a thousand
+    # of them, and template filters and URL lookups per row cost more than the rest of the page.
+    rounds = [{"round": r, "games": [_game_row(tournament, g, names) for g in found.games_of(r)]}
               for r in reversed(found.rounds)]
+    standings = [{"line": line, "score": _number(line.standing.score),
+                  "tie_breaks": [_number(t) for t in line.standing.tie_breaks]} for line in found.standings]
     return {"tournament": tournament, "game": registry.get(tournament.kind), "found": found, "rounds": rounds,
-            "standings": found.standings, "mine": mine, "organiser": organiser,
+            "standings": standings, "mine": mine, "organiser": organiser,
             "tie_breaks": TIE_BREAKS[selectors.games_of_two(tournament)],
             "grouped": tournament.format == Tournament.Format.ROUND_ROBIN,
             "computer_levels": computers.level_choices(tournament.kind),
             "entered": sum(1 for e in found.entries.values() if e.status == TournamentEntry.Status.ENTERED)}
+
+
+NOTES = {"bye": ": bye", "sit_out": ": sits out", "forfeit": ": won by forfeit"}
+
+
+def _game_row(tournament, game, names) -> dict:
+    points = selectors.game_points(tournament, game)
+    return {"url": f"/games/{game.match_id}/" if game.match_id else "",
+            "players": " – ".join(names[p] for p in game.players), "note": NOTES.get(game.kind, ""),
+            "result": " – ".join(_number(p) for p in points) if points is not None else "",
+            "playing": game.kind == "game" and game.places is None}
+
+
+def _number(value) -> str:
+    """1, 1.5, 0.75: a score or tie-break as the standings print it."""
+    if value == int(value):
+        return str(int(value))
+    return f"{float(value):.2f}".rstrip("0")
 
 
 def tournament_detail(request, tournament_id):
