@@ -5,7 +5,7 @@ these; a refusal is a ``ServiceError`` whose message a person can read."""
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone as tz
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -71,6 +71,8 @@ def tournament_create(*, organiser, kind: str, format: str, name: str = "", roun
         raise ServiceError(f"A round lasts 1 to {MAX_ROUND_DAYS} days.")
     if min_rating is not None and not 0 <= min_rating <= MAX_RATING:
         raise ServiceError(f"The minimum rating is 0 to {MAX_RATING}.")
+    if starts_at is not None and timezone.is_naive(starts_at):
+        starts_at = timezone.make_aware(starts_at, tz.utc)  # a time without a zone is UTC
     if starts_at is not None and starts_at <= timezone.now():
         raise ServiceError("The start time must be in the future.")
     if any(invite) and not invitation_only:

@@ -58,6 +58,12 @@ def test_bad_input_is_refused_with_a_400(client, make_user, change, words):
     assert not Tournament.objects.exists()
 
 
+def test_a_start_time_without_a_zone_is_utc(client, make_user):
+    client.force_login(make_user("merlin"))
+    made = _post(client, "/api/tournaments/", {**GOOD, "starts_at": "2030-01-31T18:00:00"})
+    assert made.status_code == 201 and made.json()["starts_at"] == "2030-01-31T18:00:00+00:00"
+
+
 def test_who_may_do_what(client, make_user, commit):
     merlin, arthur = make_user("merlin"), make_user("arthur")
     assert _post(client, "/api/tournaments/", GOOD).status_code == 401
