@@ -79,6 +79,13 @@ def tournament_start(tournament_id: int) -> bool:
 
 
 @shared_task(ignore_result=True)
+def tournament_advance(tournament_id: int) -> bool:
+    """Sent as a tournament game's end commits: its page reloads, and if that was the round's
+    last game the round closes and the next is paired (nothing if that happened already)."""
+    return tournament_rounds.advance(tournament_id, changed=True)
+
+
+@shared_task(ignore_result=True)
 def tournament_round_close(tournament_id: int, number: int) -> bool:
     """At a round's deadline: settle its games still running by the time-out rules, close it
     and pair the next; nothing if it closed already (its last game ended) or is not due."""

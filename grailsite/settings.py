@@ -294,8 +294,8 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("GRAILSITE_CELERY_QUEUE", f"{CHANNEL_PREFIX}-tasks")
 LANE_QUEUES = {"side": CELERY_TASK_DEFAULT_QUEUE, "clocks": f"{CELERY_TASK_DEFAULT_QUEUE}-clocks"}
 CLOCK_TASKS = ("games.tasks.deadline_fire", "games.tasks.timers_sweep", "games.tasks.deadlines_sweep",
-               "games.tasks.computer_move", "games.tasks.tournament_start", "games.tasks.tournament_round_close",
-               "games.tasks.tournaments_sweep")
+               "games.tasks.computer_move", "games.tasks.tournament_start", "games.tasks.tournament_advance",
+               "games.tasks.tournament_round_close", "games.tasks.tournaments_sweep")
 CELERY_TASK_ROUTES = {**{name: {"queue": LANE_QUEUES["clocks"]} for name in CLOCK_TASKS},
                       "games.tasks.*": {"queue": LANE_QUEUES["side"]}}
 # Both queues declared, so a purge empties both; a worker consumes only the lanes its -Q names
@@ -305,6 +305,9 @@ CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name) for name in 
 CELERY_BEAT_SCHEDULE["tournaments-sweep"] = {"task": "games.tasks.tournaments_sweep", "schedule": 60.0,
                                              "options": {"expires": 60.0}}
 TIMERS_USE_CELERY = bool(REDIS_URL)
+# The next round of a tournament, once the last game of a round ends: paired by a task in the
+# clocks' lane (so the last mover does not wait for it), or in that request without Celery.
+TOURNAMENT_ROUNDS_BY_TASK = TIMERS_USE_CELERY
 EMBEDDED_SWEEP_SECONDS = float(os.environ.get("EMBEDDED_SWEEP_SECONDS", "5"))
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -8,9 +8,9 @@ import pytest
 from games.models import TournamentGame
 from games.tournaments import services
 from tests.browser.helpers import log_in
-from tests.platform.tournament_helpers import play_out
+from tests.platform.tournament_helpers import play_out, rounds_inline  # noqa: F401 (a fixture)
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("rounds_inline")]
 
 SCORES = """() => Object.fromEntries(Array.from(document.querySelectorAll('[data-testid=standings] tbody tr'))
   .map(tr => [tr.dataset.player, tr.querySelector('.score').textContent.trim()]))"""

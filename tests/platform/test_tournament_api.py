@@ -8,8 +8,9 @@ import pytest
 from games.inbox import push
 from games.models import Notification, Tournament, TournamentEntry, TournamentGame
 from games.tournaments import services
+from tests.platform.tournament_helpers import rounds_inline  # noqa: F401 (a fixture)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rounds_inline")]
 
 GOOD = {"kind": "duel", "format": "swiss", "rounds": 3, "max_players": 8}
 

@@ -14,9 +14,9 @@ from games import registry, tasks
 from games.models import Match, Seat, Tournament, TournamentGame, TournamentRound
 from games.table import services as table
 from games.tournaments import rounds, services
-from tests.platform.tournament_helpers import play_out
+from tests.platform.tournament_helpers import play_out, rounds_inline  # noqa: F401 (a fixture)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rounds_inline")]
 
 
 @pytest.fixture

@@ -10,8 +10,9 @@ from games import registry
 from games.live import live_moves
 from games.models import Match, Tournament, TournamentGame
 from games.tournaments import services
+from tests.platform.tournament_helpers import rounds_inline  # noqa: F401 (a fixture)
 
-pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.usefixtures("rounds_inline")]
 
 
 def _next_move(match_id):

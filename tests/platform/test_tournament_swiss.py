@@ -11,9 +11,9 @@ import pytest
 
 from games.models import Match, Notification, RatingChange, Tournament, TournamentGame
 from games.tournaments import services
-from tests.platform.tournament_helpers import play_out
+from tests.platform.tournament_helpers import play_out, rounds_inline  # noqa: F401 (a fixture)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rounds_inline")]
 
 
 @pytest.fixture

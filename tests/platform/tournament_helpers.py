@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from games import registry
 from games.models import Match
 from games.table import services
@@ -35,3 +37,10 @@ def play_out(match_id: int, commit, *, seed: int = 0, moves: int = 5000, resign_
                version=match.version)
         made += 1
     raise AssertionError(f"game {match_id} did not end in {moves} moves")
+
+
+@pytest.fixture
+def rounds_inline(settings):
+    """The next round paired in the after-commit work itself, as without Celery (a test of
+    the task's path has a worker: test_tournament_rounds_by_task.py)."""
+    settings.TOURNAMENT_ROUNDS_BY_TASK = False
