@@ -5,10 +5,9 @@ are (games/web/api.py); refusals are the services' ``ServiceError``s, never a 50
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 from ninja import Body, Field, Path, Query, Router, Schema, Status
-from typing_extensions import Annotated
 
 from games import registry
 from games.tournaments import selectors, services

@@ -5,7 +5,7 @@ these; a refusal is a ``ServiceError`` whose message a person can read."""
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta, timezone as tz
+from datetime import datetime, timezone as tz
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -16,7 +16,7 @@ from games import registry
 from games.models import Match, Rating, Tournament, TournamentEntry, TournamentGame, TournamentRound
 from games.players.ratings import NEW_DISPLAY
 from games.table import clock, computers, services as table
-from games.tournaments import notices, rounds, selectors, versions
+from games.tournaments import notices, rounds, versions
 from games.tournaments.entrants import Entrant
 from games.tournaments.round_robin import snake_groups
 from games.tournaments.tables import table_sizes

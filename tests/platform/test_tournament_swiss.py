@@ -10,7 +10,7 @@ from itertools import accumulate
 import pytest
 
 from games.models import Match, Notification, RatingChange, Tournament, TournamentGame
-from games.tournaments import services
+from games.tournaments import selectors, services
 from tests.platform.tournament_helpers import play_out, rounds_inline  # noqa: F401 (a fixture)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rounds_inline")]
@@ -138,7 +138,7 @@ def test_seven_players_get_a_bye_each_round_never_twice(make_user, commit):
     assert len(set(byes)) == 3, "a bye goes to someone who has not had one"
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED
-    found = services.selectors.detail(t)
+    found = selectors.detail(t)
     assert sum(line.standing.score for line in found.standings) == 3 * 3 + 3, "three games and a bye a round"
 
 
@@ -158,6 +158,6 @@ def test_a_withdrawal_leaves_an_odd_field_and_the_next_round_has_a_bye(make_user
     leaver = t.entries.get(user=players[0]).pk
     assert [g.kind for g in second].count("bye") == 1 and len(second) == 4
     assert all(leaver not in g.players for g in second), "a player who withdrew is not paired again"
-    found = services.selectors.detail(t)
+    found = selectors.detail(t)
     line = next(line for line in found.standings if line.entry.pk == leaver)
     assert line.entry.status == "withdrawn", "their results so far stay in the standings"
