@@ -18,7 +18,6 @@ from games.players import profiles
 from games.tournaments import selectors as tournament_selectors
 from grailsite.errors import NotAllowed, ServiceError
 from games.web.forms import MatchCreateForm
-from games.tournaments import selectors as tournament_selectors
 from games.kinds.base import raw_values
 from games.models import Match, Notification
 from games.rules.base import IllegalMove
@@ -189,8 +188,6 @@ def match_detail(request, match_id):
         seat.label = computers.seat_name(seat, seats)
     return render(request, "games/match.html", {
         "recap": since_last,
-        # "Round 2 of the Spring Swiss", linked: a tournament's or a ladder's game says so.
-        "competition": tournament_selectors.competition_of(match),
         "match": match, "seats": seats, "game": registry.get(match.kind), "my_seat": my_seat,
         "invited": invited, "can_join": (may_join and match.status == "open"
                                          and (invited or any(s.is_open for s in seats))),
