@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0018_referee'),
+        ('games', '0019_committed_shuffles'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
