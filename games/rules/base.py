@@ -219,6 +219,10 @@ class Game:
     # says which moves in ``takeback_allowed`` (and, if only some of its stored games may,
     # which in ``allows_takebacks``).
     takebacks: ClassVar[bool] = False
+    # Whether the page's log lines carry their events' ``data`` (for the board script to read:
+    # Camelot marks the pieces that moved since the viewer's last turn). A line goes only to a
+    # viewer its event is visible to, and an event's data keeps its audience (``Event``).
+    log_data: ClassVar[bool] = False
 
     # Fields of a move that no listing can hold, by move type: ``{type: {field: check}}``,
     # each check one of games/rules/offered.py's (free text within bounds, a number within a

@@ -95,7 +95,7 @@ def opening_lines(match: Match, seat: int | None, seats: list[Seat], *, game,
         return []
     events = [e.as_dict() for e in game.opening_events(match.state)]
     names = seat_names(seats) if names is None else names
-    return [{**line, "provisional": True} for line in _log_lines(1, events, False, seat, names)]
+    return [{**line, "provisional": True} for line in _log_lines(1, events, False, seat, names, game.log_data)]
 
 
 def change_payload(match: Match, seats: list[Seat], seat: int | None, *, game, prev: int, records,
@@ -113,8 +113,7 @@ def change_payload(match: Match, seats: list[Seat], seat: int | None, *, game, p
                     "seats": shared["seats"], "ending": ending_for(match, seat, seats, game=game, names=names),
                     "situation": situation_for(match, seat, seats, game=game, names=names),
                     "rematch": shared["rematch"],
-                    "events": [{"seq": seq, "kind": event.kind, "text": with_names(event.text, seats, names),
-                                "timeout": by_timeout}
+                    "events": [_line(seq, event, with_names(event.text, seats, names), by_timeout, game.log_data)
                                for seq, by_timeout, event in shared["events"] if event.visible_to(seat)]})
     return payload
 
@@ -132,16 +131,26 @@ def change_shared(match: Match, seats: list[Seat], records) -> dict:
                        for record in records for raw in record.events]}
 
 
-def _log_lines(seq: int, events: list[dict], by_timeout: bool, seat: int | None, names) -> list[dict]:
+def _log_lines(seq: int, events: list[dict], by_timeout: bool, seat: int | None, names,
+               with_data: bool = False) -> list[dict]:
     """The lines of one record this seat may see, in players' ``names`` (None: as the rules
-    wrote them)."""
+    wrote them); with their events' data when the rules ask for it (``Game.log_data``)."""
     out = []
     for raw in events:
         event = Event.from_dict(raw)
         if event.visible_to(seat):
             text = _named(event.text, names) if names is not None else event.text
-            out.append({"seq": seq, "kind": event.kind, "text": text, "timeout": by_timeout})
+            out.append(_line(seq, event, text, by_timeout, with_data))
     return out
+
+
+def _line(seq: int, event: Event, text: str, by_timeout: bool, with_data: bool) -> dict:
+    line = {"seq": seq, "kind": event.kind, "text": text, "timeout": by_timeout}
+    if with_data:
+        # An event's data has its event's audience (games/rules/base.py, Event): the line is
+        # only ever built for a viewer who may see the event.
+        line["data"] = event.data
+    return line
 
 
 def state_payload(match: Match, my_seat: int | None, *, game=None, view: dict | None = None) -> dict:
@@ -299,8 +308,9 @@ def log_for(match: Match, seat: int | None, *, limit: int = LOG_TAIL, seats: lis
         names = seat_names(seats)
     records = list(MoveRecord.objects.filter(match=match).order_by("-seq")
                    .values("seq", "events", "by_timeout")[:limit])
+    with_data = registry.get(match.kind).log_data
     return [line for record in reversed(records)
-            for line in _log_lines(record["seq"], record["events"], record["by_timeout"], seat, names)]
+            for line in _log_lines(record["seq"], record["events"], record["by_timeout"], seat, names, with_data)]
 
 
 def chat_for(match: Match, *, after_id: int = 0, limit: int = CHAT_TAIL, player: bool = True,

@@ -140,6 +140,8 @@ class LogLineOut(Schema):
     kind: str
     text: str
     timeout: bool
+    data: dict | None = Field(None, description="The event's details, for games whose board script reads them "
+                                               "(Camelot: the unit moved, from and to); only with such games.")
     provisional: bool = Field(False, description="Said before the game's first record (who goes first); the first "
                                                 "record's lines say it again, stored, and replace it.")
 

@@ -14,6 +14,7 @@ CAMELOT_SHOTS=<dir> when it is set.
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 
@@ -539,4 +540,91 @@ def test_the_attack_preview_shows_shields_against_strength_and_the_unit_a_failur
     assert theirs.locator(f"g.cam-unit.frozen[data-unit='{target}']").count() == 1
     assert f"{PLAYERS[seat]} takes back a move" in theirs.inner_text("[data-testid=log]")
     page.wait_for_selector("[data-testid=take-back]", state="detached")
+    assert errors == []
+
+
+def moved_script(seed: int = SEED) -> tuple[list, dict, dict]:
+    """The first two rollers race as in ``duel_script`` until the first roller starts a turn
+    after the second moved a piece already on the board: (the moves, that state, each piece
+    other players moved since the first roller's last turn -> the hex it left)."""
+    state = GAME.setup(4, {}, seed)
+    first, second = state["order"][:2]
+    made, since = [], {}
+    while True:
+        assert len(made) < 200, "the seeded game should have got there by now"
+        if state["phase"] == "entry":
+            seat = state["order"][state["entry_next"]]
+            move = next(m for m in GAME.legal_moves(state, seat) if m["type"] == "entry")
+        else:
+            seat = min(state["tokens"], key=lambda s: state["turns"][str(s)]["number"])
+            move = runner_move(state, seat) if seat in (first, second) else {"type": "end_turn"}
+        before = state
+        state, _ = GAME.apply(state, seat, move)
+        made.append((seat, move))
+        if seat == first and move["type"] == "end_turn":
+            since = {}
+        elif move["type"] == "move" and seat != first:
+            since.setdefault(move["unit"], before["units"][move["unit"]]["hex"])
+        turn = state["turns"].get(str(first))
+        if turn and turn["stage"] == "declare" and not turn["moved"] and since:
+            return made, state, since
+
+
+def test_the_board_names_hexes_as_the_log_does_and_marks_what_others_moved_since_your_turn(live_url, make_page, shots):
+    """The board carries its files' letters and its rows' numbers round the edge; the log
+    names hexes the same way ("moves to g2"), never in the rules' coordinates; the pieces
+    other players moved since your last turn are marked, with a trail from where they stood,
+    until you end your turn; the log opens with the rolls that gave the turn tokens."""
+    from games.models import MoveRecord
+
+    board = load_board("standard")
+    script, final, since = moved_script()
+    me = final["order"][0]
+    users = _players()
+    match = _drive(_start_game(users, SEED), users, script)
+    errors: list = []
+    page = _signed_in(make_page, live_url, users[me])
+    _open(page, f"{live_url}/games/{match.pk}/", errors)
+
+    # The edge labels: every file's letter and every row's number.
+    labels = page.eval_on_selector_all("text.cam-coord", "ts => ts.map(t => t.textContent)")
+    assert set(labels) == set("abcdefghijklmno") | {str(n) for n in range(1, 16)}
+    shots(page, "coordinates")
+
+    # The log says where each piece went as the board names the hex.
+    log = page.inner_text("[data-testid=log]")
+    assert not re.search(r"-?\d+,-?\d+", log), log
+    for uid, left in since.items():
+        unit = page.locator(f"g.cam-unit.moved[data-unit='{uid}']")
+        unit.wait_for()
+        here = final["units"][uid]["hex"]
+        assert unit.get_attribute("data-hex") == here
+        assert f"{unit_words(match, uid)} moves to {board.hex_name(here)}." in log
+        assert f"(moved from {board.hex_name(left)} since your last turn)" in unit.locator("> title").text_content()
+        assert page.locator(f"line.cam-trail[data-unit='{uid}']").count() == 1
+    # Only those: my own pieces and pieces nobody moved since are not marked.
+    assert set(page.eval_on_selector_all("g.cam-unit.moved", "gs => gs.map(g => g.dataset.unit)")) == set(since)
+
+    # Ending my turn: nothing has moved since, so nothing is marked.
+    page.click("[data-testid=end-turn]")
+    match = _wait_version(match.pk, match.version + 1)
+    assert MoveRecord.objects.get(match=match, seq=match.move_count).move == {"type": "end_turn"}
+    page.wait_for_function("() => !document.querySelector('g.cam-unit.moved')")
+
+    # Another holder brings a piece on: marked on my page as it arrives.
+    holder = next(s for s in match.state["tokens"] if s != me and any(
+        m["type"] == "enter" for m in GAME.legal_moves(match.state, s)))
+    enter = next(m for m in GAME.legal_moves(match.state, holder) if m["type"] == "enter" and not m.get("teleport"))
+    match = _drive(match, users, [(holder, enter)])
+    arrived = next(uid for uid, u in match.state["units"].items() if u["hex"] == enter["to"])
+    page.wait_for_selector(f"g.cam-unit.moved[data-unit='{arrived}']")
+    assert "(brought on since your last turn)" in page.locator(f"g.cam-unit[data-unit='{arrived}'] > title").text_content()
+    assert f"on to {board.hex_name(enter['to'])}." in page.inner_text("[data-testid=log]")
+
+    # The history opens with the rolls that gave the two turn tokens.
+    page.goto(f"{live_url}/games/{match.pk}/history/")
+    first_line = page.locator("ol.history li").first.inner_text()
+    order = final["order"]
+    assert first_line.startswith(f"Opening rolls, highest first: {PLAYERS[order[0]]} rolled {final['rolls'][order[0]]}, ")
+    assert f"{PLAYERS[order[0]]} and {PLAYERS[order[1]]} take the two turn tokens" in first_line
     assert errors == []

@@ -26,6 +26,7 @@ from grailsite.errors import MoveRejected, StaleVersion
 from games.models import Match, MoveRecord, Notification, Seat
 from games.table.replay import state_at
 from games.rules.camelot import editions
+from games.rules.camelot.board import load as load_board
 from tests.browser.test_camelot_browser import (
     CLOCK, GAME, PLAYERS, SEED, _carrier, duel_script, race_script, scripted)
 
@@ -171,7 +172,9 @@ def test_a_seeded_game_is_played_to_excalibur_home_and_replays(camelot, client):
     assert any("Excalibur" in w or "excalibur" in w for w in words[-3:])
     history = client.get(f"/games/{match.pk}/history/").content.decode()
     # Names link to the players' profiles: the words are read without the tags.
-    assert f"{PLAYERS[hero]} takes the Entry hex {final['entries'][hero]}." in re.sub(r"<[^>]+>", "", history)
+    # Hexes are named as the board's edge labels read them ("o12"), never "q,r".
+    entry = load_board("standard").hex_name(final["entries"][hero])
+    assert f"{PLAYERS[hero]} takes the Entry hex {entry}." in re.sub(r"<[^>]+>", "", history)
     assert "games/camelot/board.js" in client.get(f"/games/{match.pk}/replay/").content.decode()
     for step in (0, 4, len(script) // 2, match.move_count):
         frame = client.get(f"/api/matches/{match.pk}/replay/?step={step}").json()

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .. import hexgrid
 from .editions import CURRENT, FIRST, exact_sight
+from .squares import edge_labels, square_name
 
 BOARDS = Path(__file__).resolve().parent / "boards"
 ENTERABLE = frozenset({"grass", "trees"})      # rocks and water cannot be entered
@@ -34,6 +35,8 @@ class Board:
         self.edge: list[str] = list(data["edge"])  # the outer ring, in clockwise order
         self.edge_index = {k: i for i, k in enumerate(self.edge)}
         self.hexes: dict[str, tuple[int, int]] = {k: hexgrid.parse(k) for k in self.terrain}
+        # What people call each hex ("h8"), as the labels along the board's edges read (squares.py).
+        self.names: dict[str, str] = {k: square_name(k, self.radius) for k in self.terrain}
         self.enterable = frozenset(k for k, t in self.terrain.items() if t in ENTERABLE)
         self.enterable_order = sorted(self.enterable)  # a fixed order for listing moves
         self.blockers = frozenset(self.hexes[k] for k, t in self.terrain.items() if t in SIGHT_BLOCKING)
@@ -57,6 +60,10 @@ class Board:
         self.near: dict[str, list[tuple[str, ...]]] = {
             a: [tuple(b for b, d in row.items() if 0 < d <= r) for r in range(4)] for a, row in self.dist.items()}
 
+    def hex_name(self, k: str) -> str:
+        """The hex ``k`` ("q,r") as people name it ("h8"); anything else as it came."""
+        return self.names.get(k, str(k))
+
     def distance(self, a: str, b: str) -> int:
         return self.dist[a][b]
 
@@ -79,7 +86,8 @@ class Board:
 
     def public(self) -> dict:
         return {"name": self.name, "radius": self.radius, "terrain": dict(self.terrain),
-                "excalibur": self.excalibur, "item_spaces": dict(self.item_spaces), "edge": list(self.edge)}
+                "excalibur": self.excalibur, "item_spaces": dict(self.item_spaces), "edge": list(self.edge),
+                "names": dict(self.names), "labels": edge_labels(self.hexes.values(), self.radius)}
 
 
 def load(name: str = "standard", edition: int = FIRST) -> Board:
@@ -98,7 +106,8 @@ def _load(name: str, edition: int) -> Board:
 
 
 def board_public(name: str = "standard") -> dict:
-    """What the page draws: terrain per hex, Excalibur's space, item spaces, the edge ring."""
+    """What the page draws: terrain per hex, Excalibur's space, item spaces, the edge ring,
+    each hex's name and the labels along the edges (squares.py)."""
     return load(name).public()
 
 

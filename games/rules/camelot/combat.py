@@ -294,8 +294,11 @@ def strike(state: dict, seat: int, uid: str, target: str | None, mode: str, even
     if spell:
         state["spells"][unit["seat"]][spell] = False
     turn["strikes"].append({"unit": uid, "target": target, "mode": mode, "value": value})
-    events.append(Event("strike", f"{unit_name(uid)} strikes {unit_name(target)} ({MODE_WORDS.get(mode, mode)}, {value}).",
-                        data={"unit": uid, "target": target, "mode": mode, "value": value}))
+    if spell:  # a once-a-game spell is named as cast: "Seat 1's Merlin casts Fireball at ..."
+        text = f"{unit_name(uid)} casts {MODE_WORDS[mode]} at {unit_name(target)} ({value})."
+    else:
+        text = f"{unit_name(uid)} strikes {unit_name(target)} ({MODE_WORDS.get(mode, mode)}, {value})."
+    events.append(Event("strike", text, data={"unit": uid, "target": target, "mode": mode, "value": value}))
 
 
 def ally_value(state: dict, uid: str, target: str, ice: set) -> int:

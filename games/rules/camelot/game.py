@@ -19,8 +19,9 @@ from ..base import Event, Game, IllegalMove, Outcome, Pending
 from ..decisions import Answer
 from ..offered import SubsetOfListed, Text
 from . import combat, editions, items, requests, turns
+from .board import load as load_board
 from .movement import Mover
-from .pieces import COUNT, NAMES, TYPES, item_name, unit_label, unit_name
+from .pieces import COUNT, MODE_WORDS, NAMES, TYPES, item_name, unit_label, unit_name
 from .setup import entry_chooser, entry_choices, new_state
 from .state import board_of, controls, frozen, turn_of
 from .state_copy import copy_state
@@ -42,6 +43,8 @@ class Camelot(Game):
     # "Taking back a move"), in games of edition 3 on (``allows_takebacks``); edition 3 let
     # a declaration be taken back too.
     takebacks = True
+    # The page marks the pieces moved since a player's last turn from the log's move events.
+    log_data = True
     wait_words = {"turn": "move", "entry": "choose an Entry hex", "ally": "answer a call to join an attack",
                   "disengage": "answer a request to disengage", "revive": "decide whether Morgan brings a unit back"}
     # What no listing holds (see Game.free_fields): a declaration names any of the units
@@ -134,9 +137,25 @@ class Camelot(Game):
         # Resigning is the only way out of Camelot: a player whose pieces are all lost plays on.
         return {s: "resigned" for s in range(state["players"]) if not state["active"][s]}
 
+    def opening_events(self, state):
+        """The roll for the order of play, for the log's first line: everyone's die, who
+        takes the turn tokens, and the order Entry hexes are chosen in."""
+        rolls, order, tokens = state["rolls"], state["order"], state["tokens"]
+        if not rolls:
+            return []
+        first, *rest = order
+        dice = ", ".join([f"Seat {first + 1} rolled {rolls[first]}", *(f"Seat {s + 1} {rolls[s]}" for s in rest)])
+        if len(tokens) == 1:
+            holders = f"Seat {tokens[0] + 1} takes the turn token"
+        else:
+            holders = " and ".join(f"Seat {s + 1}" for s in tokens) + " take the two turn tokens"
+        return [Event("rolls", f"Opening rolls, highest first: {dice}. {holders}; Entry hexes are chosen in that order.",
+                      data={"rolls": list(rolls), "order": list(order), "tokens": list(tokens)})]
+
     def describe_move(self, move, state=None):
         kind = move.get("type", "move")
         units = (state or {}).get("units", {})
+        where = load_board((state or {}).get("board", "standard")).hex_name
 
         def name(uid):
             if not isinstance(uid, str):
@@ -146,18 +165,19 @@ class Camelot(Game):
             return text[0].lower() + text[1:] if text.startswith("Seat ") else text
 
         if kind == "entry":
-            return f"chooses the Entry hex {move.get('hex')}"
+            return f"chooses the Entry hex {where(move.get('hex'))}"
         if kind == "declare":
             return f"declares attacks on {', '.join(name(t) for t in move.get('targets', [])) or 'nobody'}"
         if kind == "enter":
-            return f"brings {NAMES.get(move.get('piece'), 'a piece')} on to {move.get('to')}"
+            how = "teleports" if move.get("teleport") else "brings"
+            return f"{how} {NAMES.get(move.get('piece'), 'a piece')} on to {where(move.get('to'))}"
         if kind == "move":
-            how = " by teleport" if move.get("teleport") else ""
-            return f"moves {name(move.get('unit'))} to {move.get('to')}{how}"
+            how = "teleports" if move.get("teleport") else "moves"
+            return f"{how} {name(move.get('unit'))} to {where(move.get('to'))}"
         if kind == "drop":
             return f"has {name(move.get('unit'))} drop what it carries"
         if kind == "strike":
-            return f"strikes with {name(move.get('unit'))} ({move.get('mode')})"
+            return f"strikes with {name(move.get('unit'))} ({MODE_WORDS.get(move.get('mode'), move.get('mode'))})"
         if kind == "ask_ally":
             return f"asks seat {int(move.get('seat', 0)) + 1} for help"
         if kind == "ask_disengage":
@@ -327,7 +347,8 @@ class Camelot(Game):
             raise IllegalMove("That edge space is not open for an Entry hex.")
         state["entries"][seat] = hex_
         state["entry_next"] += 1
-        events.append(Event("entry", f"Seat {seat + 1} takes the Entry hex {hex_}.", data={"seat": seat, "hex": hex_}))
+        named = board_of(state).hex_name(hex_)
+        events.append(Event("entry", f"Seat {seat + 1} takes the Entry hex {named}.", data={"seat": seat, "hex": hex_}))
         _maybe_start_play(state)
 
     def _do_declare(self, state, seat, turn, move, events):
@@ -374,7 +395,8 @@ class Camelot(Game):
         uid = f"s{seat}-{kind}-{n}"
         state["pool"][seat][kind] -= 1
         state["units"][uid] = {"seat": seat, "type": kind, "hex": to, "carry": None, "guardian": False}
-        self._moved(state, turn, uid, events, f"Seat {seat + 1} brings {NAMES[kind]} on to {to}.")
+        how = "teleports" if move.get("teleport") else "brings"
+        self._moved(state, seat, turn, uid, events, f"Seat {seat + 1} {how} {NAMES[kind]} on to {board_of(state).hex_name(to)}.")
 
     def _do_move(self, state, seat, turn, move, events):
         self._need_movement(turn)
@@ -395,15 +417,23 @@ class Camelot(Game):
             state["spells"][seat]["teleport"] = False
         elif to not in mover.unit_ends(uid):
             raise IllegalMove("That unit cannot move there (terrain, units, Entry hexes or engagement).")
-        unit["hex"] = to
-        self._moved(state, turn, uid, events, f"{unit_name(uid)} moves to {to}.")
+        was, unit["hex"] = unit["hex"], to
+        named = board_of(state).hex_name(to)
+        # Merlin's spell is named (only a player's own Merlin teleports, never a guardian).
+        text = f"Seat {seat + 1} teleports Merlin to {named}." if move.get("teleport") else f"{unit_name(uid)} moves to {named}."
+        self._moved(state, seat, turn, uid, events, text, was)
 
-    def _moved(self, state, turn, uid, events, text):
+    def _moved(self, state, seat, turn, uid, events, text, was=None):
         turn["moved"].append(uid)
         turn["moves_left"] -= 1
         turn["stage"] = "move"
         unit = state["units"][uid]
-        events.append(Event("move", text, data={"unit": uid, "to": unit["hex"]}))
+        # Who moved it (a guardian is anyone's), and ``from``: where it stood (none for a piece
+        # brought on), so the page can mark what others moved since a player's last turn.
+        data = {"unit": uid, "seat": seat, "to": unit["hex"]}
+        if was is not None:
+            data["from"] = was
+        events.append(Event("move", text, data=data))
         items.pick_up(state, uid, events)
         items.bank(state, uid, events)
 

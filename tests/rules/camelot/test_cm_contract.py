@@ -104,8 +104,8 @@ def test_legal_moves_stay_bounded_and_cheap():
 def test_words_for_moves():
     state = table(3)
     unit = put(state, 0, "arthur", "0,1")
-    assert GAME.describe_move({"type": "move", "unit": unit, "to": "0,0"}, state) == "moves seat 1's Arthur 1 to 0,0"
-    assert GAME.describe_move({"type": "enter", "piece": "merlin", "to": "0,0"}) == "brings Merlin on to 0,0"
+    assert GAME.describe_move({"type": "move", "unit": unit, "to": "0,0"}, state) == "moves seat 1's Arthur 1 to h8"
+    assert GAME.describe_move({"type": "enter", "piece": "merlin", "to": "0,0"}) == "brings Merlin on to h8"
     assert GAME.describe_move({"type": "end_turn", "timed_out": True}) == "ends the turn"
     for kind in ("declare", "drop", "strike", "ask_ally", "ask_disengage", "decide", "pause", "resume", "resign", "entry"):
         assert GAME.describe_move({"type": kind, "seat": 1}, state)

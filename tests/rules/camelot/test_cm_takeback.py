@@ -13,7 +13,7 @@ from games.rules import takeback
 from games.rules.cupquest import CupQuest
 from games.rules.rng import Rng
 
-from .helpers import GAME, play, put, refused, table
+from .helpers import BOARD, GAME, play, put, refused, table
 from .playout import seeking
 
 
@@ -144,7 +144,7 @@ def test_the_log_says_what_was_taken_back_and_the_view_offers_it_to_the_mover_on
     state = table(3, tokens=(0, 1))
     moved = play(state, 0, {"type": "enter", "piece": "arthur", "to": state["entries"][0]})
     _, events = GAME.apply(moved, 0, {"type": "takeback", "mark": GAME.takeback_mark(moved, 0)})
-    assert events[0].text == f"Seat 1 takes back a move (brings Arthur on to {state['entries'][0]})."
+    assert events[0].text == f"Seat 1 takes back a move (brings Arthur on to {BOARD.hex_name(state['entries'][0])})."
     views = {seat: GAME.view_for(moved, seat) for seat in (0, 1, 2, None)}
     assert views[0]["takeback"] == GAME.takeback_mark(moved, 0)
     assert all(views[s]["takeback"] is None for s in (1, 2, None))

@@ -37,7 +37,9 @@
     if (boards[name]) { then(); return; }
     (loading[name] = loading[name] || []).push(then);
     if (loading[name].length > 1) return;
-    Grail.api("GET", "/api/camelot/boards/" + encodeURIComponent(name) + "/").then(function (b) {
+    // "?labels": the board's data gained hex names and edge labels; a browser holding the
+    // older answer in its cache (an hour) asks again.
+    Grail.api("GET", "/api/camelot/boards/" + encodeURIComponent(name) + "/?labels").then(function (b) {
       boards[name] = normalise(b); boardError = null;
     }, function (err) { boardError = err.message; }).then(function () {
       var waiting = loading[name]; delete loading[name];
@@ -61,7 +63,15 @@
       items = Object.keys(spaces).map(function (k) { return /^-?\d+,-?\d+$/.test(k) ? k : spaces[k]; });
     }
     return { name: b.name, terrain: terrain, excalibur: b.excalibur || b.blue_diamond || "0,0",
-             items: items, edge: edge, edgeSet: toSet(edge), itemSet: toSet(items) };
+             items: items, edge: edge, edgeSet: toSet(edge), itemSet: toSet(items),
+             names: b.names || {}, labels: b.labels || [] };
+  }
+
+  // A hex as people name it ("h8"), as the labels along the board's edges read: the rules
+  // name hexes the same way in the log (games/rules/camelot/squares.py).
+  function hexName(k) {
+    var b = current && boards[current.data.view.board];
+    return (b && b.names[k]) || k;
   }
 
   function toSet(list) { var s = {}; (list || []).forEach(function (k) { s[k] = true; }); return s; }
@@ -271,8 +281,10 @@
     var v = data.view, me = data.my_seat;
     var keys = Object.keys(b.terrain);
     var xs = [], ys = [];
-    keys.forEach(function (k) { var c = centre(k); xs.push(c[0]); ys.push(c[1]); });
-    var pad = SIZE * 1.15;
+    keys.concat(b.labels.map(function (l) { return l.at; })).forEach(function (k) {
+      var c = centre(k); xs.push(c[0]); ys.push(c[1]);
+    });
+    var pad = SIZE * (b.labels.length ? 0.7 : 1.15);
     var minX = Math.min.apply(null, xs) - pad, minY = Math.min.apply(null, ys) - pad;
     var w = Math.max.apply(null, xs) - minX + pad, h = Math.max.apply(null, ys) - minY + pad;
     var map = svg("svg", { viewBox: [minX, minY, w, h].map(function (n) { return n.toFixed(1); }).join(" "),
@@ -303,6 +315,7 @@
       }
     });
     map.appendChild(ground);
+    map.appendChild(edgeLabels(b));
 
     // The blue diamond and the red diamonds stay drawn under whatever lies on them.
     map.appendChild(svg("polygon", { points: diamond(centre(b.excalibur), SIZE * 0.55), class: "cam-diamond blue" }));
@@ -318,11 +331,60 @@
     });
 
     drawLines(map, data, o);
+    var moved = movedSinceMyTurn(data);
+    drawTrails(map, v, moved);
 
     var frozen = toSet(v.frozen), declared = toSet(myDeclared(v, me));
     var marked = toSet(ui.targets), holders = v.tokens || [];
-    Object.keys(v.units).forEach(function (uid) { map.appendChild(unitIcon(uid, v, o, ctx, me, frozen, declared, marked, holders)); });
+    Object.keys(v.units).forEach(function (uid) {
+      map.appendChild(unitIcon(uid, v, o, ctx, me, frozen, declared, marked, holders, moved));
+    });
     return map;
+  }
+
+  // The ranks' numbers beside both ends of each row, the files' letters beyond their ends
+  // on the top and bottom edges (the board's data says what goes where).
+  function edgeLabels(b) {
+    var g = svg("g", { class: "cam-coords", "aria-hidden": "true" });
+    b.labels.forEach(function (l) {
+      var c = centre(l.at);
+      g.appendChild(svg("text", { x: c[0].toFixed(1), y: (c[1] + 4).toFixed(1), class: "cam-coord " + l.kind,
+                                  "data-label": l.text }, l.text));
+    });
+    return g;
+  }
+
+  /* The pieces other players moved since this player's last turn ended, read from the log's
+     move events (Camelot's log lines carry their data): unit -> the hex it first left in that
+     time (null: brought on from the reserve). Pieces back where they were (a move taken
+     back) are left out. A spectator has no turn of their own: nothing is marked. */
+  function movedSinceMyTurn(data) {
+    var me = data.my_seat, log = data.log || [], out = {};
+    if (me === null || me === undefined || data.replay) return out;
+    var start = 0;
+    log.forEach(function (line, i) {
+      if (line.kind === "end_turn" && line.data && line.data.seat === me) start = i + 1;
+    });
+    log.slice(start).forEach(function (line) {
+      var d = line.data;
+      if (line.kind !== "move" || !d || !d.unit || d.seat === me) return;
+      if (!(d.unit in out)) out[d.unit] = d.from || null;
+    });
+    Object.keys(out).forEach(function (uid) {
+      var u = data.view.units[uid];
+      if (!u || u.hex === out[uid]) delete out[uid];
+    });
+    return out;
+  }
+
+  // A dotted line from where each of those pieces stood to where it stands now.
+  function drawTrails(map, v, moved) {
+    Object.keys(moved).forEach(function (uid) {
+      if (!moved[uid]) return;
+      var from = centre(moved[uid]), to = centre(v.units[uid].hex);
+      map.appendChild(svg("circle", { cx: from[0], cy: from[1], r: SIZE * 0.22, class: "cam-trail-start" }));
+      map.appendChild(svg("line", { x1: from[0], y1: from[1], x2: to[0], y2: to[1], class: "cam-trail", "data-unit": uid }));
+    });
   }
 
   function myDeclared(v, me) {
@@ -359,13 +421,13 @@
     if (b.edgeSet[k]) bits.push("edge space");
     if (owner !== undefined) bits.push(ctx.seatName(owner) + "'s Entry hex");
     (v.items[k] || []).forEach(function (id) { bits.push(itemName(id, v) + " lies here"); });
-    return bits.join(", ") + " (" + k + ")";
+    return hexName(k) + ": " + bits.join(", ");
   }
 
   function destLabel(v, k, m, ctx, me) {
-    if (m.type === "entry") return "Choose " + k + " as your Entry hex";
+    if (m.type === "entry") return "Choose " + hexName(k) + " as your Entry hex";
     var mine = v.players.filter(function (p) { return p.seat === me; })[0];
-    var where = mine && mine.entry === k ? "your Entry hex" : "hex " + k;
+    var where = mine && mine.entry === k ? "your Entry hex (" + hexName(k) + ")" : hexName(k);
     return (m.teleport ? "Teleport to " : (m.type === "enter" ? "Enter to " : "Move to ")) + where;
   }
 
@@ -405,7 +467,7 @@
     return g;
   }
 
-  function unitIcon(uid, v, o, ctx, me, frozen, declared, marked, holders) {
+  function unitIcon(uid, v, o, ctx, me, frozen, declared, marked, holders, moved) {
     var u = v.units[uid], c = centre(u.hex);
     var guardian = u.guardian || u.seat === null || u.seat === undefined;
     var cls = "cam-unit " + (guardian ? "guardian" : "seat-" + u.seat) + " type-" + u.type;
@@ -417,8 +479,11 @@
     if (marked[uid] || declared[uid]) cls += " marked";
     if (ui.strikeTarget === uid) cls += " aimed";
     if (!guardian && holders.indexOf(u.seat) >= 0) cls += " holder";
+    var lately = uid in moved;
+    if (lately) cls += " moved";
     var g = svg("g", { class: cls, "data-unit": uid, "data-hex": u.hex });
     var r = SIZE * 0.66;
+    if (lately) g.appendChild(svg("circle", { cx: c[0], cy: c[1], r: SIZE * 0.8, class: "cam-moved-ring" }));
     if (frozen[uid]) g.appendChild(svg("circle", { cx: c[0], cy: c[1], r: SIZE * 0.86, class: "cam-ice" }));
     if (marked[uid] || declared[uid]) {
       g.appendChild(svg("circle", { cx: c[0], cy: c[1], r: SIZE * 0.9, class: "cam-target" }));
@@ -433,8 +498,9 @@
       g.appendChild(svg("text", { x: c[0] + r * 0.62, y: c[1] + r * 0.95, class: "cam-number", "data-number": unitNumber(uid) }, unitNumber(uid)));
     }
     if (u.carry) g.appendChild(itemIcon(u.carry, v, [c[0] + r * 0.8, c[1] - r * 0.75], 0.85, "carried"));
-    var words = cap(unitLabel(v, uid, ctx, me));
+    var words = cap(unitLabel(v, uid, ctx, me)) + " on " + hexName(u.hex);
     if (frozen[uid]) words += " (frozen: declared as a target)";
+    if (lately) words += moved[uid] ? " (moved from " + hexName(moved[uid]) + " since your last turn)" : " (brought on since your last turn)";
     g.appendChild(svg("title", {}, words));
     if (movable || targetable || strikeable) {
       clickable(g, words, function () { clickUnit(uid, o); });
@@ -821,7 +887,7 @@
       if (p.active === false) head.appendChild(el("span", { class: "muted", text: "left the game" }));
       li.appendChild(head);
       var bits = [];
-      bits.push(p.entry ? "Entry " + p.entry : "no Entry hex yet");
+      bits.push(p.entry ? "Entry " + hexName(p.entry) : "no Entry hex yet");
       bits.push("reserve " + PIECES.map(function (t) { return (p.pool[t] || 0) + GLYPH[t]; }).join(" "));
       var lost = PIECES.filter(function (t) { return p.lost && p.lost[t]; }).map(function (t) { return p.lost[t] + GLYPH[t]; });
       if (lost.length) bits.push("lost " + lost.join(" "));
@@ -859,7 +925,9 @@
     box.appendChild(el("p", { class: "muted", text: "Grass (light green), trees (dark green: block sight, may be entered), rocks " +
       "(grey: block sight, impassable), water (blue: impassable, sight passes). Blue diamond: Excalibur's space; red diamonds: " +
       "item spaces; the outer ring: edge spaces. Pieces: A Arthur, G Galahad, L Lancelot, Me Merlin, Mo Morgan; grey with a " +
-      "gold rim: a Guardian. A dashed blue ring: frozen (declared as a target); a red ring: a declared target." }));
+      "gold rim: a Guardian. A dashed blue ring: frozen (declared as a target); a red ring: a declared target; an orange " +
+      "halo: moved by another player since your last turn (a dotted line from where it stood). Hexes are named by the " +
+      "letter of their file and the number of their row, as the labels round the edge read (h8 is Excalibur's space)." }));
     return box;
   }
 
