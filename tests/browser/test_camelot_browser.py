@@ -498,6 +498,19 @@ def test_the_attack_preview_shows_shields_against_strength_and_the_unit_a_failur
     assert verdict in text
     lose = unit_words(match, plan["penalty"], seat)
     assert f"If this attack fails, you lose {lose} (your unit nearest to it as your units stand now)." in text
+    # Which pieces make up that strength, and the move each needs: a Fireball counted only
+    # through Merlin's Teleport is said to need it.
+    named = line.locator("[data-testid=contributor]")
+    assert named.count() == len(plan["contributors"]) > 0
+    for i, c in enumerate(plan["contributors"]):
+        said = named.nth(i).inner_text()
+        assert named.nth(i).get_attribute("data-how") == c["how"]
+        who = unit_words(match, c["unit"], seat) if c["unit"] else "from your reserve"
+        assert who[0].upper() + who[1:] in said if c["unit"] else who in said
+        assert f"({c['value']}" in said
+        if c["how"] == "teleport":
+            assert "teleports into reach" in said and "once a game" in said
+    assert any(c["how"] == "teleport" for c in plan["contributors"]), "the seeded table has Merlin's Teleport to name"
     assert page.locator(f"[data-testid=target][data-unit='{target}']").inner_text() == name
     shots(page, "preview-declaring")
 

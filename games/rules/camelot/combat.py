@@ -82,15 +82,23 @@ _REACH = {kind: MODES[kind][BASIC_MODE[kind]][1:3] for kind in MODES}
 
 
 def attack_preview(state: dict, seat: int, targets: list[str]) -> dict[str, dict]:
-    """For each of ``targets``: what ``seat`` can still bring against it this turn, and what
-    a failed attack on it would cost (the page shows it before declaring and before ending
-    the turn; docs/rules/camelot.md "Combat").
+    """For each of ``targets``: what ``seat`` can still bring against it this turn, which
+    pieces and moves that is, and what a failed attack on it would cost (the page shows it
+    before declaring and before ending the turn; docs/rules/camelot.md "Combat").
 
     ``struck``: strikes already made on it; ``lent``: what units an ally lent add;
     ``ready``: the best strikes of units that can still strike it from where they stand;
     ``coming``: the best strikes of units that could walk (or enter, or teleport) into reach,
     as many as the turn has moves left (a guardian not yet used takes a move even to strike
     where it stands); ``reach``: the sum, an upper bound since each unit strikes one target.
+    ``contributors``: the pieces behind ``ready``, ``coming`` and ``lent``, strongest first,
+    each ``{"unit", "piece", "seat", "mode", "value", "how", "count"}``: ``unit`` None for
+    pieces in the reserve (``count`` of them alike), ``mode`` its best strike at the target,
+    ``how`` what it takes: "ready" (nothing: it strikes from where it stands), "walk" (one of
+    the turn's moves, walking up), "enter" (a move: brought on from the reserve), "teleport"
+    (a move and Merlin's once-a-game Teleport: nothing else brings him into reach), "use"
+    (a guardian striking where it stands, which costs a move), "lent" (an ally's unit, added
+    when the turn ends if it still reaches). ``moves_left``: how many of the movers can come.
     ``penalties``: ``seat``'s units in the order a failure here would take them (nearest
     first, see ``turn_end_losses``), as many as there are targets: with several failed
     attacks each costs the first of its list not already lost to an earlier one in the order
@@ -105,29 +113,7 @@ def attack_preview(state: dict, seat: int, targets: list[str]) -> dict[str, dict
     ice = frozen(state)
     lent_ice = ice - set(turn["declared"])
     can_move = turn["stage"] != "attack" and turn["moves_left"] > 0
-    mover = Mover(state, seat) if can_move else None
-    teleport = state["spells"][seat]["teleport"]
-    # (unit id or None for a pool piece, type, hex now or None, hexes it could still strike from)
-    strikers = []
-    for uid, unit in units.items():
-        if not controls(state, unit, seat) or uid in ice or uid in turn["struck"]:
-            continue
-        if unit["guardian"] and not can_strike_with(state, seat, uid, ice):
-            continue
-        later: set[str] = set()
-        if can_move and uid not in turn["moved"]:
-            later.update(mover.unit_ends(uid))
-            if unit["type"] == "merlin" and not unit["guardian"] and teleport:
-                later.update(mover.teleport_ends(unit["hex"]))
-        strikers.append((uid, unit["type"], unit["hex"], later))
-    if can_move:
-        for kind, left in state["pool"][seat].items():
-            ends = mover.enter_ends(kind) if left > 0 else {}
-            if ends:
-                later = set(ends)
-                if kind == "merlin" and teleport:
-                    later.update(mover.teleport_ends(None))
-                strikers.extend([(None, kind, None, later)] * min(left, turn["moves_left"]))
+    strikers = _strikers(state, seat, turn, ice, can_move)
     spells = state["spells"][seat]
     penalty_on = state["options"]["failed_attack_penalty"]
     out = {}
@@ -138,28 +124,90 @@ def attack_preview(state: dict, seat: int, targets: list[str]) -> dict[str, dict
         where = tgt["hex"]
         ready = 0
         coming: list[int] = []
-        for uid, kind, here, later in strikers:
-            guardian = uid is not None and units[uid]["guardian"]
-            best = _best_strike(board, kind, here, where, tgt["type"], spells, guardian) if here else 0
-            if best and not (guardian and uid not in turn["moved"]):
-                ready += best
+        contributors: list[dict] = []
+        for s in strikers:
+            guardian = s["unit"] is not None and units[s["unit"]]["guardian"]
+            here = _best_strike(board, s["piece"], s["hex"], where, tgt["type"], spells, guardian) if s["hex"] else _NONE
+            if here[0] and not (guardian and s["unit"] not in turn["moved"]):
+                ready += here[0]
+                contributors.append(_contributor(s, here, "ready", 1))
                 continue
-            if later or (guardian and best):
-                best = max(best, max((_best_strike(board, kind, k, where, tgt["type"], spells, guardian)
-                                      for k in board.near[where][_REACH[kind][0]] if k in later), default=0))
-                if best:
-                    coming.append(best)
+            # The strongest way it could still strike; on a tie the plainer way (no spell spent).
+            ways = [(here, "use")] if guardian and here[0] else []
+            for how, ends in (("enter" if s["unit"] is None else "walk", s["walk"]), ("teleport", s["teleport"])):
+                best = max((_best_strike(board, s["piece"], k, where, tgt["type"], spells, guardian)
+                            for k in board.near[where][_REACH[s["piece"]][0]] if k in ends), default=_NONE)
+                ways.append((best, how))
+            (value, mode), how = max(ways, key=lambda w: w[0][0])
+            if value:
+                coming.extend([value] * s["count"])
+                contributors.append(_contributor(s, (value, mode), how, s["count"]))
         coming.sort(reverse=True)
-        bring = sum(coming[:turn["moves_left"]]) if can_move else 0
+        # Each needs one of the turn's moves (after the first strike only a guardian's use can
+        # still come: walking is over, but using a guardian is a move, not movement).
+        bring = sum(coming[:turn["moves_left"]])
         struck = sum(s["value"] for s in turn["strikes"] if s["target"] == target)
-        lent = sum(ally_value(state, a["unit"], target, lent_ice) for a in turn["allies"] if a["target"] == target)
+        lent = 0
+        for a in turn["allies"]:
+            if a["target"] != target:
+                continue
+            value = ally_value(state, a["unit"], target, lent_ice)
+            lent += value
+            if value:
+                ally = units[a["unit"]]
+                contributors.append({"unit": a["unit"], "piece": ally["type"], "seat": ally["seat"],
+                                     "mode": BASIC_MODE[ally["type"]], "value": value, "how": "lent", "count": 1})
+        contributors.sort(key=lambda c: (-c["value"], _HOW_ORDER[c["how"]]))
         ranked = _nearest_first(state, seat, where)[:len(targets)] if penalty_on else []
         out[target] = {"shields": SHIELDS[tgt["type"]], "struck": struck, "lent": lent, "ready": ready,
                        "coming": bring, "reach": struck + lent + ready + bring,
+                       "contributors": contributors, "moves_left": turn["moves_left"],
                        "penalties": ranked, "penalty": ranked[0] if ranked else None}
     if penalty_on and turn["declared"]:
         _name_turn_end_losses(state, seat, [t for t in targets if t in out], out)
     return out
+
+
+_NONE = (0, None)
+# Ties among equally strong contributors: those that need nothing first, spells last.
+_HOW_ORDER = {"ready": 0, "lent": 1, "use": 2, "walk": 3, "enter": 4, "teleport": 5}
+
+
+def _strikers(state: dict, seat: int, turn: dict, ice: set, can_move: bool) -> list[dict]:
+    """``seat``'s pieces that could still strike this turn: ``unit`` (None: ``count`` pieces
+    of the reserve alike, as many as the turn has moves), ``piece``, ``seat``, ``hex`` (where
+    it stands; None in the reserve), ``walk`` (hexes a walk or an entry may end on) and
+    ``teleport`` (hexes only Merlin's unused Teleport reaches)."""
+    units = state["units"]
+    mover = Mover(state, seat) if can_move else None
+    teleport = state["spells"][seat]["teleport"]
+    out = []
+    for uid, unit in units.items():
+        if not controls(state, unit, seat) or uid in ice or uid in turn["struck"]:
+            continue
+        if unit["guardian"] and not can_strike_with(state, seat, uid, ice):
+            continue
+        walk: set[str] = set()
+        tele: set[str] = set()
+        if can_move and uid not in turn["moved"]:
+            walk.update(mover.unit_ends(uid))
+            if unit["type"] == "merlin" and not unit["guardian"] and teleport:
+                tele.update(mover.teleport_ends(unit["hex"]))
+        out.append({"unit": uid, "piece": unit["type"], "seat": unit["seat"], "hex": unit["hex"],
+                    "walk": walk, "teleport": tele - walk, "count": 1})
+    if can_move:
+        for kind, left in state["pool"][seat].items():
+            ends = mover.enter_ends(kind) if left > 0 else {}
+            if ends:
+                tele = set(mover.teleport_ends(None)) if kind == "merlin" and teleport else set()
+                out.append({"unit": None, "piece": kind, "seat": seat, "hex": None, "walk": set(ends),
+                            "teleport": tele - set(ends), "count": min(left, turn["moves_left"])})
+    return out
+
+
+def _contributor(striker: dict, best: tuple[int, str], how: str, count: int) -> dict:
+    return {"unit": striker["unit"], "piece": striker["piece"], "seat": striker["seat"], "mode": best[1],
+            "value": best[0], "how": how, "count": count}
 
 
 def _name_turn_end_losses(state: dict, seat: int, targets: list[str], out: dict) -> None:
@@ -200,16 +248,18 @@ def turn_end_losses(state: dict, seat: int, failed: list[str]) -> dict[str, str]
     return lost
 
 
-def _best_strike(board, kind: str, here: str, where: str, target_type: str, spells: dict, guardian: bool) -> int:
-    """The strongest single strike a ``kind`` standing on ``here`` could make at ``where``."""
-    best = 0
+def _best_strike(board, kind: str, here: str, where: str, target_type: str, spells: dict,
+                 guardian: bool) -> tuple[int, str | None]:
+    """The strongest single strike a ``kind`` standing on ``here`` could make at ``where``:
+    (its value, its mode), or (0, None)."""
+    best = _NONE
     for mode, (value, reach, sight, spell) in MODES[kind].items():
-        if value <= best or (spell and (guardian or not spells[spell])):
+        if value <= best[0] or mode == "sweep" or (spell and (guardian or not spells[spell])):
             continue
         if mode == "fireball" and target_type == "merlin":
             continue
         if can_reach(board, here, where, reach, sight):
-            best = value
+            best = (value, mode)
     return best
 
 

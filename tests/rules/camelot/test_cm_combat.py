@@ -303,11 +303,15 @@ def test_the_preview_counts_strength_that_can_still_reach_and_names_the_unit_a_f
     state["pool"][0] = {k: 0 for k in state["pool"][0]}
     knight = put(state, 1, "lancelot", "1,0")            # 2 shields
     near = put(state, 0, "arthur", "0,1")                 # beside it: 1 now
-    put(state, 0, "arthur", "-1,2")                       # two steps off: 1 if it walks up
+    walker = put(state, 0, "arthur", "-1,2")              # two steps off: 1 if it walks up
     put(state, 0, "galahad", "-3,4")                      # far: out of reach this turn
     view = GAME.view_for(state, 0)
-    assert view["attack"][knight] == {"shields": 2, "struck": 0, "lent": 0, "ready": 1, "coming": 1,
-                                      "reach": 2, "penalties": [near], "penalty": near}
+    assert view["attack"][knight] == {
+        "shields": 2, "struck": 0, "lent": 0, "ready": 1, "coming": 1, "reach": 2, "moves_left": 2,
+        "contributors": [
+            {"unit": near, "piece": "arthur", "seat": 0, "mode": "melee", "value": 1, "how": "ready", "count": 1},
+            {"unit": walker, "piece": "arthur", "seat": 0, "mode": "melee", "value": 1, "how": "walk", "count": 1}],
+        "penalties": [near], "penalty": near}
     assert GAME.view_for(state, 2)["attack"] is None      # only a holder's own attack
     # Declared, one strike made: the striker no longer counts as ready, its blow as struck.
     state = play(state, 0, {"type": "declare", "targets": [knight]})
@@ -373,3 +377,84 @@ def test_before_declaring_each_target_ranks_the_units_a_failure_would_cost():
             named.append(next(u for u in preview[t]["penalties"] if u not in named))
         ended = play(play(state, 0, {"type": "declare", "targets": order}), 0, {"type": "end_turn"})
         assert named == [c["penalty"] for c in ended["last_combat"]], order
+
+
+# --- who can still add strength (the preview names them, and the move each needs) ----------
+
+def _contributors(state, target, seat=0):
+    return [(c["unit"], c["piece"], c["mode"], c["value"], c["how"], c["count"])
+            for c in GAME.view_for(state, seat)["attack"][target]["contributors"]]
+
+
+def test_the_preview_names_merlins_fireball_reachable_only_by_teleport():
+    # The case that misled a player: "1 shield against 2 that can still reach it", all of it
+    # Merlin's Fireball, and only if he teleports.
+    state = table(3)
+    state["pool"][0] = {k: 0 for k in state["pool"][0]}
+    merlin = put(state, 0, "merlin", "-6,6")
+    target = put(state, 1, "arthur", "3,-2")
+    assert BOARD.distance("-6,6", "3,-2") > 4
+    preview = GAME.view_for(state, 0)["attack"][target]
+    assert (preview["reach"], preview["ready"], preview["coming"]) == (2, 0, 2)
+    assert _contributors(state, target) == [(merlin, "merlin", "fireball", 2, "teleport", 1)]
+    # Without the spell he brings nothing, and nothing is named.
+    state["spells"][0]["teleport"] = False
+    assert target not in (GAME.view_for(state, 0)["attack"] or {})
+
+
+def test_the_preview_names_each_piece_with_the_move_it_needs_strongest_first():
+    state = table(3, options={"guardians": True})
+    state["units"] = {}
+    state["spells"][0]["teleport"] = False
+    state["pool"][0] = {k: 0 for k in state["pool"][0]}
+    target = put(state, 1, "morgan", "1,0")                 # 2 shields
+    bow = put(state, 0, "galahad", "1,2")                    # two away, in sight: bow from where it stands
+    knight = put(state, 0, "lancelot", "-1,1")               # two away: sword 2 once it steps up
+    guard = put(state, None, "lancelot", "2,-1")             # beside it: 2, but using it is a move
+    # Strongest first; of equals, the one that needs the least (a guardian's use, then a walk).
+    assert _contributors(state, target) == [(guard, "lancelot", "melee", 2, "use", 1),
+                                            (knight, "lancelot", "melee", 2, "walk", 1),
+                                            (bow, "galahad", "bow", 1, "ready", 1)]
+    preview = GAME.view_for(state, 0)["attack"][target]
+    assert (preview["ready"], preview["coming"], preview["moves_left"]) == (1, 4, 2)
+
+
+def test_the_preview_names_pieces_that_could_enter_and_units_an_ally_lent():
+    state = table(3, tokens=(0, 1))
+    state["spells"][0]["teleport"] = False
+    state["pool"][0] = {k: 0 for k in state["pool"][0]}
+    state["pool"][0]["arthur"] = 3
+    entry = state["entries"][0]
+    two_off = next(h for h in BOARD.enterable_order if BOARD.distance(h, entry) == 2 and BOARD.from_edge(h) > 0)
+    target = put(state, 1, "arthur", two_off)              # an Arthur entering walks up beside it
+    # Three in the reserve, but a turn has two moves: two of them can come.
+    assert _contributors(state, target) == [(None, "arthur", "melee", 1, "enter", 2)]
+    # Declared, with an ally asked: the unit lent is named as lent.
+    state = table(3, tokens=(0, 1))
+    mine = put(state, 0, "arthur", "0,1")
+    target = put(state, 1, "arthur", "1,0")
+    archer = put(state, 2, "galahad", "3,-1")
+    state = play(state, 0, {"type": "declare", "targets": [target]})
+    state = play(state, 0, {"type": "ask_ally", "target": target, "seat": 2})
+    ask = next(d for d in GAME.legal_moves(state, 2) if d["type"] == "decide" and d["choice"] == [archer])
+    state = play(state, 2, ask)
+    named = _contributors(state, target)
+    assert (mine, "arthur", "melee", 1, "ready", 1) in named
+    assert (archer, "galahad", "bow", 1, "lent", 1) in named
+    assert GAME.view_for(state, 0)["attack"][target]["lent"] == 1
+
+
+def test_after_the_first_strike_a_guardian_can_still_be_used_and_is_counted():
+    state = table(3, options={"guardians": True})
+    state["units"] = {}
+    state["spells"][0]["teleport"] = False
+    state["pool"][0] = {k: 0 for k in state["pool"][0]}
+    target = put(state, 1, "morgan", "1,0")
+    mine = put(state, 0, "arthur", "0,1")
+    guard = put(state, None, "lancelot", "2,-1")
+    state = play(state, 0, {"type": "declare", "targets": [target]})
+    state = play(state, 0, {"type": "strike", "unit": mine, "target": target, "mode": "melee"})
+    preview = GAME.view_for(state, 0)["attack"][target]
+    assert (preview["struck"], preview["coming"], preview["reach"]) == (1, 2, 3)   # no walking, but the guardian
+    assert _contributors(state, target) == [(guard, "lancelot", "melee", 2, "use", 1)]
+    assert {"type": "strike", "unit": guard, "target": target, "mode": "melee"} in GAME.legal_moves(state, 0)

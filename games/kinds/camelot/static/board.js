@@ -672,7 +672,7 @@
       if (planning) {
         var parts = [];
         if (p.ready) parts.push(p.ready + " from where your units stand");
-        if (p.coming) parts.push(p.coming + " more if they move up");
+        if (p.coming) parts.push(p.coming + " more that need a move");
         if (p.lent) parts.push(p.lent + " lent");
         text = cap(unitLabel(v, t, ctx, me)) + ": " + shields + " against " + p.reach + " that can still reach it this turn" +
           (parts.length ? " (" + parts.join(", ") + ")" : "") +
@@ -685,6 +685,8 @@
         else text += " \u2014 not enough, and nothing more can reach it.";
       }
       line.appendChild(el("span", { text: text }));
+      var who = contributorsList(v, p, ctx, me);
+      if (who) line.appendChild(who);
       var cost = planning ? losses[t] : p.penalty;
       if (cost) {
         var lose = unitName(v, cost, ctx, me);
@@ -700,6 +702,44 @@
     });
     if (planning && targets.length > 1) {
       box.appendChild(el("p", { class: "muted", text: "Each of your units strikes one target a turn." }));
+    }
+    return box;
+  }
+
+  /* Which pieces can still add strength against one target, and what each needs (the
+     engine's view.attack[t].contributors, strongest first): "your Merlin's Fireball (2), if
+     he teleports into reach (his Teleport, once a game)". */
+  var PRONOUN = { merlin: "he", morgan: "she" };
+  var NEEDS = {
+    ready: function () { return "from where it stands now"; },
+    walk: function (c) { return "if " + (PRONOUN[c.piece] || "it") + " moves up (one of your moves)"; },
+    enter: function (c) { return c.count > 1 ? "if they enter from your reserve (one move each)" : "if it enters from your reserve (one of your moves)"; },
+    teleport: function (c) { return "if " + (PRONOUN[c.piece] || "it") + " teleports into reach (a move, and the Teleport spell, once a game)"; },
+    use: function () { return "if you use it (a Guardian costs one of your moves)"; },
+    lent: function () { return "lent by its owner: it counts when your turn ends if it still reaches"; }
+  };
+
+  function contributorWords(v, c, ctx, me) {
+    var what = MODE[c.mode] + " (" + c.value + (c.count > 1 ? " each" : "") + ")";
+    var who = c.unit ? cap(unitName(v, c.unit, ctx, me)) + "'s " + what
+      : (c.count > 1 ? c.count + " " + PLURAL[c.piece] : "A " + NAME[c.piece]) + " from your reserve: " + what;
+    return who + ", " + (NEEDS[c.how] || function () { return c.how; })(c) + ".";
+  }
+
+  function contributorsList(v, p, ctx, me) {
+    var list = p.contributors || [];
+    if (!list.length) return null;
+    var box = el("ul", { class: "cam-contributors", "data-testid": "contributors" });
+    list.forEach(function (c) {
+      box.appendChild(el("li", { "data-testid": "contributor", "data-how": c.how, "data-unit": c.unit || "",
+                                 "data-piece": c.piece, text: contributorWords(v, c, ctx, me) }));
+    });
+    var movers = list.filter(function (c) { return c.how !== "ready" && c.how !== "lent"; })
+      .reduce(function (n, c) { return n + (c.count || 1); }, 0);
+    if (movers > p.moves_left) {
+      box.appendChild(el("li", { class: "muted", "data-testid": "moves-left",
+        text: "Only " + p.moves_left + " of those that need a move can come: you have " + p.moves_left +
+              (p.moves_left === 1 ? " move" : " moves") + " left this turn." }));
     }
     return box;
   }
