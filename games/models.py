@@ -255,10 +255,15 @@ class ChatMessage(models.Model):
     # a line and fetches it. Per channel, so a player never waits for a line it may not read.
     seq = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # The sender's own name for the line (the page makes one per line typed): a line sent
+    # again after its answer was lost is stored once (services.chat_post). Null: none given.
+    key = models.CharField(max_length=64, null=True, blank=True)
 
     class Meta:
         ordering = ["match_id", "id"]
-        constraints = [models.UniqueConstraint(fields=["match", "spectators", "seq"], name="chat_seq_unique")]
+        constraints = [models.UniqueConstraint(fields=["match", "spectators", "seq"], name="chat_seq_unique"),
+                       models.UniqueConstraint(fields=["match", "user", "key"], condition=models.Q(key__isnull=False),
+                                               name="chat_key_unique")]
 
 
 class Notification(models.Model):

@@ -1095,7 +1095,9 @@ def _computer_takeover(match: Match, seats: list[Seat], seat: Seat, *, why: str)
 
 # --- chat and notifications ------------------------------------------------------------
 
-def chat_post(*, match_id: int, user, text: str) -> ChatMessage:
+def chat_post(*, match_id: int, user, text: str, key: str | None = None) -> ChatMessage:
+    """Say ``text`` in the game's chat. ``key``: the sender's name for this line; a line sent
+    again with the same key (its answer lost on the way) is the line stored the first time."""
     text = (text or "").strip()
     if not text:
         raise ServiceError("Say something first.")
@@ -1116,11 +1118,15 @@ def chat_post(*, match_id: int, user, text: str) -> ChatMessage:
         refusal = access.chat_refusal(match, user, seats)  # all the seats: a block is any player's
         if refusal is not None:
             raise refusal
+        if key is not None:
+            said = ChatMessage.objects.filter(match=match, user=user, key=key).first()
+            if said is not None:
+                return said
         spectators = not any(s.accepted for s in mine)
         last = (ChatMessage.objects.filter(match=match, spectators=spectators)
                 .order_by("-seq").values_list("seq", flat=True).first())
         message = ChatMessage.objects.create(match=match, user=user, text=text, spectators=spectators,
-                                             seq=(last or 0) + 1)
+                                             seq=(last or 0) + 1, key=key)
         if not spectators:
             _chat_notices(match, message, seats)
         changes.chatted(message, selectors.chat_public(message))

@@ -336,6 +336,9 @@ def match_abandon(request, match_id: MatchId):
 
 class ChatIn(In):
     text: str = Field(..., min_length=1, max_length=services.CHAT_MAX, pattern=NO_NUL)
+    key: str | None = Field(None, min_length=1, max_length=64, pattern=NO_NUL,
+                            description="The sender's name for this line: sent again (its answer lost), "
+                                        "the line is stored once and the first answer comes back.")
 
 
 class ChatOut(Schema):
@@ -374,7 +377,8 @@ def match_chat(request, match_id: MatchId, query: Query[ChatQuery]):
 @router.post("matches/{int:id}/chat/", response={201: ChatOut, **ERRORS}, url_name="api_match_chat_post")
 def match_chat_post(request, match_id: MatchId, body: ChatIn):
     ratelimits.check(request, "chat")
-    message = services.chat_post(match_id=selectors.match_get(match_id).pk, user=request.user, text=body.text)
+    message = services.chat_post(match_id=selectors.match_get(match_id).pk, user=request.user, text=body.text,
+                                 key=body.key)
     return Status(201, selectors.chat_public(message))
 
 

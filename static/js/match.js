@@ -490,6 +490,7 @@
       page.showConn("up");
       if (page.data) ws.send(JSON.stringify({ type: "sync", version: page.data.version }));
       page.fetchChat(page.newestChatId());  // lines said while no socket was up
+      page.sendChat();  // lines waiting to be sent go now, not at their next try
       page.heartbeat = setInterval(function () { page.ping(ws); }, HEARTBEAT_MS);
     };
     ws.onmessage = function (ev) {
@@ -613,16 +614,71 @@
     if (gap !== null) this.fetchChat(gap);
   };
 
+  /* Sending. A line typed is queued at once, so the box is free for the next one at any
+     speed, and shown under the chat as "sending…"; the queue sends one line at a time, in the
+     order typed, each with a key of its own, so a line sent again after its answer was lost is
+     stored once (services.chat_post). A line joins the chat only when the server has it (its
+     answer, or its push). A refusal is said on the line itself, never dropped: one that may
+     pass later (no connection, too many lines a minute, the server busy) is sent again by
+     itself after a wait; one that cannot (chat closed to you) waits for "Try again". */
+  var CHAT_RETRY_MS = [1000, 2000, 5000, 10000, 30000];
+
+  function mayPassLater(err) {
+    return !err.status || err.status === 408 || err.status === 429 || err.status >= 500;
+  }
+
   Page.prototype.wireChat = function () {
     var form = document.getElementById("chat-form"), page = this;
     if (!form) return;
+    var list = document.getElementById("chat");
+    this.chatOut = [];  // lines still to send, oldest first: {key, text, tries, li, note}
+    this.chatPending = el("ul", { class: "chat chat-pending", "data-testid": "chat-pending", "aria-live": "polite" });
+    list.parentNode.insertBefore(this.chatPending, list.nextSibling);
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
       var text = form.text.value.trim();
       if (!text) return;
-      api("POST", "/api/matches/" + page.id + "/chat/", { text: text }).then(function (m) {
-        form.text.value = ""; page.receiveChat(m);
-      }).catch(function (err) { page.showError(err.message); });
+      form.text.value = "";
+      page.queueChat({ key: newKey(), text: text, tries: 0 });
+    });
+  };
+
+  Page.prototype.queueChat = function (line) {
+    line.note = el("span", { class: "chat-note", text: " sending\u2026" });
+    line.li = el("li", { class: "pending", "data-key": line.key }, el("b", { text: "you" }), " " + line.text, line.note);
+    this.chatPending.appendChild(line.li);
+    this.chatOut.push(line);
+    this.sendChat();
+  };
+
+  Page.prototype.sendChat = function () {
+    var page = this, line = this.chatOut && this.chatOut[0];
+    if (!line || this.chatSending) return;
+    this.chatSending = true;
+    clearTimeout(this.chatRetry);
+    api("POST", "/api/matches/" + this.id + "/chat/", { text: line.text, key: line.key }).then(function (m) {
+      page.chatSending = false;
+      page.chatOut.shift();
+      line.li.remove();
+      page.receiveChat(m);
+      page.sendChat();
+    }, function (err) {
+      page.chatSending = false;
+      var why = err.status ? err.message : "no connection to the server.";
+      if (mayPassLater(err)) {
+        var wait = CHAT_RETRY_MS[Math.min(line.tries++, CHAT_RETRY_MS.length - 1)];
+        line.li.className = "pending retrying";
+        line.note.textContent = " \u2014 not sent yet: " + why + " Sending again in " + Math.round(wait / 1000) + " s.";
+        page.chatRetry = setTimeout(function () { page.sendChat(); }, wait);
+        return;
+      }
+      page.chatOut.shift();
+      line.li.className = "pending failed";
+      line.note.textContent = " \u2014 not sent: " + why + " ";
+      line.note.appendChild(el("button", { type: "button", class: "link", "data-testid": "chat-try-again", onclick: function () {
+        line.li.remove(); line.tries = 0; page.queueChat(line);
+      } }, "Try again"));
+      page.sendChat();
     });
   };
 

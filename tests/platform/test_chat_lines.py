@@ -136,3 +136,25 @@ def test_a_chat_line_counts_once_per_game_for_a_player_away_and_not_for_one_on_t
     client.force_login(bob)
     client.get(f"/games/{match.pk}/")
     assert _unread_chat(bob) == []
+
+
+@pytest.mark.django_db
+def test_a_line_sent_again_with_its_key_is_stored_once(client, make_match, make_user):
+    """The page sends a line again when its answer was lost on the way: the key the page
+    gave it makes the second sending return the first line, stored once, told once."""
+    match, (alice, bob) = make_match()
+    first = services.chat_post(match_id=match.pk, user=alice, text="Ni!", key="k-1")
+    again = services.chat_post(match_id=match.pk, user=alice, text="Ni!", key="k-1")
+    assert again.pk == first.pk and ChatMessage.objects.filter(match=match).count() == 1
+    assert len(_unread_chat(bob)) == 1
+    # Another player's key is theirs alone; lines without a key are all kept.
+    services.chat_post(match_id=match.pk, user=bob, text="Ni!", key="k-1")
+    services.chat_post(match_id=match.pk, user=alice, text="Ni!")
+    services.chat_post(match_id=match.pk, user=alice, text="Ni!")
+    assert ChatMessage.objects.filter(match=match).count() == 4
+    # Through the API: the same answer twice.
+    client.force_login(alice)
+    url = f"/api/matches/{match.pk}/chat/"
+    answers = [client.post(url, {"text": "Ekke!", "key": "k-2"}, content_type="application/json") for _ in range(2)]
+    assert [a.status_code for a in answers] == [201, 201] and answers[0].json() == answers[1].json()
+    assert ChatMessage.objects.filter(match=match, text="Ekke!").count() == 1
