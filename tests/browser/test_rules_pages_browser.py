@@ -1,6 +1,7 @@
 """Every game is learnable from its own pages, in Chromium: for each of the five
 games a player opens its rules page from the home page's game list and from a game of it,
-whose goal line stays in view; and the new-game form follows the chosen game."""
+whose goal line sits in the page's header and never covers the board or the hand (one line on
+a phone); and the new-game form follows the chosen game."""
 import os
 
 import pytest
@@ -52,6 +53,27 @@ def _in_view(page, selector: str) -> bool:
                                            " return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }")
 
 
+# Points of the board in the window (every 8 px down, 12 across) where something other than
+# the board itself is drawn on top: what covers it.
+COVERED = """() => {
+  const board = document.querySelector("[data-testid=board]"), r = board.getBoundingClientRect(), out = new Set();
+  for (let y = Math.max(r.top, 0) + 1; y < Math.min(r.bottom, innerHeight); y += 8) {
+    for (let i = 1; i < 12; i++) {
+      const top = document.elementFromPoint(r.left + r.width * i / 12, y);
+      if (top && !board.contains(top)) out.add(String(top.className || top.tagName));
+    }
+  }
+  return Array.from(out);
+}"""
+
+
+def _never_covers_the_board(page) -> None:
+    height = page.evaluate("document.documentElement.scrollHeight")
+    for y in range(0, height, 120):
+        page.evaluate(f"window.scrollTo(0, {y})")
+        assert page.evaluate(COVERED) == [], f"something covers the board at {y} px"
+
+
 def _check_rules_page(page, kind: str) -> None:
     page.wait_for_selector(f"[data-testid=rules-page][data-kind={kind}]")
     room = registry.room(kind)
@@ -76,10 +98,9 @@ def test_a_games_rules_open_from_the_home_page_and_from_its_game_page(live_url, 
     page.goto(f"{live_url}/games/{match.pk}/")
     page.wait_for_selector("[data-testid=board] *")
     goal = registry.room(kind).how_to_win(match.options, match.num_seats)
-    assert goal in page.inner_text("[data-testid=how-to-win]")
-    for where in ("0", "document.body.scrollHeight / 2", "document.body.scrollHeight"):
-        page.evaluate(f"window.scrollTo(0, {where})")
-        assert _in_view(page, "[data-testid=how-to-win]"), where
+    assert goal in page.text_content("[data-testid=how-to-win]")
+    assert _in_view(page, "[data-testid=how-to-win]")      # where the page opens
+    _never_covers_the_board(page)
     page.evaluate("window.scrollTo(0, 0)")
     with page.expect_popup() as opened:
         page.click("[data-testid=rules-link]")
@@ -128,3 +149,27 @@ def test_the_new_game_form_follows_the_chosen_game(live_url, new_page):
     page.wait_for_url(f"{live_url}/games/*/")
     assert page.is_visible("[data-testid=how-to-win]")
     _shot(page, "new-game-created")
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])
+def test_the_goal_line_never_covers_the_board_or_the_hand(live_url, new_page, width, height):
+    """Cup Quest, whose home spaces sat under a sticky goal bar at 1280x800 until one scrolled:
+    the goal is in the header, nothing covers any part of the board (the hand is in it) at any
+    scroll, and on a phone the goal takes one line (its whole text a tap away)."""
+    match, users = _started_game("cupquest")
+    page = new_page(width=width, height=height)
+    log_in(page, live_url, users[0].username)
+    page.goto(f"{live_url}/games/{match.pk}/")
+    page.wait_for_selector("[data-testid=board] svg")
+    page.wait_for_selector("[data-testid=board] [data-testid=hand]")
+    goal = registry.room("cupquest").how_to_win(match.options, match.num_seats)
+    assert goal in page.text_content("[data-testid=how-to-win]")
+    assert page.eval_on_selector("[data-testid=how-to-win]", "n => !!n.closest('header')")
+    _never_covers_the_board(page)
+    line = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('[data-testid=how-to-win]')).lineHeight)")
+    box = page.locator("[data-testid=how-to-win]").bounding_box()
+    _shot(page, f"goal-{width}")
+    if width < 640:
+        assert box["height"] < 2 * line, "one line on a phone"
+        page.focus("[data-testid=how-to-win]")  # a tap (or the keyboard) shows the whole goal
+        assert page.locator("[data-testid=how-to-win]").bounding_box()["height"] > box["height"]
