@@ -1,9 +1,11 @@
-"""``{{ name|player }}``: a username as a link to its profile, wherever a name is shown."""
+"""``{{ name|player }}``: a username as a link to its profile, wherever a name is shown; and
+``{{ text|rule_links:kind }}``: the printed rules' numbers a line cites ("(15.3)") as links to
+that paragraph of the game's rules page."""
 import re
 
 from django import template
 from django.urls import NoReverseMatch, reverse
-from django.utils.html import escape, format_html, format_html_join
+from django.utils.html import conditional_escape, escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 register = template.Library()
@@ -58,3 +60,46 @@ def linked_names(text, seats):
         at = found.end()
     parts.append(escape(text[at:]))
     return mark_safe("".join(str(p) for p in parts))  # noqa: S308 - every part escaped or format_html
+
+
+# "(15.3)" or "(rule 4.3)": a number of the printed rules, cited in a line's words.
+RULE_NUMBER = re.compile(r"\((rule )?(\d{1,2})\.(\d{1,2})\)")
+
+
+@register.filter
+def rule_links(text, kind):
+    """``text`` (escaped here unless already safe, as ``linked_names`` gives it) with each rule
+    number it cites linked to the paragraph of ``kind``'s rules page that has the id
+    ``rule-15-3`` (the rules pages give the paragraphs they explain such ids)."""
+    from games import registry
+
+    html = conditional_escape(text or "")
+    try:
+        if registry.room(kind).rules_template is None:
+            return html
+        url = reverse("game_rules", args=[kind])
+    except (LookupError, NoReverseMatch):
+        return html
+
+    def link(found):
+        number = f"{found.group(2)}.{found.group(3)}"
+        return str(format_html('({}<a class="rule-ref" href="{}#rule-{}-{}" target="_blank" rel="noopener" '
+                               'title="Rule {} on the rules page">{}</a>)', found.group(1) or "", url,
+                               found.group(2), found.group(3), number, number))
+
+    # The pattern holds only digits, a dot, parentheses and "rule ": it never meets markup.
+    return mark_safe(RULE_NUMBER.sub(link, str(html)))  # noqa: S308 - escaped above, parts format_html
+
+
+@register.filter
+def ago(moment):
+    """How long ago, in words: "just now" within the first minute (Django's ``timesince``
+    says "0 minutes" then), else "3 minutes ago", "2 days, 4 hours ago"."""
+    from django.utils import timezone
+    from django.utils.timesince import timesince
+
+    if not moment:
+        return ""
+    if (timezone.now() - moment).total_seconds() < 60:
+        return "just now"
+    return f"{timesince(moment)} ago"

@@ -250,6 +250,7 @@ def match_replay(request, match_id):
         # Compared as text first: a number of any length is clamped, never converted whole.
         at = match.move_count if len(raw.lstrip("0")) > 9 else min(int(raw), match.move_count)
     return render(request, "games/replay.html", {"match": match, "game": registry.get(match.kind), "at": at,
+                                                 "has_rules": registry.room(match.kind).rules_template is not None,
                                                  **_room_assets(match.kind)})
 
 

@@ -43,21 +43,46 @@
   }
   Grail.playerLink = playerLink;
 
-  /* A log line with the people's names in it as links (the text stays text: textContent only). */
+  /* Text with the printed rules' numbers it cites ("(15.3)") as links to that paragraph of
+     the game's rules page (its paragraphs have ids "rule-15-3"; games/templatetags/players.py
+     does the same for pages drawn on the server). The page says where its rules are. */
+  var RULE_NUMBER = /\((rule )?(\d{1,2})\.(\d{1,2})\)/g;
+
+  function ruleLinks(text) {
+    var frag = document.createDocumentFragment(), rest = String(text || ""), at = 0, found;
+    var page = document.getElementById("match") || document.getElementById("replay");
+    var rules = page && page.dataset.rules;
+    if (!rules) { frag.appendChild(document.createTextNode(rest)); return frag; }
+    RULE_NUMBER.lastIndex = 0;
+    while ((found = RULE_NUMBER.exec(rest)) !== null) {
+      var number = found[2] + "." + found[3];
+      frag.appendChild(document.createTextNode(rest.slice(at, found.index) + "(" + (found[1] || "")));
+      frag.appendChild(el("a", { class: "rule-ref", href: rules + "#rule-" + found[2] + "-" + found[3], target: "_blank",
+                                 rel: "noopener", title: "Rule " + number + " on the rules page", text: number }));
+      frag.appendChild(document.createTextNode(")"));
+      at = found.index + found[0].length;
+    }
+    frag.appendChild(document.createTextNode(rest.slice(at)));
+    return frag;
+  }
+  Grail.ruleLinks = ruleLinks;
+
+  /* A log line with the people's names in it as links, and the rule numbers it cites (the text
+     stays text: textContent only). */
   function linkedText(text, seats) {
     var names = (seats || []).filter(function (s) { return s.username && !s.computer; })
       .map(function (s) { return s.username.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&"); })
       .sort(function (a, b) { return b.length - a.length; });
     var frag = document.createDocumentFragment(), rest = String(text || ""), at = 0, found;
-    if (!names.length) { frag.appendChild(document.createTextNode(rest)); return frag; }
+    if (!names.length) { frag.appendChild(ruleLinks(rest)); return frag; }
     // Whole names only, as the history page (games/templatetags/players.py).
     var pattern = new RegExp("(?<![\\w@.+-])(?:" + names.join("|") + ")(?![\\w@+-])", "g");
     while ((found = pattern.exec(rest)) !== null) {
-      if (found.index > at) frag.appendChild(document.createTextNode(rest.slice(at, found.index)));
+      if (found.index > at) frag.appendChild(ruleLinks(rest.slice(at, found.index)));
       frag.appendChild(playerLink(found[0]));
       at = found.index + found[0].length;
     }
-    if (at < rest.length) frag.appendChild(document.createTextNode(rest.slice(at)));
+    if (at < rest.length) frag.appendChild(ruleLinks(rest.slice(at)));
     return frag;
   }
   Grail.linkedText = linkedText;
@@ -326,9 +351,9 @@
     if (!end) return;
     box.className = "outcome result-" + end.result;
     box.appendChild(el("strong", { class: "headline", "data-testid": "headline", text: end.headline + "." }));
-    if (end.reason) box.appendChild(el("span", { class: "why", "data-testid": "ending-reason", text: " " + end.reason }));
+    if (end.reason) box.appendChild(el("span", { class: "why", "data-testid": "ending-reason" }, ruleLinks(" " + end.reason)));
     (end.details || []).forEach(function (line) {
-      box.appendChild(el("p", { class: "ending-detail", "data-testid": "ending-detail", text: line }));
+      box.appendChild(el("p", { class: "ending-detail", "data-testid": "ending-detail" }, ruleLinks(line)));
     });
     if (end.result !== "abandoned" && end.result !== "aborted") box.appendChild(this.endingActions());
   };
@@ -367,7 +392,7 @@
     if (!box) return;
     box.textContent = "";
     box.hidden = !lines.length;
-    lines.forEach(function (line) { box.appendChild(el("p", { text: line })); });
+    lines.forEach(function (line) { box.appendChild(el("p", {}, ruleLinks(line))); });
   };
 
   Page.prototype.drawLog = function () {
@@ -377,9 +402,10 @@
     var seats = this.data.seats;
     (this.data.log || []).forEach(function (line) {
       // Numbered by move, as on the history page (the log shows only the latest moves).
-      list.appendChild(el("li", { class: line.timeout ? "timeout" : "", value: line.seq,
-                                  title: line.timeout ? "Made by the site when a player's time ran out" : "" },
-                          linkedText(line.text, seats)));
+      // A move the clock made says so in words after it, as on the history page.
+      list.appendChild(el("li", { class: line.timeout ? "timeout" : "", value: line.seq }, linkedText(line.text, seats),
+        line.timeout ? el("span", { class: "by-clock", title: "Made by the site when the player's time ran out",
+                                    text: " (by the clock)" }) : null));
     });
     list.scrollTop = list.scrollHeight;
   };
@@ -760,7 +786,7 @@
         slider.max = frame.total; slider.value = frame.step;
         label.textContent = "Step " + frame.step + " of " + frame.total;
         events.textContent = "";
-        frame.events.forEach(function (t) { events.appendChild(el("li", { text: t })); });
+        frame.events.forEach(function (t) { events.appendChild(el("li", {}, ruleLinks(t))); });
         var data = Object.assign({}, base, { view: frame.view, legal_moves: [], replay: true, my_seat: frame.seat });
         (renderers[base.kind] || fallback).render(board, data, {
           submit: function () { return Promise.reject(new Error("This is a replay.")); },

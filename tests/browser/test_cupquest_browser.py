@@ -180,7 +180,8 @@ def _confirm(match, seat: int, move: dict, pages: dict):
     record = MoveRecord.objects.get(match=match, seq=match.move_count)
     assert (record.seat, record.move) == (seat, move), "the click sent exactly the intended move"
     for viewer, page in pages.items():
-        _wait_for_log(page, [line["text"] for line in
+        # A line of a move the clock made says so after its words.
+        _wait_for_log(page, [line["text"] + (" (by the clock)" if line["timeout"] else "") for line in
                              selectors.log_for(match, viewer, seats=selectors.seats_for(match))])
         assert page.evaluate("window.__sameDocument === true"), "the update came without a reload"
     return match

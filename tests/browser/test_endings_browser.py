@@ -1,7 +1,8 @@
 """A game you come back to, in Chromium: a finished game of every
 kind opened afresh (from a list, a notification, F5) says who won and why, what changed
 hands, and offers its history, replay and a rematch; a two-player CCG resignation seen from
-both sides; a timed-out turn said in words on the page and in the notification."""
+both sides, its rule numbers linked to the rules page; a timed-out turn said in words on the
+page, its history and in the notification ("by the clock", "just now")."""
 import re
 from datetime import timedelta
 
@@ -124,6 +125,16 @@ def test_a_two_player_ccg_resignation_seen_from_both_sides(live_url, new_page):
     # alice: why the game goes on, and what the Grail would win.
     situation = a.wait_for_selector("[data-testid=situation]:not([hidden])").inner_text()
     assert situation.startswith("bob resigned. You may go on searching for the Grail alone (15.3)")
+    # The rule number is a link to that paragraph of the rules page, which explains it.
+    cited = a.locator("[data-testid=situation] a.rule-ref", has_text="15.3").first
+    assert cited.get_attribute("href") == "/rules/ccg/#rule-15-3"
+    with a.expect_popup() as opened:
+        cited.click()
+    rules = opened.value
+    rules.wait_for_selector("#rule-15-3")
+    assert "Only finding the Grail wins the ante" in rules.inner_text("#rule-15-3 + dd")
+    assert rules.evaluate("location.hash") == "#rule-15-3"
+    rules.close()
     assert "bob resigned and is out of the game." in a.inner_text("[data-testid=log]")
     a.wait_for_selector("button[data-move=give_up]").click()
     assert a.wait_for_selector("#outcome [data-testid=headline]").inner_text() == "You won."
@@ -151,8 +162,16 @@ def test_a_timed_out_turn_is_said_in_words_on_the_page_and_in_the_notification(l
     Seat.objects.filter(match=match, index=late).update(deadline=timezone.now() - timedelta(seconds=1))
     assert services.deadline_expire(match_id=match.pk, seat_index=late)
     line = page.wait_for_selector("[data-testid=log] li.timeout")
-    assert line.inner_text() == f"{name} ran out of time, and loses the game."
+    assert line.inner_text() == f"{name} ran out of time, and loses the game. (by the clock)"
     assert page.wait_for_selector("#outcome [data-testid=headline]").inner_text() == "You lost."
     assert page.inner_text("#outcome [data-testid=ending-reason]").strip() == f"{name} ran out of time."
+    # Every line of that move says the clock made it, in words: never a bare "timeout" tag.
+    assert all(t.endswith(" (by the clock)") for t in page.locator("[data-testid=log] li.timeout").all_inner_texts())
+    page.goto(f"{live_url}/games/{match.pk}/history/")
+    made = page.locator("ol.history li.timeout").all_inner_texts()
+    assert made and all(t.endswith(" (by the clock)") for t in made), made
+    assert not re.search(r"\btimeout\b", page.inner_text("ol.history"))
     page.goto(f"{live_url}/notifications/")
     assert f"Your time ran out in Grail Duel #{match.pk}: you lost the game." in page.inner_text(".notifications")
+    # Said a moment ago: "just now", not "0 minutes ago".
+    assert "just now" in page.inner_text(".notifications .when") and "0 minutes" not in page.inner_text(".notifications")

@@ -229,9 +229,17 @@ def test_three_players_click_through_a_whole_game(live_url, make_page, shots):
     assert "No Goal yet" in first.inner_text("[data-testid=goals]")
     assert first.locator("[data-testid=hand] .fx-card.playable .fx-face").count() == 4
     assert pages[0].inner_text("[data-testid=status]") == "robin's turn (turn 1): 1 more card to play."
-    # The log says who goes first before anyone moved, and once only after the first move.
-    assert first.inner_text("[data-testid=log]") == "You go first."
-    assert pages[0].inner_text("[data-testid=log]") == "robin goes first."
+    # The log says which Creepers the deal put on the tables, then who goes first, before
+    # anyone moved; and once only after the first move.
+    from games.rules.fluxx.cards import NAME
+
+    dealt = [(seat, card) for seat, table in enumerate(match.state["tables"]) for card in table]
+    for viewer, page in ((2, first), (0, pages[0])):
+        said = [(f"You were dealt {NAME[card]}, a Creeper" if viewer == seat else f"{PLAYERS[seat]} was dealt {NAME[card]}, a Creeper")
+                for seat, card in dealt]
+        lines = page.inner_text("[data-testid=log]").splitlines()
+        assert [line.split(":")[0] for line in lines[:-1]] == said
+        assert lines[-1] == ("You go first." if viewer == 2 else "robin goes first.")
     # The table talks: a chat line reaches the others' pages as it is sent.
     pages[0].fill("#chat-form input[name=text]", "Ni!")
     pages[0].click("#chat-form button")

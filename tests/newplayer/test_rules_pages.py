@@ -217,3 +217,82 @@ def test_an_invitee_sees_the_clock_and_the_options_before_accepting(client, make
     assert "12 hours a move" in terms and "weekends do not count" in terms and "5 vacation days a year each" in terms
     assert "Double the ante may be offered (16.2) yes" in terms
     assert "reading the quote aloud" in terms and "30 minutes" in terms and "the game's own clock" in terms
+
+
+# --- rule numbers the games' words cite link to the paragraph that explains them -----------
+
+def _cited_rule_numbers(kind: str) -> set[str]:
+    """Every "(15.3)" or "(rule 4.3)" in the words a game shows (string constants of its rules
+    and its room, docstrings left out), as "15.3"."""
+    import ast
+    from pathlib import Path
+
+    from games.templatetags.players import RULE_NUMBER
+
+    root = Path(__file__).resolve().parents[2] / "games"
+    found = set()
+    for folder in (root / "rules" / kind, root / "kinds" / kind):
+        for path in folder.rglob("*.py"):
+            tree = ast.parse(path.read_text())
+            docs = {id(node.body[0].value) for node in ast.walk(tree)
+                    if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                    and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+                    found |= {f"{m.group(2)}.{m.group(3)}" for m in RULE_NUMBER.finditer(node.value)}
+    return found
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_rule_number_a_game_cites_has_its_paragraph_on_the_rules_page(client, kind):
+    cited = _cited_rule_numbers(kind)
+    page = client.get(f"/rules/{kind}/").content.decode()
+    missing = sorted(n for n in cited if f'id="rule-{n.replace(".", "-")}"' not in page)
+    assert not missing, f"{kind}'s rules page explains no {missing}"
+    if kind == "ccg":
+        assert {"15.3", "15.1", "6.3", "4.6"} <= cited   # the scan finds what the card game says
+
+
+def test_rule_numbers_in_a_line_link_to_their_paragraph_and_the_rest_stays_escaped():
+    from games.templatetags.players import rule_links
+
+    html = str(rule_links("<b>bob</b> may search alone (15.3) & (rule 4.3), not (sword, 1)", "ccg"))
+    assert html == ('&lt;b&gt;bob&lt;/b&gt; may search alone (<a class="rule-ref" href="/rules/ccg/#rule-15-3" '
+                    'target="_blank" rel="noopener" title="Rule 15.3 on the rules page">15.3</a>) &amp; (rule '
+                    '<a class="rule-ref" href="/rules/ccg/#rule-4-3" target="_blank" rel="noopener" '
+                    'title="Rule 4.3 on the rules page">4.3</a>), not (sword, 1)')
+    assert str(rule_links("(15.3)", "no-such-game")) == "(15.3)"
+
+
+@pytest.mark.django_db
+def test_the_history_links_rule_numbers_and_says_by_the_clock_and_notices_say_just_now(client, make_user):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Notification, Seat
+    from tests.platform.ccg_helpers import drive, ensure_card_database, prepared_player
+
+    ensure_card_database()
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(creator=alice, kind="ccg", num_seats=2, invite=["bob"], seed=3,
+                                  creator_choice={"deck": prepared_player(alice, spare=1).pk})
+    services.match_join(match_id=match.pk, user=bob, choice={"deck": prepared_player(bob).pk})
+    match = drive(Match.objects.get(pk=match.pk), [alice, bob], until=lambda m: m.state["phase"] != "cut")
+    # A move made by the clock, then bob leaves: alice may search alone (15.3).
+    late = next(s for s in Seat.objects.filter(match=match) if s.deadline is not None)
+    Seat.objects.filter(pk=late.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert services.deadline_expire(match_id=match.pk, seat_index=late.index)
+    services.match_resign(match_id=match.pk, user=bob)
+    client.force_login(alice)
+    history = client.get(f"/games/{match.pk}/history/").content.decode()
+    assert '(<a class="rule-ref" href="/rules/ccg/#rule-15-3"' in history
+    clocked = re.findall(r'<li value="\d+" class="timeout">(.*?)</li>', history, re.S)
+    assert clocked and all(_text(line).strip().endswith("(by the clock)") for line in clocked)
+    assert ">timeout<" not in history
+    Notification.objects.filter(user=alice).update(created_at=timezone.now())
+    notices = _text(client.get("/notifications/").content.decode())
+    assert "just now" in notices and "0 minutes" not in notices
+    Notification.objects.filter(user=alice).update(created_at=timezone.now() - timedelta(minutes=3))
+    assert "3 minutes ago" in _text(client.get("/notifications/").content.decode())

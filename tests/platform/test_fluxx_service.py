@@ -470,19 +470,29 @@ def test_a_printed_deck_game_stored_before_judged_quotes_replays_after_migration
 
 
 def test_the_logs_first_line_says_who_goes_first_in_each_viewers_words(fluxx):
+    from games.rules.fluxx.cards import NAME
+
     match, users = fluxx
     first = match.state["first"]
     seats = selectors.seats_for(match)
+    # The Creepers the deal put on the tables come first (each replaced by a hidden card).
+    dealt = [(seat, card) for seat, table in enumerate(match.state["tables"]) for card in table]
+
+    def opening(viewer):
+        return [(f"You were dealt {NAME[card]}, a Creeper: it goes on your table, and you draw a card in its place."
+                 if viewer == seat else f"{PLAYERS_BY_SEAT[seat]} was dealt {NAME[card]}, a Creeper: it goes on "
+                 "their table, and they draw a card in its place.") for seat, card in dealt] + [
+            "You go first." if viewer == first else f"{PLAYERS_BY_SEAT[first]} goes first."]
+
     assert selectors.log_for(match, 0, seats=seats) == []  # nothing stored before the first move
-    # ...but the page says it already, as a line the first record's lines replace.
+    # ...but the page says it already, as lines the first record's lines replace.
     for viewer, user in ((first, users[first]), ((first + 1) % 3, users[(first + 1) % 3])):
-        opening = selectors.match_payload(match, user, seats=seats)["log"]
-        assert [(line["text"], line["provisional"]) for line in opening] == [
-            ("You go first." if viewer == first else f"{PLAYERS_BY_SEAT[first]} goes first.", True)]
+        lines = selectors.match_payload(match, user, seats=seats)["log"]
+        assert [(line["text"], line["provisional"]) for line in lines] == [(text, True) for text in opening(viewer)]
     match = _play(match, users, 1)
     for viewer in (0, 1, 2, None):
         words = [line["text"] for line in selectors.log_for(match, viewer, seats=seats)]
-        assert words[0] == ("You go first." if viewer == first else f"{PLAYERS_BY_SEAT[first]} goes first."), viewer
+        assert words[:len(dealt) + 1] == opening(viewer), viewer
         assert sum("goes first" in w or "go first" in w for w in words) == 1
     match = _play(match, users, 3)
     assert sum("first" in line["kind"] for line in selectors.log_for(match, None, seats=seats)) == 1

@@ -28,20 +28,25 @@ def resolve_search(state, act, events):
     n = timing.draw_grail(state, seat, events, "search for the Grail")
     if n is None or state["turn"] != seat:
         return
-    bonus = state["failed_searches"] + p["fx"]["search_bonus"]
+    failed, boost = state["failed_searches"], p["fx"]["search_bonus"]
+    bonus = failed + boost
     p["fx"]["search_bonus"] = 0
     total = n + bonus
     a["searched"] = True
     data = {"number": n, "bonus": bonus, "total": total, "area": act["area"]}
+    # What the search adds to the number drawn, in words (15.1: one for each area searched in vain).
+    added = ([f"+{failed} for the area{'s' if failed != 1 else ''} of Avalon searched in vain"] if failed else []) + \
+        ([f"{boost:+d} from a card played for this search"] if boost else [])
+    said = f"{total} ({n}, {', '.join(added)})" if added else str(total)
     if total >= GRAIL_FOUND_AT:
-        events.append(ev("search", f"Seat {seat + 1} searches {S.area_name(state, act['area'])}: {total} — the Holy Grail is found!", data=data))
+        events.append(ev("search", f"Seat {seat + 1} searches {S.area_name(state, act['area'])}: {said} — the Holy Grail is found!", data=data))
         others = [s for s in range(state["n"]) if s != seat]
         turns.finish(state, events, winners=(seat,), reason=f"Seat {seat + 1} finds the Holy Grail.",
                      ante="won", finder=seat)
         state["result"]["losers"] = others
         return
     state["failed_searches"] += 1
-    events.append(ev("search", f"Seat {seat + 1} searches {S.area_name(state, act['area'])}: {total} — no Grail here.", data=data))
+    events.append(ev("search", f"Seat {seat + 1} searches {S.area_name(state, act['area'])}: {said} — no Grail here.", data=data))
     if all(x["searched"] for x in state["avalon"]):
         if state["solo"] is not None:
             turns.finish(state, events, winners=(state["solo"],),

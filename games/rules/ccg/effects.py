@@ -347,5 +347,17 @@ def own_bonus(c, stat):
 
 
 def grail_bonus(state, seat):
-    return sum(m["amt"] for m in state["mods"]
-               if m["stat"] == "grail" and m["active"] and m["seat"] == seat)
+    return sum(amount for amount, _ in grail_bonus_parts(state, seat))
+
+
+def grail_bonus_parts(state, seat):
+    """The modifiers in force on ``seat``'s grail numbers, each ``(amount, the title of the
+    card that made it)`` ("an effect" when no card did)."""
+    return [(m["amt"], _source_title(state, m["src"])) for m in state["mods"]
+            if m["stat"] == "grail" and m["active"] and m["seat"] == seat]
+
+
+def _source_title(state, src):
+    if isinstance(src, int) and not isinstance(src, bool) and 0 <= src < len(state["inst"]):
+        return S.title(state, src)
+    return "an effect"

@@ -19,9 +19,13 @@ def draw_grail(state, seat, events, why="", rt_bonus=True):
     iid = p["deck"].pop()
     c = S.card(state, iid)
     n = c["grail"]
-    bonus = FX.grail_bonus(state, seat) + turns.side_bonus(state, seat, "grail", rt_bonus)
+    parts = [p for p in FX.grail_bonus_parts(state, seat) + turns.side_bonus_parts(state, seat, "grail", rt_bonus)
+             if p[0]]
+    bonus = sum(amount for amount, _ in parts)
+    # Each modifier says where it comes from: "2, +1 from Sir Bedevere's Round Table bonus = 3".
+    said = ", ".join(f"{amount:+d} from {source}" for amount, source in parts)
     events.append(ev("grail", f"Seat {seat + 1} draws {c['title']} for a grail number: {n}"
-                     + (f" ({bonus:+d})" if bonus else "") + (f" — {why}" if why else "") + ".",
+                     + (f", {said} = {n + bonus}" if parts else "") + (f" — {why}" if why else "") + ".",
                      data={"seat": seat, "card": iid, "code": c["code"], "number": n, "bonus": bonus}))
     if c["type"] == "song" and S.rule_on(state, "song_grail") and c["primary"]:
         # 4.4 exception: a song drawn for a grail number is played on the drawer's opponent.

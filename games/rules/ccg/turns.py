@@ -196,18 +196,24 @@ def rep_bonus_effects(state, seat):
 
 def side_bonus(state, seat, stat, include_rep=True):
     """Bonuses of a whole side: the representative's Round Table bonus and usable items."""
-    total = 0
+    return sum(amount for amount, _ in side_bonus_parts(state, seat, stat, include_rep))
+
+
+def side_bonus_parts(state, seat, stat, include_rep=True):
+    """``side_bonus`` part by part, each ``(amount, where from in words)``, so a line can say
+    what a "+1" is: "Sir Bedevere's Round Table bonus", an item's title."""
+    parts = []
     op = {"combat": "modify_combat", "wits": "modify_wits", "grail": "modify_grail_number"}[stat]
     for e in (rep_bonus_effects(state, seat) if include_rep else []):
         if e["op"] == op and e.get("target", "self") in ("self", "lead_knight") and e.get("who", "self") == "self":
-            total += e["amount"]
+            parts.append((e["amount"], f"{S.title(state, state['p'][seat]['rep'])}'s Round Table bonus"))
     for iid in usable_items(state, seat):
         # Only an item's permanent modifiers work by themselves; the rest is 'used' (11.1).
         for e in S.card(state, iid)["primary"]:
             if e["op"] == op and e.get("duration") == "permanent" and e.get("who", "self") == "self" \
                     and e.get("target", "self") in ("self", "lead_knight", "own_knight"):
-                total += e["amount"]
-    return total
+                parts.append((e["amount"], S.title(state, iid)))
+    return parts
 
 
 def usable_items(state, seat):

@@ -127,11 +127,28 @@ class MontyPythonFluxx(Game):
         return state
 
     def opening_events(self, state):
-        """Who goes first, for the log's first line (the shell stores it with the game's first
-        record): "You go first." to that player, "Seat 3 goes first." to everyone else."""
+        """The log's first lines (the shell stores them with the game's first record): each
+        Creeper dealt, which went on its player's table and was replaced during the deal ("You
+        were dealt ..." to its player, "Seat 2 was dealt ..." to everyone else: a Creeper on the
+        table is public; the card drawn in its place stays in the hand), then who goes first:
+        "You go first." to that player, "Seat 3 goes first." to everyone else.
+
+        Read from the state ``setup`` made: at the start the only cards on the tables are the
+        Creepers the deal put there (its own events are not kept: ``setup`` returns a state)."""
+        events = []
+        for seat, table in enumerate(state["tables"][:len(state["hands"])]):
+            for card in table:
+                if TYPE.get(card) != "creeper":
+                    continue
+                data = {"seat": seat, "card": card}
+                events.append(Event("creeper", f"You were dealt {NAME[card]}, a Creeper: it goes on your table, and "
+                                               "you draw a card in its place.", audience=(seat,), data=data))
+                events.append(Event("creeper", f"{seat_name(seat)} was dealt {NAME[card]}, a Creeper: it goes on "
+                                               "their table, and they draw a card in its place.",
+                                    data=data, hidden_from=(seat,)))
         first = state["first"]
-        return [Event("first", "You go first.", audience=(first,), data={"seat": first}),
-                Event("first", f"{seat_name(first)} goes first.", data={"seat": first}, hidden_from=(first,))]
+        return events + [Event("first", "You go first.", audience=(first,), data={"seat": first}),
+                         Event("first", f"{seat_name(first)} goes first.", data={"seat": first}, hidden_from=(first,))]
 
     def add_seat(self, state):
         """A newcomer joins a running game: dealt three cards (Creepers replaced), seated

@@ -191,3 +191,24 @@ def test_in_a_dispute_the_disputed_area_is_offered_first():
     s = play(s, 0, {"type": "fight", "foe": foe, "method": "combat", "lead": s["p"][0]["knights"][0]})
     areas = [m["area"] for m in _plays(s, 1, fog) if m.get("face") != "down"]
     assert areas[0] == "E0.0" and set(areas) == {"E0.0", "E1.2"}
+
+
+def test_a_grail_numbers_modifiers_are_each_named_with_where_they_come_from():
+    # "grail number: 2 (+1)" left the reader to guess what the +1 was.
+    from games.rules.ccg import timing
+    s = new_game()
+    bedevere = join(s, 0, "bedevere")
+    s["p"][0]["rep"] = bedevere                       # his Round Table bonus: +1 to grail numbers
+    stack_deck(s, 1, ["brave-sir-robin-song"])
+    timing.draw_grail(s, 1, [])                       # sung at seat 1: -1 to its grail numbers this turn
+    grail_deck(s, 0, [4])
+    events = []
+    assert timing.draw_grail(s, 0, events, "castle table") == 4
+    drawn = s["cards"][s["inst"][s["p"][0]["dead"][-1]]]["title"]
+    assert events[0].text == (f"Seat 1 draws {drawn} for a grail number: 4, -1 from Brave Sir Robin's Song, "
+                              "+1 from Sir Bedevere's Round Table bonus = 4 — castle table.")
+    # Nothing to add: the number alone, as before.
+    grail_deck(s, 1, [3])
+    events = []
+    timing.draw_grail(s, 1, events)
+    assert events[0].text.endswith("for a grail number: 3.")

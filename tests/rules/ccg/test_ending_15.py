@@ -41,8 +41,16 @@ def test_each_failed_search_adds_one_to_the_next_search_by_anyone():
     s = _search(s, 4)
     s = end_turn(s)
     _in_avalon(s, seat=1, ref="A.1")
-    s = _search(s, 5, seat=1)  # 5 + 1
+    grail_deck(s, 1, [5])
+    s, events = play_ev(s, 1, {"type": "search"})
+    while s["steps"] and s["steps"][-1]["k"] == "response":  # the window before the draw
+        step = s["steps"][-1]
+        s, more = play_ev(s, step["order"][step["i"]], {"type": "pass"})
+        events += more
     assert GAME.outcome(s).winners == (1,)
+    # The line says what the search added to the number drawn: 5, +1 = 6.
+    (line,) = [e.text for e in events if e.kind == "search"]
+    assert ": 6 (5, +1 for the area of Avalon searched in vain) — the Holy Grail is found!" in line, line
 
 
 def test_searching_needs_the_area_cleared_of_adversaries():

@@ -158,3 +158,26 @@ def test_the_opening_line_says_who_goes_first_once_to_each_viewer():
         assert said == (["You go first."] if viewer == first else [f"Seat {first + 1} goes first."]), viewer
     # Words only: the state and the generator are as setup left them.
     assert GAME.setup(3, {}, 7) == state
+
+
+def test_the_log_opens_with_each_creeper_the_deal_put_on_a_table_then_who_goes_first():
+    # The deal's own events are not kept (setup returns a state): the Creepers on the tables
+    # at the start are the ones dealt, each replaced by another card, which stays hidden.
+    from games.rules.fluxx.cards import NAME, TYPE
+
+    seed, state = next((seed, s) for seed in range(200) for s in [GAME.setup(3, {}, seed)] if any(s["tables"]))
+    dealt = [(seat, card) for seat, table in enumerate(state["tables"]) for card in table]
+    assert dealt and all(TYPE[card] == "creeper" for _, card in dealt)
+    events = GAME.opening_events(state)
+    first = state["first"]
+    for viewer in (0, 1, 2, None):
+        said = [e.text for e in events if e.visible_to(viewer)]
+        creepers = [(f"You were dealt {NAME[card]}, a Creeper: it goes on your table, and you draw a card in its place."
+                     if viewer == seat else
+                     f"Seat {seat + 1} was dealt {NAME[card]}, a Creeper: it goes on their table, and they draw a "
+                     "card in its place.") for seat, card in dealt]
+        assert said == creepers + (["You go first."] if viewer == first else [f"Seat {first + 1} goes first."]), viewer
+        # The card drawn in a Creeper's place is never named to anyone.
+        others = {NAME[c] for seat in range(3) if seat != viewer for c in state["hands"][seat]}
+        assert not any(name in text for text in said for name in others), viewer
+    assert GAME.setup(3, {}, seed) == state  # words only
