@@ -982,10 +982,22 @@
     else draw(current.root, current.data, current.ctx, b);
   }
 
+  // The control the keyboard's focus is on, told by its data attributes, so a redraw puts the
+  // focus back on the same control (a new element) instead of at the top of the page.
+  var FOCUS_KEYS = ["data-testid", "data-hex", "data-unit", "data-piece", "data-seat", "data-mode"];
+  function focusedKey(root) {
+    var n = document.activeElement;
+    if (!n || n === document.body || !root.contains(n)) return null;
+    var sel = n.tagName.toLowerCase() + FOCUS_KEYS.filter(function (k) { return n.hasAttribute(k); }).map(function (k) {
+      return "[" + k + "=\"" + String(n.getAttribute(k)).replace(/["\\]/g, "\\$&") + "\"]";
+    }).join("");
+    return sel.indexOf("[") > 0 ? sel : null;
+  }
+
   function draw(root, data, ctx, b) {
     var o = index(data.replay ? [] : data.legal_moves || []);
     prune(data.view, o, data.my_seat);
-    var scroll = window.scrollY;
+    var scroll = window.scrollY, focused = focusedKey(root);
     root.textContent = "";
     var wrap = el("div", { class: "cam" });
     wrap.appendChild(el("p", { class: "cam-status", "data-testid": "status", text: statusLine(data, ctx) }));
@@ -1004,6 +1016,10 @@
     layout.appendChild(side);
     wrap.appendChild(layout);
     root.appendChild(wrap);
+    if (focused) {
+      var again = root.querySelector(focused);
+      if (again) again.focus({ preventScroll: true });
+    }
     if (window.scrollY !== scroll) window.scrollTo(0, scroll);  // a redraw never jumps the page
   }
 
