@@ -85,6 +85,10 @@ class Match(models.Model):
     # Counts for the players' ratings of this kind (games/players/ratings.py): asked by the creator
     # (on by default) and kept only when every seat is a person; a practice game never is.
     rated = models.BooleanField(default=False)
+    # The table asks for reliable players (games/table/reliability.py): only someone who
+    # finished at least this share of their recent games (in per cent; 0 asks nothing) may
+    # take a seat or accept an invitation.
+    min_reliability = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -96,7 +100,8 @@ class Match(models.Model):
         constraints = [models.CheckConstraint(condition=Q(num_seats__gte=1) & Q(num_seats__lte=8), name="match_seats_range"),
                        models.CheckConstraint(condition=Q(computer_delay__lte=60), name="match_computer_delay_range"),
                        models.CheckConstraint(condition=Q(takeover_after__gte=1) & Q(takeover_after__lte=5),
-                                              name="match_takeover_after_range")]
+                                              name="match_takeover_after_range"),
+                       models.CheckConstraint(condition=Q(min_reliability__lte=100), name="match_min_reliability_range")]
 
     def __str__(self):
         return f"{self.kind} #{self.pk}"
@@ -190,6 +195,11 @@ class Seat(models.Model):
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     ran_out = models.BooleanField(default=False)
     joined_late = models.BooleanField(default=False)
+    # This seat's person left a game of three or more that went on without them: they resigned
+    # out of it, or the clock sent them out (services._mark_out). With ``ran_out`` and
+    # ``left_by`` (a computer player took the seat) it is what their reliability counts
+    # (games/table/reliability.py); the ratings rank such a player last (games/players/ratings.py).
+    walked_out = models.BooleanField(default=False)
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
     vacation_year = models.PositiveSmallIntegerField(default=0)
 

@@ -105,6 +105,8 @@ class MatchCreateIn(In):
     rated: bool = Field(True, description="The result moves the players' ratings (kept only when every seat is "
                                           "a person).")
     contribution: Contribution | None = None
+    min_reliability: Literal[0, 80, 90, 95] = Field(0, description="Seat only players who finished at least this "
+                                                                   "per cent of their recent games (docs/ratings.md).")
 
 
 class MatchSummaryOut(Schema):
@@ -213,7 +215,7 @@ def match_create(request, body: MatchCreateIn):
         vacation_days=body.clock.vacation_days, allow_spectators=body.spectators, title=body.title,
         creator_choice=body.choice, computers_at=_computer_seats(body.computers),
         computer_delay=body.computer_delay, computer_takeover=body.computer_takeover, rated=body.rated,
-        takeover_after=body.takeover_after, contribution=body.contribution)
+        takeover_after=body.takeover_after, contribution=body.contribution, min_reliability=body.min_reliability)
     return Status(201, selectors.match_payload(match, request.user))
 
 
