@@ -301,6 +301,10 @@ class Rating(models.Model):
     """A person's rating in one game kind (games/players/ratings.py): the model's belief about their
     skill (``mu``, ``sigma``) after ``games`` rated games, and the number shown for it."""
 
+    # Provisional until this many rated games of the kind (the pages mark it "?"); the
+    # leaderboard's index below has the same number.
+    PROVISIONAL_GAMES = 10
+
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
     kind = models.CharField(max_length=32)
     mu = models.FloatField()

@@ -76,3 +76,13 @@ class Podium(Game):
         if len(left) == 1:
             state["winners"] = left
         return [Event("resign", f"Seat {seat + 1} resigns.")]
+
+
+def everyone_moves(match) -> None:
+    """Every person at the table who has made no move of their own yet says something: the
+    ratings count only games where everyone moved (games/players/ratings.py)."""
+    from games.models import Seat
+    from games.table import services
+
+    for seat in Seat.objects.filter(match=match, user__isnull=False, accepted=True, own_moves=0).select_related("user"):
+        services.move_submit(match_id=match.pk, user=seat.user, move={"type": "say"}, version=None)

@@ -146,6 +146,18 @@ class LogLineOut(Schema):
                                                 "record's lines say it again, stored, and replace it.")
 
 
+class RatingLineOut(Schema):
+    """What a finished rated game did to one player's rating: the numbers shown before and
+    after, their difference, and whether the rating is still provisional."""
+    seat: int
+    name: str
+    before: int
+    after: int
+    change: int
+    shown: str = Field(..., description='The change as the banner says it: "+12", "−7", "±0".')
+    provisional: bool
+
+
 class EndingOut(Schema):
     """How the game ended, said to this viewer (or, ``result`` "out", that it is over for
     them while the others play on): a headline, the reason, and what else to read (what
@@ -155,6 +167,8 @@ class EndingOut(Schema):
     reason: str
     details: list[str] = []
     over_for_you: bool = False
+    ratings: list[RatingLineOut] = []
+    rating_note: str | None = Field(None, description="Why a rated game did not count for ratings.")
 
 
 class RematchOut(Schema):

@@ -19,11 +19,13 @@ from games.players import profiles as players
 from grailsite.accounts.models import Block, Follow
 from tests.conftest import PASSWORD
 from tests.conftest import seated_players_moved
+from tests.podium_game import everyone_moves
 
 pytestmark = pytest.mark.django_db
 
 
 def _end(match, creator, winners, draw=False):
+    everyone_moves(match)
     services.move_submit(match_id=match.pk, user=creator, move={"type": "end", "winners": winners, "draw": draw},
                          version=None)
 
