@@ -18,7 +18,7 @@ from games.players import profiles
 from grailsite.errors import NotAllowed, ServiceError
 from games.web.forms import MatchCreateForm
 from games.kinds.base import raw_values
-from games.models import Match, Notification
+from games.models import Match, Notification, Rating
 from games.rules.base import IllegalMove
 
 
@@ -235,7 +235,9 @@ def match_history(request, match_id):
     page = Paginator(log, 200).get_page(request.GET.get("page"))
     return render(request, "games/history.html", {"match": match, "page": page, "seats": seats,
                                                   "game": registry.get(match.kind),
-                                                  "ending": selectors.ending_for(match, seat, seats)})
+                                                  "ending": selectors.ending_for(match, seat, seats,
+                                                                                 ratings=selectors.rating_lines(match)),
+                                                  "provisional_games": Rating.PROVISIONAL_GAMES})
 
 
 def match_replay(request, match_id):
