@@ -102,3 +102,16 @@ def test_the_leaderboard_lists_provisional_players_marked_and_says_what_that_mea
     assert 'data-provisional="newcomer"' in provisional and "nobody" not in provisional
     assert re.search(r'<abbr title="Provisional: fewer than 10 rated games">\?</abbr>', provisional)
     assert "fewer than\n    10 rated games of this game" in page.split('data-testid="provisional-meaning"')[1]
+
+
+@pytest.mark.parametrize("kind,many", [("camelot", True), ("duel", False)])
+def test_every_rules_page_says_what_counts_for_ratings(client, kind, many):
+    page = client.get(f"/rules/{kind}/").content.decode()
+    words = page.split('data-testid="rules-ratings"')[1].split("</li>")[0]
+    assert reverse("leaderboard", args=[kind]) in words
+    assert "made a move of their own" in words and "a few times a day" in words
+    # Leaving a game that goes on only means something with three or more (the time rules
+    # beside it say where a leaver ranks).
+    assert ("leaving a game that goes on" in words) is many
+    time_rules = page.split('data-testid="rules-time"')[1].split("</section>")[0]
+    assert ("ranks below everyone who played the game out" in time_rules) is many
