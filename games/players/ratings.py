@@ -406,12 +406,25 @@ def differences(rebuilt: Recomputed, *, limit: int = 50) -> list[str]:
     return lines[:limit]
 
 
-@transaction.atomic
 def rebuild() -> tuple[Recomputed, Report]:
     """Replay the stored games with today's rules and store the result in place of the
-    stored ratings, changes and notes; a second run changes nothing. Games that end
-    meanwhile wait for it: the rating rows are locked first (``record_end`` locks them
-    too), so nothing is replayed from a history that changes under it."""
+    stored ratings, changes and notes; a second run changes nothing.
+
+    The usual deploy changes nothing: a first replay, taking no lock, finds the stored
+    ratings equal and stops, and games go on ending meanwhile. Only when something differs
+    is the replay made again, under a lock on the ratings table that games ending meanwhile
+    wait for (``record_end`` locks rating rows), so nothing is written from a history that
+    changed under it. (A game ending during the first replay can only make it look
+    different, which costs the second replay, never a wrong write.)"""
+    rebuilt = recompute()
+    found = report(rebuilt)
+    if found.empty:
+        return rebuilt, found
+    return _rebuild_locked()
+
+
+@transaction.atomic
+def _rebuild_locked() -> tuple[Recomputed, Report]:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(f"LOCK TABLE {Rating._meta.db_table} IN EXCLUSIVE MODE")
