@@ -329,14 +329,15 @@ class Rating(models.Model):
 class RatingChange(models.Model):
     """What one rated game did to one player's rating: written once, in the transaction that
     recorded the game's end; (match, user) is unique, so a game rates each player at most
-    once whatever path ends it. Its id orders the updates (ratings_recompute replays them
-    in that order)."""
+    once whatever path ends it. The games' ``finished_at`` (stamped under the players'
+    rating locks) orders the updates: ratings_recompute replays them in that order."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
     kind = models.CharField(max_length=32)
     seat = models.PositiveSmallIntegerField()
-    # 1 for the winners (everyone, in a draw), 2 for the rest.
+    # 1 for the winners (everyone who played it out, in a draw), then those who played the
+    # game out, then those who left it before the end (games/players/ratings.py).
     rank = models.PositiveSmallIntegerField()
     mu_before = models.FloatField()
     sigma_before = models.FloatField()

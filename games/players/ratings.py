@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import F, Window
 from django.db.models.functions import RowNumber
@@ -174,8 +175,18 @@ def record_end(match: Match, seats) -> list[RatingChange]:
         return []
     Match.objects.filter(pk=match.pk).update(finished_at=match.finished_at)
     changes = _apply(match, players, ratings)
-    selectors.ratings_note(match, changes, ratings)
+    selectors.ratings_note(match, changes, ratings, _usernames(seats, players))
     return changes
+
+
+def _usernames(seats, players: list[Entry]) -> dict[int, str]:
+    """The rated players' names for the banner: from the seats (they come with their users),
+    and for a seat a computer took over, of the person who left it (one statement, rarely)."""
+    names = {s.user_id: s.user.username for s in seats if s.user_id is not None}
+    missing = [e.user_id for e in players if e.user_id not in names]
+    if missing:
+        names.update(get_user_model().objects.filter(pk__in=missing).values_list("pk", "username"))
+    return names
 
 
 def _not_rated(match: Match, why: str) -> None:

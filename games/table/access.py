@@ -76,8 +76,9 @@ def can_view(match, user, seats) -> bool:
 
 def join_refusal(match, user, seats) -> ServiceError | None:
     """Why this person may not take a seat in this game (None: they may, if there is one).
-    An invitation admits its holder whatever the table; a private game admits nobody else;
-    nobody sits again at a table they left."""
+    An invitation admits its holder to a private game; a private game admits nobody else;
+    nobody sits again at a table they left; a table that asks for players who finish their
+    games seats only those whose record meets it, invited or not."""
     if not _signed_in(user):
         return Unauthenticated("Log in to join a game.")
     mine = seat_of(user, seats)
@@ -87,15 +88,21 @@ def join_refusal(match, user, seats) -> ServiceError | None:
         return NotAllowed("You left this game: a seat once left stays left, so you cannot sit down again.")
     if blocked_by_seated(user, seats):
         return NotAllowed("A player at this table has blocked you, so you cannot sit down here.")
-    if match.min_reliability:
-        record = reliability.of(user.id)
-        if not record.meets(match.min_reliability):
-            return Unreliable(reliability.refusal_text(match.min_reliability, record))
-    if mine is not None:
-        return None  # an unanswered invitation: theirs to accept
-    if is_private(match):
+    if mine is None and is_private(match):
         return NotAllowed("This game is by invitation only.")
-    return None
+    # Asked last, of someone who could otherwise sit (an open seat, or their invitation).
+    return reliability_refusal(match, user)
+
+
+def reliability_refusal(match, user) -> ServiceError | None:
+    """Why this person may not sit at a table that asks for players who finish their games
+    (None: they may, or it asks nothing): one statement, only when it asks."""
+    if not match.min_reliability:
+        return None
+    record = reliability.of(user.id)
+    if record.meets(match.min_reliability):
+        return None
+    return Unreliable(reliability.refusal_text(match.min_reliability, record))
 
 
 def may_join(match, user, seats) -> bool:

@@ -199,20 +199,23 @@ def _named(text: str, names: dict[int, str]) -> str:
 _RATINGS = "_rating_lines"
 
 
-def _rating_line(seat: int, before: float, after: float, games: int) -> dict:
-    """One player's rating change as the banner says it: "1012 (+12)", the change being the
-    difference of the two numbers shown, and "?" while the rating is provisional."""
+def _rating_line(seat: int, name: str, before: float, after: float, games: int) -> dict:
+    """One player's rating change as the banner says it: "alice 1012 +12", the change being
+    the difference of the two numbers shown, and "?" while the rating is provisional. The
+    name is the rated person's (of a seat a computer took over, the one who left it)."""
     before, after = round(before), round(after)
     change = after - before
-    return {"seat": seat, "before": before, "after": after, "change": change,
+    return {"seat": seat, "name": name, "before": before, "after": after, "change": change,
             "shown": f"+{change}" if change > 0 else f"−{-change}" if change < 0 else "±0",
             "provisional": games < Rating.PROVISIONAL_GAMES}
 
 
-def ratings_note(match: Match, changes, ratings: dict) -> None:
-    """Called by the ratings when they rate a game that just ended: its changes (and each
-    player's rating row after it, for the number of games) for the frames of the end."""
-    match.__dict__[_RATINGS] = [_rating_line(c.seat, c.display_before, c.display_after, ratings[c.user_id].games)
+def ratings_note(match: Match, changes, ratings: dict, names: dict[int, str]) -> None:
+    """Called by the ratings when they rate a game that just ended: its changes (each
+    player's rating row after it, for the number of games; their names) for the frames of
+    the end."""
+    match.__dict__[_RATINGS] = [_rating_line(c.seat, names.get(c.user_id, ""), c.display_before, c.display_after,
+                                             ratings[c.user_id].games)
                                 for c in sorted(changes, key=lambda c: c.seat)]
 
 
@@ -225,8 +228,8 @@ def rating_lines(match: Match) -> list[dict]:
         return match.__dict__[_RATINGS]
     games = Rating.objects.filter(user_id=OuterRef("user_id"), kind=OuterRef("kind")).values("games")[:1]
     rows = (RatingChange.objects.filter(match_id=match.pk).annotate(games=Subquery(games))
-            .order_by("seat").values_list("seat", "display_before", "display_after", "games"))
-    return [_rating_line(seat, before, after, n or 0) for seat, before, after, n in rows]
+            .order_by("seat").values_list("seat", "user__username", "display_before", "display_after", "games"))
+    return [_rating_line(seat, name, before, after, n or 0) for seat, name, before, after, n in rows]
 
 
 def ending_for(match: Match, seat: int | None, seats: list[Seat], *, game=None,
@@ -242,8 +245,8 @@ def ending_for(match: Match, seat: int | None, seats: list[Seat], *, game=None,
     headline and reason only. ``names``: ``seat_names(seats)``, when the caller has them.
 
     A finished rated game also says what it did to each player's rating (``ratings``: the
-    caller's ``rating_lines``, each with the player's name added; lists of games pass none),
-    or, in ``rating_note``, why it was not rated."""
+    caller's ``rating_lines``; lists of games pass none), or, in ``rating_note``, why it was
+    not rated."""
     if match.status == Match.Status.ABANDONED:
         return {"result": "abandoned", "headline": "Called off",
                 "reason": "The game was called off before it got going.", "details": []}
@@ -259,8 +262,7 @@ def ending_for(match: Match, seat: int | None, seats: list[Seat], *, game=None,
     names = seat_names(seats) if names is None else names
     reason = _named(outcome.get("reason") or "", names)
     details = _details(match, seat, seats, game, names)
-    rated = {"ratings": [{**line, "name": names.get(line["seat"] + 1, f"Seat {line['seat'] + 1}")}
-                         for line in ratings or ()],
+    rated = {"ratings": list(ratings or ()),
              "rating_note": _named(outcome["not_rated"], names) if outcome.get("not_rated") else None}
     winners = list(outcome.get("winners") or [])
     if outcome.get("draw") or not winners:
