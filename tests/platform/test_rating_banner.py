@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 def _end(match, creator, winners):
     everyone_moves(match)
-    services.move_submit(match_id=match.pk, user=creator, move={"type": "end", "winners": winners}, version=None)
+    services.move_submit(match_id=match.pk, user=creator, move={"type": "end", "winners": winners, "draw": False}, version=None)
 
 
 def test_the_ending_says_each_players_rating_change(client, make_match):
@@ -65,7 +65,7 @@ def test_the_frames_of_the_end_carry_the_changes_without_a_query(make_match, mon
     monkeypatch.setattr(frames, "frames_for", spy)
     monkeypatch.setattr(frames, "_unheard", {})  # every seat listens: frames, not nudges
     with django_capture_on_commit_callbacks(execute=True):
-        services.move_submit(match_id=match.pk, user=alice, move={"type": "end", "winners": [0]}, version=None)
+        services.move_submit(match_id=match.pk, user=alice, move={"type": "end", "winners": [0], "draw": False}, version=None)
     messages, queries = built[-1]
     assert queries == 0
     frame = json.loads(next(m["text"] for group, m in messages if group == frames.seat_group(match.pk, 1)))

@@ -105,7 +105,7 @@ def test_those_who_leave_rank_below_everyone_who_played_the_game_out(make_match)
     match, (alice, bob, carol, dave) = make_match(kind="podium", seats=4)
     everyone_moves(match)
     services.match_resign(match_id=match.pk, user=carol)  # walks out: the others play on
-    services.move_submit(match_id=match.pk, user=alice, move={"type": "end", "winners": [0]}, version=None)
+    services.move_submit(match_id=match.pk, user=alice, move={"type": "end", "winners": [0], "draw": False}, version=None)
     ranks = {c.user_id: c.rank for c in RatingChange.objects.filter(match=match)}
     assert ranks == {alice.pk: 1, bob.pk: 2, dave.pk: 2, carol.pk: 3}
     assert _stored([alice, bob, carol, dave]) == _library([([alice.pk, bob.pk, carol.pk, dave.pk], [1, 2, 3, 2])])
@@ -122,7 +122,7 @@ def test_those_who_leave_rank_below_everyone_who_played_the_game_out(make_match)
 def test_a_game_in_which_a_person_made_no_move_of_their_own_is_not_rated_and_says_so(client, make_match):
     match, (alice, bob, carol) = make_match(kind="podium", seats=3)
     services.move_submit(match_id=match.pk, user=bob, move={"type": "say"}, version=None)
-    services.move_submit(match_id=match.pk, user=alice, move={"type": "end", "winners": [1]}, version=None)
+    services.move_submit(match_id=match.pk, user=alice, move={"type": "end", "winners": [1], "draw": False}, version=None)
     match.refresh_from_db()
     assert match.status == "finished" and not RatingChange.objects.exists() and not Rating.objects.exists()
     assert match.outcome["not_rated"] == "Not rated: Seat 3 made no move of their own."
@@ -268,9 +268,9 @@ def test_an_end_made_in_a_batch_on_the_socket_path_rates_once(make_match):
 
     async def ends():
         return await asyncio.gather(
-            live_moves.move_submit(match_id=match.pk, user=alice, move={"type": "end", "winners": [1]}, version=None,
+            live_moves.move_submit(match_id=match.pk, user=alice, move={"type": "end", "winners": [1], "draw": False}, version=None,
                                    key="end"),
-            live_moves.move_submit(match_id=unrated.pk, user=carol, move={"type": "end", "winners": [1]}, version=None,
+            live_moves.move_submit(match_id=unrated.pk, user=carol, move={"type": "end", "winners": [1], "draw": False}, version=None,
                                    key="end"))
 
     answers = asyncio.run(ends())
@@ -280,7 +280,7 @@ def test_an_end_made_in_a_batch_on_the_socket_path_rates_once(make_match):
     assert RatingChange.objects.filter(match=match).count() == 2
     assert not RatingChange.objects.filter(match=unrated).exists()
     assert _stored([alice, bob]) == _library([([alice.pk, bob.pk], [2, 1])])
-    again = asyncio.run(live_moves.move_submit(match_id=match.pk, user=alice, move={"type": "end", "winners": [1]},
+    again = asyncio.run(live_moves.move_submit(match_id=match.pk, user=alice, move={"type": "end", "winners": [1], "draw": False},
                                                version=None, key="end"))
     assert again["repeated"] and RatingChange.objects.filter(match=match).count() == 2
 

@@ -29,7 +29,7 @@ def _duel(alice, bob, winner=0, move_all=True):
     services.match_join(match_id=match.pk, user=bob)
     if move_all:
         everyone_moves(match)
-    services.move_submit(match_id=match.pk, user=alice, move={"type": "end", "winners": [winner]}, version=None)
+    services.move_submit(match_id=match.pk, user=alice, move={"type": "end", "winners": [winner], "draw": False}, version=None)
     return match
 
 

@@ -27,7 +27,7 @@ def _finished(make_match, users, **flags):
     match, _ = make_match(kind="podium", users=users)
     for user in users:
         _say(match, user)
-    services.move_submit(match_id=match.pk, user=users[0], move={"type": "end", "winners": [1]}, version=None)
+    services.move_submit(match_id=match.pk, user=users[0], move={"type": "end", "winners": [1], "draw": False}, version=None)
     if flags:
         Seat.objects.filter(match=match, index=0).update(**flags)
     return match
@@ -139,7 +139,7 @@ def test_a_table_asking_for_90_percent_refuses_a_player_below_it_at_the_seat_and
 def _finished_between(user, other):
     match = services.match_create(creator=user, kind="podium", num_seats=2, invite=[other.username])
     services.match_join(match_id=match.pk, user=other)
-    services.move_submit(match_id=match.pk, user=user, move={"type": "end", "winners": [0]}, version=None)
+    services.move_submit(match_id=match.pk, user=user, move={"type": "end", "winners": [0], "draw": False}, version=None)
     Seat.objects.filter(match=match, user=user).update(ran_out=True)
 
 
