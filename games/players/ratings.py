@@ -170,7 +170,7 @@ def record_end(match: Match, seats) -> list[RatingChange]:
     # Stamped under the players' locks: of two games with a player in common, the one rated
     # first has the earlier finish, which is the order ``recompute`` replays.
     match.finished_at = timezone.now()
-    if len(players) == 2 and _pair_games(match, players) >= settings.RATED_PAIR_DAILY:
+    if _is_pair(match.num_seats, players) and _pair_games(match, players) >= settings.RATED_PAIR_DAILY:
         _not_rated(match, pair_words(settings.RATED_PAIR_DAILY))
         return []
     Match.objects.filter(pk=match.pk).update(finished_at=match.finished_at)
@@ -193,6 +193,11 @@ def _not_rated(match: Match, why: str) -> None:
     """The game is over but does not count: it says why (the result banner shows it)."""
     match.outcome = dict(match.outcome or {}, not_rated=note(why))
     Match.objects.filter(pk=match.pk).update(outcome=match.outcome, finished_at=match.finished_at)
+
+
+def _is_pair(num_seats: int, players: list[Entry]) -> bool:
+    """A rated game of two: the daily cap of a pair applies to it."""
+    return num_seats == 2 and len(players) == 2
 
 
 def _pair_games(match: Match, players: list[Entry]) -> int:
@@ -335,7 +340,7 @@ def recompute() -> Recomputed:
         if len(players) < 2:
             continue
         why = not_counted(table)
-        pair = tuple(sorted(e.user_id for e in players)) if num_seats == 2 and len(players) == 2 else None
+        pair = tuple(sorted(e.user_id for e in players)) if _is_pair(num_seats, players) else None
         if why is None and pair is not None:
             recent = pairs[pair]
             while recent and recent[0] < finished_at - PAIR_WINDOW:
