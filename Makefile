@@ -23,6 +23,7 @@ venv: $(STAMP)
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo
+	$(PY) manage.py ratings_recompute --write
 	$(PY) manage.py vapid_keys --ensure
 	$(PY) manage.py runsite 127.0.0.1:8000
 

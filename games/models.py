@@ -90,6 +90,10 @@ class Match(models.Model):
     # found by this match). Kept on the match so the end of an ordinary game, which the
     # table announces to everyone, costs the competitions no query to learn it is not theirs.
     competition = models.CharField(max_length=12, blank=True, default="")
+    # The table asks for reliable players (games/table/reliability.py): only someone who
+    # finished at least this share of their recent games (in per cent; 0 asks nothing) may
+    # take a seat or accept an invitation.
+    min_reliability = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -101,7 +105,8 @@ class Match(models.Model):
         constraints = [models.CheckConstraint(condition=Q(num_seats__gte=1) & Q(num_seats__lte=8), name="match_seats_range"),
                        models.CheckConstraint(condition=Q(computer_delay__lte=60), name="match_computer_delay_range"),
                        models.CheckConstraint(condition=Q(takeover_after__gte=1) & Q(takeover_after__lte=5),
-                                              name="match_takeover_after_range")]
+                                              name="match_takeover_after_range"),
+                       models.CheckConstraint(condition=Q(min_reliability__lte=100), name="match_min_reliability_range")]
 
     def __str__(self):
         return f"{self.kind} #{self.pk}"
@@ -195,6 +200,11 @@ class Seat(models.Model):
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     ran_out = models.BooleanField(default=False)
     joined_late = models.BooleanField(default=False)
+    # This seat's person left a game of three or more that went on without them: they resigned
+    # out of it, or the clock sent them out (services._mark_out). With ``ran_out`` and
+    # ``left_by`` (a computer player took the seat) it is what their reliability counts
+    # (games/table/reliability.py); the ratings rank such a player last (games/players/ratings.py).
+    walked_out = models.BooleanField(default=False)
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
     vacation_year = models.PositiveSmallIntegerField(default=0)
 
@@ -306,6 +316,10 @@ class Rating(models.Model):
     """A person's rating in one game kind (games/players/ratings.py): the model's belief about their
     skill (``mu``, ``sigma``) after ``games`` rated games, and the number shown for it."""
 
+    # Provisional until this many rated games of the kind (the pages mark it "?"); the
+    # leaderboard's index below has the same number.
+    PROVISIONAL_GAMES = 10
+
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
     kind = models.CharField(max_length=32)
     mu = models.FloatField()
@@ -330,14 +344,15 @@ class Rating(models.Model):
 class RatingChange(models.Model):
     """What one rated game did to one player's rating: written once, in the transaction that
     recorded the game's end; (match, user) is unique, so a game rates each player at most
-    once whatever path ends it. Its id orders the updates (ratings_recompute replays them
-    in that order)."""
+    once whatever path ends it. The games' ``finished_at`` (stamped under the players'
+    rating locks) orders the updates: ratings_recompute replays them in that order."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
     kind = models.CharField(max_length=32)
     seat = models.PositiveSmallIntegerField()
-    # 1 for the winners (everyone, in a draw), 2 for the rest.
+    # 1 for the winners (everyone who played it out, in a draw), then those who played the
+    # game out, then those who left it before the end (games/players/ratings.py).
     rank = models.PositiveSmallIntegerField()
     mu_before = models.FloatField()
     sigma_before = models.FloatField()

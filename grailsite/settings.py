@@ -250,6 +250,9 @@ WS_MOVES_PER_SECOND = float(os.environ.get("WS_MOVES_PER_SECOND", "10"))
 # on PostgreSQL with the Redis pub/sub layer; False sends each through the synchronous
 # service, as the HTTP API does (kept for comparison: bench/move_roundtrip.py --ordinary).
 MOVES_IN_BATCHES = env_bool("MOVES_IN_BATCHES", True)
+# Ratings (docs/ratings.md): rated games of two between the same two accounts count for at
+# most this many a day (24 hours); beyond it a game is played but not rated.
+RATED_PAIR_DAILY = env_int("RATED_PAIR_DAILY", 3)
 # Check each state the move path keeps between moves against its JSON when it is used
 # (games/table/persistence.py, _Recent): on in the test suite, off in production (it costs a dump).
 CHECK_HELD_STATES = env_bool("GRAILSITE_CHECK_HELD_STATES", False)

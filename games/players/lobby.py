@@ -7,7 +7,8 @@ under way whose rules would deal a newcomer in (``Game.add_seat``: Fluxx's late 
 at or left, none where a seated player blocked the viewer. Each page costs the same
 statements however many games there are: a count, the page's matches (with their open
 seats counted and whether a friend sits there, as subqueries), and their seats with players
-(bench/scale.py measures it)."""
+(bench/scale.py measures it); with "Only tables I may join", one more for the viewer's
+reliability (games/table/reliability.py), whose minimum each table shows."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from django.db.models import BooleanField, Case, Count, Exists, F, IntegerField,
 from django.db.models.functions import Coalesce
 
 from games import registry
+from games.table import reliability
 from games.models import Match, Seat
 from grailsite.accounts.models import Follow
 
@@ -45,6 +47,9 @@ class LobbyFilter(forms.Form):
     seats = forms.ChoiceField(required=False, label="Open seats",
                               choices=[("", "Any number"), ("1", "1"), ("2", "2"), ("3", "3"), ("4", "4 or more")])
     sort = forms.ChoiceField(required=False, label="Sort", choices=[(k, label) for k, (label, _) in SORTS.items()])
+    # A table may ask for players who finish their games (Match.min_reliability): this hides
+    # those whose minimum the viewer's record does not meet.
+    joinable = forms.BooleanField(required=False, label="Only tables I may join")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -64,6 +69,14 @@ class Query:
     rated: str = ""
     seats: str = ""
     sort: str = ""
+    joinable: bool = False
+
+
+def highest_minimum_met(viewer) -> int:
+    """The highest reliability a table may ask for that this viewer's record meets (one
+    statement)."""
+    record = reliability.of(viewer.pk)
+    return max(c for c in reliability.CHOICES if record.meets(c))
 
 
 def _taking_newcomers() -> tuple[Q, Case]:
@@ -126,5 +139,7 @@ def open_games(viewer, query: Query | None = None):
     if query.seats:
         n = int(query.seats)
         games = games.filter(open_seats__gte=n) if n >= 4 else games.filter(open_seats=n)
+    if query.joinable and signed_in:
+        games = games.filter(min_reliability__lte=highest_minimum_met(viewer))
     order = SORTS.get(query.sort or "newest", SORTS["newest"])[1]
     return games.defer(*BIG_COLUMNS).prefetch_related("seats__user").order_by("-friend", *order)

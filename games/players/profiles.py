@@ -17,6 +17,7 @@ from django.db.models import Exists, OuterRef, Q
 from decks.models import Deck
 from games.players import ratings as rating_rules
 from games import registry
+from games.table import reliability
 from grailsite.errors import NotAllowed, NotFound, ServiceError
 from games.models import Match, Rating, Seat
 
@@ -84,6 +85,9 @@ class Profile:
     blocking: bool = False    # the viewer blocked this person
     blocked_by: bool = False  # this person blocked the viewer: no challenge or follow to offer
     decks: list = field(default_factory=list)
+    # How reliably they finish their games (games/table/reliability.py): counted over every
+    # game of theirs that ended lately, private ones too, since only the share is shown.
+    reliability: reliability.Reliability | None = None
 
 
 def result_of(outcome: dict | None, index: int, *, left: bool = False) -> str:
@@ -111,6 +115,7 @@ def profile(name: str, viewer) -> Profile:
         if record.rating is not None:
             record.chart = chart(charts.get(record.kind, []))
     out.kinds = [r for r in records.values() if r.played or r.rating is not None]
+    out.reliability = reliability.of(user.pk)
     out.current = _current_games(user, viewer)
     out.recent = _recent_games(user, viewer)
     out.decks = list(Deck.objects.filter(owner=user, public=True).order_by("name").only("id", "name", "cards")[:50])

@@ -1,4 +1,5 @@
-"""Leaderboards: per game kind, the established players (games/players/ratings.py), best first."""
+"""Leaderboards: per game kind, the established players (games/players/ratings.py), best first, and
+under them the best of those whose rating is still provisional, marked."""
 from __future__ import annotations
 
 from django.core.paginator import Paginator
@@ -24,4 +25,6 @@ def leaderboard(request, kind):
     page = Paginator(ratings.leaderboard(kind), PER_PAGE).get_page(request.GET.get("page"))
     return render(request, "games/leaderboard.html", {
         "room": room, "page": page, "rank_from": page.start_index(), "rooms": registry.rooms(),
-        "provisional_games": ratings.PROVISIONAL_GAMES})
+        "provisional_games": ratings.PROVISIONAL_GAMES,
+        # Listed under the established ones, the same short list on every page.
+        "provisional": ratings.provisional_board(kind)})

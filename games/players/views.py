@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 from games.inbox import emails, push, reminders
 from games.players import profiles
 from games.players.ratings import PROVISIONAL_GAMES
+from games.table import reliability
 from games.table.services import vacation_start
 from games.players.forms import EmailRemindersForm, PreferencesForm, PushPreferencesForm, VacationForm
 from grailsite.accounts.models import Profile, PushPreferences
@@ -88,7 +89,8 @@ def player_profile(request, name):
         raise Http404("No such player.") from None
     return render(request, "accounts/profile.html", {"p": shown, "person": shown.user,
                                                      "mine": request.user.pk == shown.user.pk,
-                                                     "provisional_games": PROVISIONAL_GAMES})
+                                                     "provisional_games": PROVISIONAL_GAMES,
+                                                     "reliability_days": reliability.WINDOW.days})
 
 
 _TIES = {"follow": (profiles.follow, "You follow {name}."), "unfollow": (profiles.unfollow, "You no longer follow {name}."),

@@ -22,17 +22,27 @@ The rule, in words, is in docs/architecture.md ("Who may see and join a game"):
   on. A block never silences anyone at a table: the blocked person keeps talking, and only
   the blocker stops reading them (``muted_authors``, asked where lines are read: the page,
   the API, the socket, the recap), so the rest of the table hears everyone.
+- A table that asks for reliable players (``Match.min_reliability``) seats only someone
+  whose record meets it (games/table/reliability.py), whether they take an open seat or
+  accept an invitation; the creator cannot invite anyone who could not accept.
 
 Whether there is a seat to take (an open one, or a new one the rules deal in: Fluxx's late
 joiners) is the service's question, asked again under the match lock; this module says only
 whether this person may take one. Everything here reads the seats the caller already has;
-the one query of its own is whether anyone seated blocked this person (``blocked_by_seated``),
-asked only of someone signed in who wants to sit; ``muted_authors`` is a subquery, joined
-into the statement that reads the lines."""
+the queries of its own are whether anyone seated blocked this person (``blocked_by_seated``),
+asked only of someone signed in who wants to sit, and their reliability, asked only at a
+table that wants a minimum; ``muted_authors`` is a subquery, joined into the statement that
+reads the lines."""
 from __future__ import annotations
 
+from games.table import reliability
 from grailsite.errors import NotAllowed, ServiceError, Unauthenticated
 from grailsite.accounts.models import Block
+
+
+class Unreliable(NotAllowed):
+    """The table asks for players who finish their games, and this record falls short: the
+    page says so where the join button would be."""
 
 
 def is_private(match) -> bool:
@@ -66,8 +76,9 @@ def can_view(match, user, seats) -> bool:
 
 def join_refusal(match, user, seats) -> ServiceError | None:
     """Why this person may not take a seat in this game (None: they may, if there is one).
-    An invitation admits its holder whatever the table; a private game admits nobody else;
-    nobody sits again at a table they left."""
+    An invitation admits its holder to a private game; a private game admits nobody else;
+    nobody sits again at a table they left; a table that asks for players who finish their
+    games seats only those whose record meets it, invited or not."""
     if not _signed_in(user):
         return Unauthenticated("Log in to join a game.")
     mine = seat_of(user, seats)
@@ -77,11 +88,21 @@ def join_refusal(match, user, seats) -> ServiceError | None:
         return NotAllowed("You left this game: a seat once left stays left, so you cannot sit down again.")
     if blocked_by_seated(user, seats):
         return NotAllowed("A player at this table has blocked you, so you cannot sit down here.")
-    if mine is not None:
-        return None  # an unanswered invitation: theirs to accept
-    if is_private(match):
+    if mine is None and is_private(match):
         return NotAllowed("This game is by invitation only.")
-    return None
+    # Asked last, of someone who could otherwise sit (an open seat, or their invitation).
+    return reliability_refusal(match, user)
+
+
+def reliability_refusal(match, user) -> ServiceError | None:
+    """Why this person may not sit at a table that asks for players who finish their games
+    (None: they may, or it asks nothing): one statement, only when it asks."""
+    if not match.min_reliability:
+        return None
+    record = reliability.of(user.id)
+    if record.meets(match.min_reliability):
+        return None
+    return Unreliable(reliability.refusal_text(match.min_reliability, record))
 
 
 def may_join(match, user, seats) -> bool:

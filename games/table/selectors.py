@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone as dt_timezone
 
-from django.db.models import BooleanField, Case, Exists, ExpressionWrapper, F, IntegerField, OuterRef, Q, Value, When
+from django.db.models import (BooleanField, Case, Exists, ExpressionWrapper, F, IntegerField, OuterRef, Q, Subquery,
+                              Value, When)
 
 from games.table import access, commitments, computers
 from games import registry
 from grailsite.errors import NotAllowed, NotFound, ServiceError
-from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
+from games.models import ChatMessage, Match, MoveRecord, Notification, Rating, RatingChange, Seat
 from games.rules.base import Event
 
 LOG_TAIL = 60
@@ -66,7 +67,7 @@ def match_payload(match: Match, user, *, seats: list[Seat] | None = None) -> dic
     payload = state_payload(match, my_seat, game=game)
     if payload["outcome"]:
         payload["outcome"] = {**payload["outcome"], "reason": with_names(payload["outcome"]["reason"], seats, names)}
-    payload["ending"] = ending_for(match, my_seat, seats, game=game, names=names)
+    payload["ending"] = ending_for(match, my_seat, seats, game=game, names=names, ratings=rating_lines(match))
     payload["situation"] = situation_for(match, my_seat, seats, game=game, names=names)
     payload["rematch"] = rematch_for(match)
     # The commitment and contributions from the start; the secret and seed once it is over.
@@ -110,7 +111,8 @@ def change_payload(match: Match, seats: list[Seat], seat: int | None, *, game, p
     if payload["outcome"]:
         payload["outcome"] = {**payload["outcome"], "reason": with_names(payload["outcome"]["reason"], seats, names)}
     payload.update({"prev": prev, "status": match.status, "moves": match.move_count, "my_seat": seat,
-                    "seats": shared["seats"], "ending": ending_for(match, seat, seats, game=game, names=names),
+                    "seats": shared["seats"],
+                    "ending": ending_for(match, seat, seats, game=game, names=names, ratings=shared["ratings"]),
                     "situation": situation_for(match, seat, seats, game=game, names=names),
                     "rematch": shared["rematch"],
                     "events": [_line(seq, event, with_names(event.text, seats, names), by_timeout, game.log_data)
@@ -127,6 +129,8 @@ def change_shared(match: Match, seats: list[Seat], records) -> dict:
             # Never a query here (frames may be built on the event loop): the service that
             # made the rematch says so on the match it bumps (services.match_rematch).
             "rematch": match.__dict__.get("_rematch"),
+            # Nor here: the ratings leave a game's changes on the match that just ended (ratings_note).
+            "ratings": match.__dict__.get(_RATINGS) or [],
             "events": [(record.seq, record.by_timeout, Event.from_dict(raw))
                        for record in records for raw in record.events]}
 
@@ -198,8 +202,47 @@ def _named(text: str, names: dict[int, str]) -> str:
     return _SEAT_WORD.sub(lambda m: names.get(int(m.group(1)), m.group(0)), text)
 
 
+# Where ratings.record_end leaves the rating changes of a game that just ended on the match,
+# so the frames of that change show them without a query (as services.match_rematch leaves
+# the rematch).
+_RATINGS = "_rating_lines"
+
+
+def _rating_line(seat: int, name: str, before: float, after: float, games: int) -> dict:
+    """One player's rating change as the banner says it: "alice 1012 +12", the change being
+    the difference of the two numbers shown, and "?" while the rating is provisional. The
+    name is the rated person's (of a seat a computer took over, the one who left it)."""
+    before, after = round(before), round(after)
+    change = after - before
+    return {"seat": seat, "name": name, "before": before, "after": after, "change": change,
+            "shown": f"+{change}" if change > 0 else f"−{-change}" if change < 0 else "±0",
+            "provisional": games < Rating.PROVISIONAL_GAMES}
+
+
+def ratings_note(match: Match, changes, ratings: dict, names: dict[int, str]) -> None:
+    """Called by the ratings when they rate a game that just ended: its changes (each
+    player's rating row after it, for the number of games; their names) for the frames of
+    the end."""
+    match.__dict__[_RATINGS] = [_rating_line(c.seat, names.get(c.user_id, ""), c.display_before, c.display_after,
+                                             ratings[c.user_id].games)
+                                for c in sorted(changes, key=lambda c: c.seat)]
+
+
+def rating_lines(match: Match) -> list[dict]:
+    """What a finished rated game did to its players' ratings, by seat: one statement, and
+    none for a game that was not rated."""
+    if match.status != Match.Status.FINISHED or not match.rated or (match.outcome or {}).get("not_rated"):
+        return []
+    if _RATINGS in match.__dict__:
+        return match.__dict__[_RATINGS]
+    games = Rating.objects.filter(user_id=OuterRef("user_id"), kind=OuterRef("kind")).values("games")[:1]
+    rows = (RatingChange.objects.filter(match_id=match.pk).annotate(games=Subquery(games))
+            .order_by("seat").values_list("seat", "user__username", "display_before", "display_after", "games"))
+    return [_rating_line(seat, name, before, after, n or 0) for seat, name, before, after, n in rows]
+
+
 def ending_for(match: Match, seat: int | None, seats: list[Seat], *, game=None,
-               names: dict[int, str] | None = None) -> dict | None:
+               names: dict[int, str] | None = None, ratings: list[dict] | None = None) -> dict | None:
     """How the game ended, said to this viewer once: a headline ("You won", "You lost",
     "Draw", or who won for a spectator), the reason in players' names, and ``details``: what
     else the viewer should read about the end (what changed hands: the CCG's ante).
@@ -208,7 +251,11 @@ def ending_for(match: Match, seat: int | None, seats: list[Seat], *, game=None,
     doubled ante) reads at once that it is over for them ("You resigned", result "out").
 
     The details come from the state, when it is loaded; lists of games defer it and show the
-    headline and reason only. ``names``: ``seat_names(seats)``, when the caller has them."""
+    headline and reason only. ``names``: ``seat_names(seats)``, when the caller has them.
+
+    A finished rated game also says what it did to each player's rating (``ratings``: the
+    caller's ``rating_lines``; lists of games pass none), or, in ``rating_note``, why it was
+    not rated."""
     if match.status == Match.Status.ABANDONED:
         return {"result": "abandoned", "headline": "Called off",
                 "reason": "The game was called off before it got going.", "details": []}
@@ -224,15 +271,17 @@ def ending_for(match: Match, seat: int | None, seats: list[Seat], *, game=None,
     names = seat_names(seats) if names is None else names
     reason = _named(outcome.get("reason") or "", names)
     details = _details(match, seat, seats, game, names)
+    rated = {"ratings": list(ratings or ()),
+             "rating_note": _named(outcome["not_rated"], names) if outcome.get("not_rated") else None}
     winners = list(outcome.get("winners") or [])
     if outcome.get("draw") or not winners:
-        return {"result": "draw", "headline": "Draw", "reason": reason, "details": details}
+        return {"result": "draw", "headline": "Draw", "reason": reason, "details": details, **rated}
     if seat is not None:
         won = seat in winners
         return {"result": "won" if won else "lost", "headline": "You won" if won else "You lost", "reason": reason,
-                "details": details}
+                "details": details, **rated}
     who = " and ".join(names.get(w + 1, f"Seat {w + 1}") for w in winners)
-    return {"result": "decided", "headline": f"{who} won", "reason": reason, "details": details}
+    return {"result": "decided", "headline": f"{who} won", "reason": reason, "details": details, **rated}
 
 
 def _state_loaded(match: Match) -> bool:

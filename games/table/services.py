@@ -11,7 +11,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games.table import access, changes, clock, commitments, computers, persistence, referee, selectors, unit_of_work
+from games.table import (access, changes, clock, commitments, computers, persistence, referee, reliability,
+                         selectors, unit_of_work)
 from games import registry
 from grailsite.errors import MoveRejected, NotAllowed, NotFound, ServiceError, StaleVersion
 from games.models import ChatMessage, Match, MoveRecord, Notification, Seat
@@ -39,7 +40,8 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
                  creator_choice: dict | None = None, seed: int | None = None, rematch_of: Match | None = None,
                  computers_at: dict[int, str] | None = None, computer_delay: int = computers.DEFAULT_DELAY,
                  computer_takeover: bool = False, rated: bool = True, takeover_after: int = 2,
-                 contribution: str | bytes | None = None, secret: bytes | None = None) -> Match:
+                 contribution: str | bytes | None = None, secret: bytes | None = None,
+                 min_reliability: int = 0) -> Match:
     """Create a match with the creator in seat 0 and invited users in the next seats.
 
     The game is committed (games/table/commitments.py): a secret is drawn and its commitment
@@ -50,7 +52,9 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
     ``computers_at`` gives seats (by index, never the creator's) to computer players of the
     named levels; invitees take the other seats in order. The game starts as soon as every
     seat held by a person is filled, at once when the rest are all computers. ``rated``: the
-    creator's wish, kept only when every seat is a person (games/players/ratings.py)."""
+    creator's wish, kept only when every seat is a person (games/players/ratings.py).
+    ``min_reliability``: the table seats only players who finished at least this share of
+    their recent games (games/table/reliability.py, one of its ``CHOICES``), invited ones too."""
     try:
         room = registry.room(kind)
     except LookupError as exc:
@@ -73,6 +77,7 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
     refusal = access.invite_refusal(creator, invitees)
     if refusal is not None:
         raise refusal
+    _check_min_reliability(min_reliability, invitees)
     computer_seats = _computer_seats(kind, num_seats, computers_at or {}, computer_delay, computer_takeover)
     if len(invitees) > num_seats - 1 - len(computer_seats):
         raise ServiceError(f"Only {num_seats - 1 - len(computer_seats)} other seat(s) to invite into.")
@@ -102,7 +107,8 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
             clock=clock_kind, clock_amount=clock_amount if clock_kind != "none" else 0,
             weekend_pause=weekend_pause, vacation_days=vacation_days, rematch_of=rematch_of,
             computer_delay=computer_delay, computer_takeover=computer_takeover, practice=practice,
-            rated=_rated_at_creation(rated, computer_seats=len(computer_seats)), takeover_after=takeover_after)
+            rated=_rated_at_creation(rated, computer_seats=len(computer_seats)), takeover_after=takeover_after,
+            min_reliability=min_reliability)
         if seed is None:
             commitments.commit(match, secret)
         seats = [Seat.objects.create(match=match, index=0, user=creator, accepted=True, choice=choice,
@@ -123,6 +129,19 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
         if all(s.accepted for s in seats):
             _start(match, seats)
     return match
+
+
+def _check_min_reliability(minimum, invitees) -> None:
+    """A table asks for one of the minimums offered, and invites nobody who could not accept
+    (one statement for all the invitees)."""
+    if isinstance(minimum, bool) or minimum not in reliability.CHOICES:
+        raise ServiceError(f"A table asks for a reliability of {', '.join(f'{c} %' for c in reliability.CHOICES)}.")
+    if not minimum or not invitees:
+        return
+    records = reliability.of_many([u.pk for u in invitees])
+    for invitee in invitees:
+        if not records[invitee.pk].meets(minimum):
+            raise ServiceError(reliability.refusal_text(minimum, records[invitee.pk], who=invitee.username))
 
 
 def _computer_seats(kind: str, num_seats: int, wanted: dict, delay, takeover) -> dict[int, str]:
@@ -522,7 +541,7 @@ def _after_change(match: Match, seats: list[Seat], game, *, mover: int | None, r
     withdrawn = [s.user_id for s in seats if s.user_id] if result is not None else done_waiting
     persistence.write(match, changed, record, notices, withdrawn=withdrawn)
     if result is None and out:
-        _mark_out(match, seats, out)
+        _mark_out(match, seats, out, record)
     if result is not None:
         hook = registry.room(match.kind).hooks.on_finish
         if hook:
@@ -550,18 +569,24 @@ def _no_person_left(seats: list[Seat], out: dict[int, str]):
                    reason=f"{left}. With no person left playing, the game stops here, won by {who} still in.")
 
 
-def _mark_out(match: Match, seats: list[Seat], out: dict[int, str]) -> None:
+def _mark_out(match: Match, seats: list[Seat], out: dict[int, str], record: MoveRecord | None = None) -> None:
     """A person just left a game that goes on without them: mark the seat (lists of games
     then show it as over for them without reading the state) and tell them at once, with
-    what becomes of their stake. Rare, so through the ORM, on the synchronous path."""
+    what becomes of their stake. Rare, so through the ORM, on the synchronous path.
+
+    A seat whose own resignation (``record``: theirs, or the clock's in their place) put them
+    out walked out on the others (``Seat.walked_out``: their reliability counts it); one the
+    rules put out (the CCG's player who ran out of cards) did not."""
     newly = [s for s in seats if s.user_id and s.index in out and selectors.OUT_MARK not in (s.choice or {})]
     if not newly:
         return
     unit_of_work.require_sync("a player left the game: their seat is marked through the ORM")
     name = registry.get(match.kind).name
+    resigned = record.seat if record is not None and (record.move or {}).get("type") == "resign" else None
     for seat in newly:
         seat.choice = dict(seat.choice or {}, **{selectors.OUT_MARK: out[seat.index]})
-        seat.save(update_fields=["choice"])
+        seat.walked_out = seat.index == resigned
+        seat.save(update_fields=["choice", "walked_out"])
         ending = selectors.ending_for(match, seat.index, seats)
         more = " ".join([ending["reason"], *ending["details"]]) if ending else ""
         _notify(seat.user, match, Notification.Kind.GAME_OVER,
@@ -611,7 +636,8 @@ def match_rematch(*, match_id: int, user, contribution: str | bytes | None = Non
             vacation_days=old.vacation_days, allow_spectators=old.allow_spectators,
             title=(f"Rematch: {base}" if base else f"Rematch of #{old.pk}")[:80],
             creator_choice=_own_choice(mine.choice), rematch_of=old, computer_delay=old.computer_delay,
-            computer_takeover=old.computer_takeover, takeover_after=old.takeover_after, contribution=contribution)
+            computer_takeover=old.computer_takeover, takeover_after=old.takeover_after, contribution=contribution,
+            min_reliability=old.min_reliability)
         old.__dict__["_rematch"] = {"id": rematch.pk, "status": rematch.status}
         _bump(old, seats)
     return rematch, True

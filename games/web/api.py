@@ -105,6 +105,8 @@ class MatchCreateIn(In):
     rated: bool = Field(True, description="The result moves the players' ratings (kept only when every seat is "
                                           "a person).")
     contribution: Contribution | None = None
+    min_reliability: Literal[0, 80, 90, 95] = Field(0, description="Seat only players who finished at least this "
+                                                                   "per cent of their recent games (docs/ratings.md).")
 
 
 class MatchSummaryOut(Schema):
@@ -146,6 +148,18 @@ class LogLineOut(Schema):
                                                 "record's lines say it again, stored, and replace it.")
 
 
+class RatingLineOut(Schema):
+    """What a finished rated game did to one player's rating: the numbers shown before and
+    after, their difference, and whether the rating is still provisional."""
+    seat: int
+    name: str
+    before: int
+    after: int
+    change: int
+    shown: str = Field(..., description='The change as the banner says it: "+12", "−7", "±0".')
+    provisional: bool
+
+
 class EndingOut(Schema):
     """How the game ended, said to this viewer (or, ``result`` "out", that it is over for
     them while the others play on): a headline, the reason, and what else to read (what
@@ -155,6 +169,8 @@ class EndingOut(Schema):
     reason: str
     details: list[str] = []
     over_for_you: bool = False
+    ratings: list[RatingLineOut] = []
+    rating_note: str | None = Field(None, description="Why a rated game did not count for ratings.")
 
 
 class RematchOut(Schema):
@@ -215,7 +231,7 @@ def match_create(request, body: MatchCreateIn):
         vacation_days=body.clock.vacation_days, allow_spectators=body.spectators, title=body.title,
         creator_choice=body.choice, computers_at=_computer_seats(body.computers),
         computer_delay=body.computer_delay, computer_takeover=body.computer_takeover, rated=body.rated,
-        takeover_after=body.takeover_after, contribution=body.contribution)
+        takeover_after=body.takeover_after, contribution=body.contribution, min_reliability=body.min_reliability)
     return Status(201, selectors.match_payload(match, request.user))
 
 

@@ -1,6 +1,6 @@
 from django import forms
 
-from games.table import clock, computers
+from games.table import clock, computers, reliability
 from games import registry
 
 # Seats 2 to 8 may each be given to a computer player; the page shows as many as the game has.
@@ -28,6 +28,12 @@ class MatchCreateForm(forms.Form):
     rated = forms.BooleanField(
         required=False, initial=True, label="Rated",
         help_text="The result moves the players' ratings. Only games where every seat is a person are rated.")
+    min_reliability = forms.TypedChoiceField(
+        coerce=int, initial=0, required=False, empty_value=0, label="Players who finish their games",
+        choices=[(c, "Anyone" if not c else f"At least {c} % finished") for c in reliability.CHOICES],
+        help_text=f"Only players who finished this share of their games of the last {reliability.WINDOW.days} days "
+                  "(without running out of time or walking out) may join or accept an invitation. "
+                  f"Players with fewer than {reliability.MIN_GAMES} such games may always join.")
     computer_delay = forms.IntegerField(min_value=0, max_value=computers.MAX_DELAY, initial=computers.DEFAULT_DELAY,
                                         required=False,
                                         label="Computer players wait (seconds)",

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from decks import selectors as deck_selectors
 from games.inbox import recap
-from games.table import access, commitments, computers, selectors, services
+from games.table import access, commitments, computers, reliability, selectors, services
 from games import registry
 from games.players import lobby as lobby_games
 from games.players import profiles
@@ -19,7 +19,7 @@ from games.tournaments import selectors as tournament_selectors
 from grailsite.errors import NotAllowed, ServiceError
 from games.web.forms import MatchCreateForm
 from games.kinds.base import raw_values
-from games.models import Match, Notification
+from games.models import Match, Notification, Rating
 from games.rules.base import IllegalMove
 
 
@@ -152,7 +152,8 @@ def match_new(request):
                     computers_at=form.computer_seats(), computer_delay=form.cleaned_data["computer_delay"],
                     computer_takeover=form.cleaned_data["computer_takeover"],
                     rated=form.cleaned_data["rated"], takeover_after=form.cleaned_data["takeover_after"],
-                    contribution=request.POST.get("contribution"))
+                    contribution=request.POST.get("contribution"),
+                    min_reliability=form.cleaned_data["min_reliability"])
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
@@ -177,7 +178,8 @@ def match_detail(request, match_id):
     my_seat = selectors.seat_of(match, request.user, seats)
     mine = access.seat_of(request.user, seats)
     invited = mine is not None and not mine.accepted
-    may_join = access.may_join(match, request.user, seats)
+    refusal = access.join_refusal(match, request.user, seats)
+    may_join = refusal is None
     if my_seat is not None:
         services.chat_notices_read(match_id=match.pk, user_id=request.user.id)  # the chat is in view
     # What happened while this player was away, then: they have seen it (games/inbox/recap.py).
@@ -192,6 +194,8 @@ def match_detail(request, match_id):
         "invited": invited, "can_join": (may_join and match.status == "open"
                                          and (invited or any(s.is_open for s in seats))),
         "can_join_running": may_join and _rules_take_newcomer(match),
+        "unreliable": refusal.message if isinstance(refusal, access.Unreliable) else "",
+        "reliability_min_games": reliability.MIN_GAMES,
         "left": access.left(request.user, seats),
         "chat": selectors.chat_for(match, player=my_seat is not None, reader=request.user),
         "can_chat": selectors.can_chat(match, request.user, seats), **_room_assets(match.kind),
@@ -234,7 +238,9 @@ def match_history(request, match_id):
     page = Paginator(log, 200).get_page(request.GET.get("page"))
     return render(request, "games/history.html", {"match": match, "page": page, "seats": seats,
                                                   "game": registry.get(match.kind),
-                                                  "ending": selectors.ending_for(match, seat, seats)})
+                                                  "ending": selectors.ending_for(match, seat, seats,
+                                                                                 ratings=selectors.rating_lines(match)),
+                                                  "provisional_games": Rating.PROVISIONAL_GAMES})
 
 
 def match_replay(request, match_id):

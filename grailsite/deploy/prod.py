@@ -9,7 +9,7 @@ the same application environment (app.env, compose's env_file), and the same ngi
 (nginx.conf.template, rendered here as the nginx image renders it for compose). Only the
 addresses differ: loopback ports instead of containers.
 
-    python grailsite/deploy/prod.py start     # migrate, collect static, start, wait until ready
+    python grailsite/deploy/prod.py start     # migrate, replay ratings, collect static, start, wait until ready
     python grailsite/deploy/prod.py stop
     python grailsite/deploy/prod.py status
     python grailsite/deploy/prod.py restart web1 [web2 ...]   # one after the other, each ready
@@ -278,8 +278,8 @@ def manage(env: dict[str, str], *args: str) -> None:
 
 
 def prepare(cfg: Config) -> dict[str, str]:
-    """Configs written, the database migrated, static files collected: compose's `migrate`
-    service and the image's build step."""
+    """Configs written, the database migrated and its ratings replayed, static files
+    collected: compose's `migrate` service and the image's build step."""
     if not cfg.environ.get("SECRET_KEY"):
         sys.exit("make prod: set SECRET_KEY to 50+ random characters, as compose asks, e.g.\n"
                  "  SECRET_KEY=$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))') make prod")
@@ -301,6 +301,9 @@ def prepare(cfg: Config) -> dict[str, str]:
                    check=True)
     ensure_database(cfg.database_url)
     manage(env, "migrate", "--noinput", "-v0")
+    # The ratings shown are the ones this release's rules give the stored games (docs/ratings.md:
+    # a replay, idempotent, not a data migration, so a later rule change applies the same way).
+    manage(env, "ratings_recompute", "--write")
     # As the image's build: the development settings collect (no secret is needed for it).
     manage({**env, "GRAILSITE_PRODUCTION": "0"}, "collectstatic", "--noinput", "-v0")
     return env

@@ -355,8 +355,26 @@
     (end.details || []).forEach(function (line) {
       box.appendChild(el("p", { class: "ending-detail", "data-testid": "ending-detail" }, ruleLinks(line)));
     });
+    if (end.ratings && end.ratings.length) box.appendChild(ratingChanges(end.ratings));
+    if (end.rating_note) box.appendChild(el("p", { class: "rating-note", "data-testid": "rating-note", text: end.rating_note }));
     if (end.result !== "abandoned" && end.result !== "aborted") box.appendChild(this.endingActions());
   };
+
+  /* Each player's rating after a rated game, lichess-style: "alice 1012 +12", with "?" (its
+     meaning in a tooltip) while a rating is provisional. */
+  var PROVISIONAL = "Provisional: fewer than 10 rated games of this game, so the rating still moves a lot.";
+  function ratingChanges(lines) {
+    var row = el("p", { class: "rating-changes", "data-testid": "rating-changes" }, "Ratings: ");
+    lines.forEach(function (line, i) {
+      var item = el("span", { class: "rating-change " + (line.change > 0 ? "up" : line.change < 0 ? "down" : "same"),
+        "data-testid": "rating-change-" + line.seat }, line.name + " " + line.after);
+      if (line.provisional) item.appendChild(el("abbr", { title: PROVISIONAL, "data-testid": "provisional" }, "?"));
+      item.appendChild(el("b", { text: " " + line.shown }));
+      if (i) row.appendChild(document.createTextNode(" · "));
+      row.appendChild(item);
+    });
+    return row;
+  }
 
   Page.prototype.endingActions = function () {
     var d = this.data, page = this;

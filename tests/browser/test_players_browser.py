@@ -1,15 +1,18 @@
 """Friends, challenges and ratings as a person lives them: two people sign up; one follows
 the other and sees them online on the Friends page (live, over the presence socket);
-challenges them from their profile; they play a rated game to the end; both profiles'
-ratings and the leaderboard change."""
+challenges them from their profile; they play a rated game to the end; the result banner
+says each one's rating change ("+12"); both profiles' ratings and the leaderboard change."""
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
+from games import registry
 from games.players import ratings
 from games.table import services
-from games.models import Match, Rating, Seat
+from games.models import Match, Rating, RatingChange
 from tests.browser.helpers import sign_up, wait_live
 
 pytestmark = pytest.mark.browser
@@ -49,16 +52,27 @@ def test_follow_see_online_challenge_play_rated_and_ratings_move(live_url, new_p
     alice.wait_for_selector("[data-presence=bob].online")
     assert alice.inner_text("[data-testid=friends-online-line] [data-presence-count]") == "1"
 
-    # Nine rated games already between them, so the tenth establishes both on the leaderboard.
+    # Nine rated games already between them, so the tenth establishes both on the leaderboard:
+    # each player moves once, then one resigns; played on earlier days (a pair's games count
+    # only a few times a day).
     users = {u.username: u for u in get_user_model().objects.filter(username__in=["alice", "bob"])}
     for n in range(ratings.PROVISIONAL_GAMES - 1):
         first, second = (users["alice"], users["bob"]) if n % 2 else (users["bob"], users["alice"])
         game = services.match_create(creator=first, kind="duel", num_seats=2, invite=[second.username])
         services.match_join(match_id=game.pk, user=second)
-        Seat.objects.filter(match=game).update(own_moves=1)  # played, then resigned: a rated loss
+        for _ in range(2):
+            game.refresh_from_db()
+            turn = game.state["turn"]
+            services.move_submit(match_id=game.pk, user=[first, second][turn], version=None,
+                                 move=registry.get("duel").legal_moves(game.state, turn)[0])
         services.match_resign(match_id=game.pk, user=second)
+        Match.objects.filter(pk=game.pk).update(finished_at=timezone.now() - timedelta(days=n + 1))
     alice.goto(f"{live_url}/ratings/duel/")
     assert alice.locator("[data-testid=leaderboard]").count() == 0
+    # Not established yet, but listed, marked, and the page says what the mark means.
+    listed = alice.locator("[data-testid=provisional-board] tbody tr")
+    assert listed.count() == 2 and "?" in listed.first.inner_text()
+    assert "fewer than" in alice.inner_text("[data-testid=provisional-meaning]")
     before = {name: _rating_cell(alice, live_url, name) for name in ("alice", "bob")}
     assert all("?" in cell for cell in before.values())  # provisional
 
@@ -94,6 +108,24 @@ def test_follow_see_online_challenge_play_rated_and_ratings_move(live_url, new_p
     alice.wait_for_selector("[data-testid=headline]")
     bob.wait_for_selector("[data-testid=headline]")
     assert Match.objects.get(pk=match_id).rated
+    # The banner says each player's rating change, lichess-style, on the page that saw the
+    # end live (its frame) and on one opened afterwards, and the history page says the same.
+    said = {}
+    for change in RatingChange.objects.filter(match_id=match_id).select_related("user"):
+        moved = round(change.display_after) - round(change.display_before)
+        sign = f"+{moved}" if moved > 0 else f"−{-moved}" if moved < 0 else "±0"
+        said[change.user.username] = f"{change.user.username} {round(change.display_after)} {sign}"
+    assert len(said) == 2 and any("+" in line for line in said.values())  # someone gained
+    for page in (alice, bob):
+        page.wait_for_selector("[data-testid=rating-changes]")
+        banner = page.inner_text("[data-testid=rating-changes]")
+        assert all(line in banner for line in said.values()), banner
+        assert page.locator("[data-testid=rating-changes] [data-testid=provisional]").count() == 0  # established
+    bob.reload()
+    bob.wait_for_selector("[data-testid=rating-changes]")
+    assert said["bob"] in bob.inner_text("[data-testid=rating-changes]")
+    bob.goto(f"{live_url}/games/{match_id}/history/")
+    assert said["alice"] in bob.inner_text("[data-testid=rating-changes]")
 
     after = {name: _rating_cell(alice, live_url, name) for name in ("alice", "bob")}
     for name in ("alice", "bob"):

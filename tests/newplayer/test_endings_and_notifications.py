@@ -42,8 +42,10 @@ def test_a_resignation_is_said_in_names_everywhere(make_match):
     services.match_resign(match_id=match.pk, user=bob)
     match.refresh_from_db()
     payload = selectors.match_payload(match, alice)
+    ratings = payload["ending"].pop("ratings")
     assert payload["ending"] == {"result": "won", "headline": "You won", "reason": f"{bob.username} resigned.",
-                                 "details": []}
+                                 "details": [], "rating_note": None}
+    assert [(line["name"], line["change"] > 0) for line in ratings] == [(alice.username, True), (bob.username, False)]
     assert selectors.match_payload(match, bob)["ending"]["headline"] == "You lost"
     for n in Notification.objects.filter(kind="game_over"):
         assert not SEAT_N.search(n.text), n.text

@@ -19,11 +19,13 @@ from games.players import profiles as players
 from grailsite.accounts.models import Block, Follow
 from tests.conftest import PASSWORD
 from tests.conftest import seated_players_moved
+from tests.podium_game import everyone_moves
 
 pytestmark = pytest.mark.django_db
 
 
 def _end(match, creator, winners, draw=False):
+    everyone_moves(match)
     services.move_submit(match_id=match.pk, user=creator, move={"type": "end", "winners": winners, "draw": draw},
                          version=None)
 
@@ -135,7 +137,7 @@ def test_the_leaderboard_lists_established_players_paginated_at_constant_cost(cl
     Rating.objects.bulk_create([Rating(user=u, kind="podium", mu=20 + i / 10, sigma=2, display=ratings.display(
         20 + i / 10, 2), games=ratings.PROVISIONAL_GAMES + (i % 3)) for i, u in enumerate(people[:110])])
     Rating.objects.bulk_create([Rating(user=u, kind="podium", mu=40, sigma=2, display=ratings.display(40, 2), games=3)
-                                for u in people[110:]])  # provisional: not listed however high
+                                for u in people[110:]])  # provisional: not ranked however high
     url = reverse("leaderboard", args=["podium"])
     with CaptureQueriesContext(connection) as first:
         page1 = client.get(url).content.decode()
@@ -145,7 +147,10 @@ def test_the_leaderboard_lists_established_players_paginated_at_constant_cost(cl
     names = re.findall(r'<tr data-player="([^"]+)">', page1)
     assert len(names) == 50 and names[0] == people[109].username
     assert len(re.findall(r'<tr data-player="([^"]+)">', page3)) == 10
-    assert not any(u.username in page1 + page3 for u in people[110:])
+    # The provisional are listed apart, under the ranked table, marked.
+    ranked = [page.split('data-testid="leaderboard"')[1].split("</table>")[0] for page in (page1, page3)]
+    assert not any(u.username in "".join(ranked) for u in people[110:])
+    assert set(re.findall(r'<tr data-provisional="([^"]+)">', page1)) == {u.username for u in people[110:]}
     assert client.get(reverse("leaderboard", args=["nosuchgame"])).status_code == 404
 
 

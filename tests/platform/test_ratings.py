@@ -6,17 +6,20 @@ import asyncio
 import random
 from datetime import timedelta
 
+from types import SimpleNamespace
+
 import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
+from games import registry
 from games.live import live_moves
 from games.players import ratings
 from games.table import services
 from grailsite.errors import MoveRejected
 from games.models import Match, Rating, RatingChange, Seat
-from tests.conftest import seated_players_moved
+from tests.podium_game import everyone_moves
 
 pytestmark = pytest.mark.django_db
 # Tests whose rows must be committed (threads, the event loop), as elsewhere in the suite.
@@ -24,6 +27,7 @@ committed = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 
 def _end(match, creator, winners, draw=False, key=None):
+    everyone_moves(match)
     return services.move_submit(match_id=match.pk, user=creator, move={"type": "end", "winners": winners, "draw": draw},
                                 version=None, key=key)
 
@@ -72,30 +76,133 @@ def test_four_player_games_with_ties_and_draws_move_ratings_as_the_library_compu
     assert Rating.objects.get(user=a, kind="podium").games == 3
 
 
+def _duel_moves(match, users, count=2):
+    """Play ``count`` moves of Grail Duel, each by the seat whose turn it is (its first card)."""
+    for _ in range(count):
+        match.refresh_from_db()
+        turn = match.state["turn"]
+        move = registry.get("duel").legal_moves(match.state, turn)[0]
+        services.move_submit(match_id=match.pk, user=users[turn], move=move, version=None)
+
+
 def test_a_resign_and_a_timeout_count_as_losses(make_match):
     match, (alice, bob) = make_match(kind="duel")
-    seated_players_moved(match)
+    _duel_moves(match, [alice, bob])
     services.match_resign(match_id=match.pk, user=alice)
     assert {c.user_id: c.rank for c in RatingChange.objects.filter(match=match)} == {alice.pk: 2, bob.pk: 1}
 
-    match, (carol, dave, erin) = make_match(kind="podium", seats=3)
-    seated_players_moved(match)
+    # In a game of two, running out of time on one's own turn after a move of one's own loses it.
+    match, (carol, dave) = make_match(kind="duel")
+    _duel_moves(match, [carol, dave])
     Seat.objects.filter(match=match, index=0).update(deadline=timezone.now() - timedelta(seconds=1))
     assert services.deadline_expire(match_id=match.pk, seat_index=0)
-    assert {c.user_id: c.rank for c in RatingChange.objects.filter(match=match)} == {carol.pk: 2, dave.pk: 1, erin.pk: 1}
+    assert {c.user_id: c.rank for c in RatingChange.objects.filter(match=match)} == {carol.pk: 2, dave.pk: 1}
 
 
-def test_a_seat_a_computer_took_over_rates_the_person_who_left_it_as_a_loss():
+def test_those_who_leave_rank_below_everyone_who_played_the_game_out(make_match):
+    """In a game of four: one wins, two play it out and lose, one walks out (the others play
+    on without them): the walker-out ranks alone at the bottom."""
+    match, (alice, bob, carol, dave) = make_match(kind="podium", seats=4)
+    everyone_moves(match)
+    services.match_resign(match_id=match.pk, user=carol)  # walks out: the others play on
+    services.move_submit(match_id=match.pk, user=alice, move={"type": "end", "winners": [0], "draw": False}, version=None)
+    ranks = {c.user_id: c.rank for c in RatingChange.objects.filter(match=match)}
+    assert ranks == {alice.pk: 1, bob.pk: 2, dave.pk: 2, carol.pk: 3}
+    assert _stored([alice, bob, carol, dave]) == _library([([alice.pk, bob.pk, carol.pk, dave.pk], [1, 2, 3, 2])])
+
+    # In a draw, those who played it out share the top, the one who left is below them.
+    draw, (erin, fred, gina) = make_match(kind="podium", seats=3)
+    everyone_moves(draw)
+    services.match_resign(match_id=draw.pk, user=gina)
+    services.move_submit(match_id=draw.pk, user=erin, move={"type": "end", "winners": [], "draw": True}, version=None)
+    assert {c.user_id: c.rank for c in RatingChange.objects.filter(match=draw)} == {erin.pk: 1, fred.pk: 1,
+                                                                                   gina.pk: 2}
+
+
+def test_a_game_in_which_a_person_made_no_move_of_their_own_is_not_rated_and_says_so(client, make_match):
+    match, (alice, bob, carol) = make_match(kind="podium", seats=3)
+    services.move_submit(match_id=match.pk, user=bob, move={"type": "say"}, version=None)
+    services.move_submit(match_id=match.pk, user=alice, move={"type": "end", "winners": [1], "draw": False}, version=None)
+    match.refresh_from_db()
+    assert match.status == "finished" and not RatingChange.objects.exists() and not Rating.objects.exists()
+    assert match.outcome["not_rated"] == "Not rated: Seat 3 made no move of their own."
+    client.force_login(alice)
+    ending = client.get(f"/api/matches/{match.pk}/").json()["ending"]
+    assert ending["rating_note"] == f"Not rated: {carol.username} made no move of their own."
+    assert ending["ratings"] == []
+    # A seat left to a computer counts its person's own moves (none here either): entries
+    # rate them, the check refuses the game.
+    seats = [SimpleNamespace(index=0, user_id=1, left_by_id=None, own_moves=3, walked_out=False),
+             SimpleNamespace(index=1, user_id=None, left_by_id=2, own_moves=0, walked_out=False)]
+    assert ratings.not_counted(seats) == "Seat 2 made no move of their own"
+    seats[1] = SimpleNamespace(index=1, user_id=None, left_by_id=2, own_moves=1, walked_out=False)
+    assert ratings.not_counted(seats) is None
+
+
+def test_a_second_account_that_resigns_twelve_duels_before_its_first_move_moves_nothing(make_user):
+    """Each is aborted: no result, no rating."""
+    main, alt = make_user("main"), make_user("alt")
+    for _ in range(12):
+        match = services.match_create(creator=main, kind="duel", num_seats=2, invite=["alt"])
+        services.match_join(match_id=match.pk, user=alt)
+        match.refresh_from_db()
+        if match.state["turn"] == 0:
+            _duel_moves(match, [main, alt], count=1)  # the first account plays; the second never does
+        services.match_resign(match_id=match.pk, user=alt)
+        match.refresh_from_db()
+        assert match.status == "aborted"
+    assert not RatingChange.objects.exists() and not Rating.objects.filter(user=main).exists()
+
+
+def test_a_second_account_that_moves_then_resigns_twelve_times_a_day_counts_only_the_daily_cap(client, make_user,
+                                                                                                settings):
+    settings.RATED_PAIR_DAILY = 3
+    main, alt, third = make_user("main"), make_user("alt"), make_user("third")
+    games = []
+    for _ in range(12):
+        match = services.match_create(creator=main, kind="duel", num_seats=2, invite=["alt"])
+        services.match_join(match_id=match.pk, user=alt)
+        _duel_moves(match, [main, alt])
+        services.match_resign(match_id=match.pk, user=alt)
+        games.append(match)
+    assert Rating.objects.get(user=main, kind="duel").games == 3
+    counted = set(RatingChange.objects.values_list("match_id", flat=True))
+    assert counted == {g.pk for g in games[:3]}
+    last = games[-1]
+    last.refresh_from_db()
+    assert last.status == "finished" and last.outcome["winners"] == [0]  # played, won, not rated
+    assert last.outcome["not_rated"].startswith("Not rated: these two players already had 3 rated games together")
+    client.force_login(main)
+    assert "already had 3 rated games" in client.get(f"/api/matches/{last.pk}/").json()["ending"]["rating_note"]
+    # Another opponent's games still count; a day later the pair's count again.
+    other = services.match_create(creator=main, kind="duel", num_seats=2, invite=["third"])
+    services.match_join(match_id=other.pk, user=third)
+    _duel_moves(other, [main, third])
+    services.match_resign(match_id=other.pk, user=third)
+    assert RatingChange.objects.filter(match=other).count() == 2
+    Match.objects.filter(pk__in=[g.pk for g in games]).update(finished_at=timezone.now() - timedelta(hours=25))
+    again = services.match_create(creator=main, kind="duel", num_seats=2, invite=["alt"])
+    services.match_join(match_id=again.pk, user=alt)
+    _duel_moves(again, [main, alt])
+    services.match_resign(match_id=again.pk, user=alt)
+    assert RatingChange.objects.filter(match=again).count() == 2
+
+
+def test_a_seat_a_computer_took_over_rates_the_person_who_left_it_last():
     """Whatever the computer did in the seat afterwards (here it won), the person who left
-    it lost; a computer's own seat is not rated."""
+    it ranks below everyone who played the game out; a computer's own seat is not rated."""
     class S:
-        def __init__(self, index, user_id=None, left_by_id=None):
-            self.index, self.user_id, self.left_by_id = index, user_id, left_by_id
+        def __init__(self, index, user_id=None, left_by_id=None, walked_out=False):
+            self.index, self.user_id, self.left_by_id, self.walked_out = index, user_id, left_by_id, walked_out
 
     seats = [S(0, 10), S(1, None, 11), S(2, 12), S(3)]
     assert ratings.entries({"winners": [1], "draw": False}, seats) == [
-        ratings.Entry(10, 0, 2), ratings.Entry(11, 1, 2), ratings.Entry(12, 2, 2)]
+        ratings.Entry(10, 0, 1), ratings.Entry(11, 1, 2), ratings.Entry(12, 2, 1)]
+    assert ratings.entries({"winners": [0], "draw": False}, seats) == [
+        ratings.Entry(10, 0, 1), ratings.Entry(11, 1, 3), ratings.Entry(12, 2, 2)]
     assert [e.rank for e in ratings.entries({"winners": [], "draw": True}, seats)] == [1, 2, 1]
+    seats = [S(0, 10), S(1, None, 11), S(2, 12, walked_out=True), S(3, 13)]
+    assert [e.rank for e in ratings.entries({"winners": [3], "draw": False}, seats)] == [2, 3, 3, 1]
 
 
 def test_unrated_games_move_nothing(make_match, make_user):
@@ -156,6 +263,7 @@ def test_an_end_made_in_a_batch_on_the_socket_path_rates_once(make_match):
     rates it once; an unrated end stays in the batch."""
     match, (alice, bob) = make_match(kind="podium")
     unrated, (carol, dave) = make_match(kind="podium", rated=False)
+    everyone_moves(match)
     before = dict(live_moves.counts)
 
     async def ends():
@@ -177,7 +285,8 @@ def test_an_end_made_in_a_batch_on_the_socket_path_rates_once(make_match):
     assert again["repeated"] and RatingChange.objects.filter(match=match).count() == 2
 
 
-def test_provisional_until_ten_games_and_leaderboard_lists_only_the_established(make_match, make_user):
+def test_provisional_until_ten_games_and_leaderboard_lists_only_the_established(make_match, make_user, settings):
+    settings.RATED_PAIR_DAILY = 100  # the same two play eleven games in a row here
     alice, bob, carol = make_user(), make_user(), make_user()
     for n in range(ratings.PROVISIONAL_GAMES):
         match, _ = make_match(kind="podium", users=[alice, bob])
@@ -191,29 +300,38 @@ def test_provisional_until_ten_games_and_leaderboard_lists_only_the_established(
         user_id=u, kind="podium").display)
 
 
-def test_recompute_equals_stored_after_500_random_games_and_finds_a_tampered_rating(make_user):
+def test_recompute_equals_stored_after_300_random_games_and_finds_a_tampered_rating(make_user):
+    """Games of two to six, some with a player who walked out, some where someone never
+    moved, and pairs that play more than their daily cap: the replay makes the same choices
+    as the games' ends did, to the last bit."""
     rng = random.Random(32)
     users = [make_user() for _ in range(14)]
-    for _ in range(500):
-        kind = rng.choice(["podium", "duel"])
-        if kind == "duel":
-            a, b = rng.sample(users, 2)
-            match = services.match_create(creator=a, kind="duel", num_seats=2, invite=[b.username], seed=1)
-            services.match_join(match_id=match.pk, user=b)
-            seated_players_moved(match)
-            services.match_resign(match_id=match.pk, user=rng.choice([a, b]))
-            continue
-        players = rng.sample(users, rng.randint(2, 6))
+    for _ in range(300):
+        players = rng.sample(users, rng.choice([2, 2, 2, 3, 4, 6]))
         match = services.match_create(creator=players[0], kind="podium", num_seats=len(players),
                                       invite=[p.username for p in players[1:]], seed=1)
         for p in players[1:]:
             services.match_join(match_id=match.pk, user=p)
+        if rng.random() < 0.95:
+            everyone_moves(match)
+        if len(players) > 2 and rng.random() < 0.3:
+            services.match_resign(match_id=match.pk, user=players[-1])  # walks out; the others play on
+            if Match.objects.get(pk=match.pk).status != "active":
+                continue  # before their first move: aborted
+        if len(players) == 2 and rng.random() < 0.3:
+            services.match_resign(match_id=match.pk, user=rng.choice(players))
+            continue
         draw = rng.random() < 0.1
         winners = rng.sample(range(len(players)), rng.choice([1, 1, 1, 2]))
-        _end(match, players[0], [] if draw else winners, draw)
-    assert Match.objects.filter(rated=True, status="finished").count() == 500
+        services.move_submit(match_id=match.pk, user=players[0], version=None,
+                             move={"type": "end", "winners": [] if draw else winners, "draw": draw})
+    finished = Match.objects.filter(rated=True, status="finished").count()
     rebuilt = ratings.recompute()
-    assert rebuilt.games == 500 and ratings.differences(rebuilt) == []
+    assert ratings.differences(rebuilt) == []
+    rated = RatingChange.objects.values("match").distinct().count()
+    assert rebuilt.games == rated and rated + len(rebuilt.not_counted) <= finished
+    assert any("made no move" in why for why in rebuilt.not_counted.values())
+    assert any("rated games together" in why for why in rebuilt.not_counted.values())
     call_command("ratings_recompute")
 
     Rating.objects.filter(pk=Rating.objects.order_by("pk").first().pk).update(mu=30.0)
@@ -223,7 +341,8 @@ def test_recompute_equals_stored_after_500_random_games_and_finds_a_tampered_rat
     call_command("ratings_recompute")
 
 
-def test_histories_reads_every_kinds_latest_changes_in_one_statement(make_match, make_user):
+def test_histories_reads_every_kinds_latest_changes_in_one_statement(make_match, make_user, settings):
+    settings.RATED_PAIR_DAILY = 100
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -232,7 +351,7 @@ def test_histories_reads_every_kinds_latest_changes_in_one_statement(make_match,
         match, _ = make_match(kind="podium", users=[alice, bob])
         _end(match, alice, [n % 2])
     duel, _ = make_match(kind="duel", users=[alice, bob])
-    seated_players_moved(duel)
+    _duel_moves(duel, [alice, bob])
     services.match_resign(match_id=duel.pk, user=bob)
     with CaptureQueriesContext(connection) as ctx:
         got = ratings.histories(alice.pk, limit=3)
