@@ -381,7 +381,13 @@ def move_submit_locked(match: Match, seats: list[Seat], earlier, *, user, move: 
     refusal = game.offered(match.state, seat.index, move)
     if refusal is not None:
         raise MoveRejected(_refusal_words(game, match.state, seat.index, move, refusal))
-    record = _apply(match, seats, seat.index, move, user=user, key=key, by_timeout=False, own=True)
+    leaving = move.get("type") == "resign"
+    if leaving and referee.aborts(seat):  # as match_resign: leaving before one's first move aborts
+        _abort(match, seats, seat, "resigned before their first move")
+        return {"version": match.version, "seq": None, "repeated": False}
+    # Leaving is not a move of one's own: it must not save a no-show from aborting, nor count
+    # towards a game's being rated.
+    record = _apply(match, seats, seat.index, move, user=user, key=key, by_timeout=False, own=not leaving)
     _apply_auto_moves(match, seats)
     return {"version": record.version_after, "seq": record.seq, "repeated": False}
 
@@ -812,7 +818,9 @@ def _rule_time_out(match: Match, seats: list[Seat], seat: Seat, game) -> None:
     former = seat.user if seat.user_id else None
     index = seat.index
     ruling = referee.on_time_out(game, match, seat, computer_available=_computer_may_take(match))
-    if ruling.verdict == referee.ABORT:
+    if ruling.verdict == referee.ABORT:  # a no-show: it counts against their reliability too
+        seat.ran_out = True
+        seat.save(update_fields=["ran_out"])
         _abort(match, seats, seat, ruling.why)
         return
     if ruling.verdict != referee.DEFAULT:  # their own turn ran out: it counts against them
@@ -867,7 +875,9 @@ def _computer_may_take(match: Match) -> bool:
 
 def _abort(match: Match, seats: list[Seat], seat: Seat, why: str) -> None:
     """End a game that never got going (games/table/referee.py): no winner, not rated, the
-    antes returned (the kind's abandon hook), every player told."""
+    antes returned (the kind's abandon hook), every player told. Rare, so through the ORM,
+    on the synchronous path."""
+    unit_of_work.require_sync("an aborted game's seats and antes are written through the ORM")
     name = registry.get(match.kind).name
     match.status = Match.Status.ABORTED
     match.finished_at = timezone.now()

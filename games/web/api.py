@@ -265,7 +265,7 @@ class MoveIn(In):
 
 class MoveOut(Schema):
     version: int
-    seq: int
+    seq: int | None  # None: the move ended the game with no move recorded (a resignation that aborted it)
     repeated: bool
 
 

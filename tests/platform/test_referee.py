@@ -221,3 +221,34 @@ def test_the_opponent_may_give_more_time_the_games_own_allowance_at_most_a_day(m
     assert Seat.objects.get(match=days, index=late).deadline == before + timedelta(days=1)  # at most a day
     assert client.post(f"/api/matches/{days.pk}/add-time/", {"seat": 99},
                        content_type="application/json").status_code == 400
+
+
+def test_a_no_show_who_aborts_a_game_by_the_clock_has_run_out_of_time(make_match):
+    """Aborting by never moving counts against one's reliability (Seat.ran_out)."""
+    match, users = make_match(kind="duel", clock_kind="minutes", clock_amount=1)
+    late = _to_move(match)
+    assert _expire(match, late)
+    assert Match.objects.get(pk=match.pk).status == Match.Status.ABORTED
+    assert Seat.objects.get(match=match, index=late).ran_out
+
+
+def test_a_resignation_sent_as_a_move_is_no_move_of_ones_own(make_match):
+    """Sent through the moves endpoint, a resignation before one's first move aborts the game
+    as the resign button does; later it is a loss, and never counts as a move of one's own."""
+    match, (alice, bob) = make_match(kind="duel")
+    client = Client()
+    client.force_login(bob)
+    answer = client.post(f"/api/matches/{match.pk}/moves/", {"move": {"type": "resign"}, "version": match.version},
+                         content_type="application/json")
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["seq"] is None
+    assert Match.objects.get(pk=match.pk).status == Match.Status.ABORTED
+
+    match, users = make_match(kind="duel", options={"rounds": 3})
+    mover = _to_move(match)
+    _play(match, users)
+    match.refresh_from_db()
+    services.move_submit(match_id=match.pk, user=users[mover], move={"type": "resign"}, version=match.version)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.outcome["winners"] == [1 - mover]
+    assert Seat.objects.get(match=match, index=mover).own_moves == 1
