@@ -14,7 +14,7 @@ from games.kinds.ccg import hooks as ccg_shell
 from games.models import Match, MoveRecord
 from games.rules.ccg.game import ante_result
 from tests.browser.helpers import sign_up, wait_live
-from tests.platform.ccg_helpers import GAME, PREPARED_DECK, ensure_card_database, prepared_player, scripted_move, seed_for
+from tests.platform.ccg_helpers import GAME, PREPARED_DECK, ensure_card_database, fix_deal, prepared_player, scripted_move, seed_for
 
 pytestmark = pytest.mark.browser
 
@@ -66,7 +66,7 @@ def set_up_game(live_url, alice, bob, *, seed_want="won", double=False):
     alice.click("button[type=submit]")
     alice.wait_for_url(re.compile(r"/games/\d+/$"))
     match = Match.objects.get(pk=int(alice.url.rstrip("/").split("/")[-1]))
-    Match.objects.filter(pk=match.pk).update(seed=seed)     # the fixed seed, before the game is set up
+    fix_deal(match, seed)     # the fixed seed, before the game is set up
 
     bob.goto(alice.url)
     bob.select_option("[data-testid=ccg-deck]", label="Prepared lands (40 cards)")

@@ -12,7 +12,7 @@ from games.models import Match
 from games.rules.ccg.game import with_words
 from tests.browser.helpers import sign_up, wait_live
 from tests.browser.test_ccg_browser import click_move, wait_for_version
-from tests.platform.ccg_helpers import GAME, PREPARED_DECK, ensure_card_database, scripted_move
+from tests.platform.ccg_helpers import GAME, PREPARED_DECK, ensure_card_database, fix_deal, scripted_move
 
 pytestmark = pytest.mark.browser
 
@@ -79,7 +79,7 @@ def _set_up(live_url, alice, bob):
     alice.click("button[type=submit]")
     alice.wait_for_url(re.compile(r"/games/\d+/$"))
     match = Match.objects.get(pk=int(alice.url.rstrip("/").split("/")[-1]))
-    Match.objects.filter(pk=match.pk).update(seed=seed)     # the fixed seed, before the game is set up
+    fix_deal(match, seed)     # the fixed seed, before the game is set up
     bob.goto(alice.url)
     bob.select_option("[data-testid=ccg-deck]", label=label)
     bob.click("[data-testid=join]")
