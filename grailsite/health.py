@@ -29,7 +29,7 @@ import time
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from health_check.checks import Database
 from health_check.views import HealthCheckView
@@ -143,6 +143,17 @@ def main(argv: list[str]) -> int:
         return 0 if fresh else 1
     print("usage: python -m grailsite.health sweep", file=sys.stderr)
     return 2
+
+
+def metrics_view(request):
+    """django-prometheus's page, for the addresses of METRICS_ALLOWED only (``allowed``).
+    Anyone else is told there is nothing here."""
+    from django_prometheus.exports import ExportToDjangoView
+
+    if not metrics.allowed(request):
+        raise Http404()
+    sweep_watch()  # the timers' sweep age, as of this scrape
+    return ExportToDjangoView(request)
 
 
 if __name__ == "__main__":

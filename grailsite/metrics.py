@@ -18,7 +18,6 @@ import os
 from pathlib import Path
 
 from django.conf import settings
-from django.http import Http404
 from prometheus_client import Counter, Gauge, Histogram
 
 MOVES = Counter("grailsite_moves_applied_total", "Moves applied and committed, by game kind and by whom",
@@ -97,19 +96,6 @@ def _allowed(address: str | None) -> bool:
         return False
     return any(ip.version == net.version and ip in net
                for net in (ipaddress.ip_network(n, strict=False) for n in settings.METRICS_ALLOWED))
-
-
-def metrics_view(request):
-    """django-prometheus's page, for the addresses of METRICS_ALLOWED only (``allowed``).
-    Anyone else is told there is nothing here."""
-    from django_prometheus.exports import ExportToDjangoView
-
-    from grailsite.health import sweep_watch
-
-    if not allowed(request):
-        raise Http404()
-    sweep_watch()  # the timers' sweep age, as of this scrape
-    return ExportToDjangoView(request)
 
 
 def serve_on_port(port: int) -> None:

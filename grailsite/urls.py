@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.static import serve
 
-from grailsite import health, metrics, pwa
+from grailsite import health, pwa
 from grailsite.ratelimits import ratelimit_view
 
 urlpatterns = [
@@ -11,7 +11,7 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("sweepz", health.sweepz, name="sweepz"),
-    path("metrics", metrics.metrics_view, name="metrics"),
+    path("metrics", health.metrics_view, name="metrics"),
     # The admin's log-in counts against the site's own log-in limit, by the same client
     # address (before admin.site.urls, whose own login/ it stands in front of).
     path("admin/login/", ratelimit_view("login")(admin.site.login)),
