@@ -1,23 +1,16 @@
 #!/usr/bin/env bash
-# The whole suite, as `make test` runs it: the pure rules tests (tests/rules: no database, no
-# Redis, no browser, no port; tests/rules/test_purity.py keeps them so) in a second pytest
-# process beside the rest. The rest spends much of its time waiting on browsers, workers and
-# clocks, with a core idle; the rules' random playouts fill it. Both runs must pass.
-# Usage: tests/run_suite.sh PYTHON [pytest arguments for the rest]
+# The whole suite, as `make test` runs it: one pytest over every folder, its test files shared
+# out to TEST_WORKERS processes (pytest-xdist; a file's tests stay together in one process, so
+# a module's server or browser is started once). Each process has a test database, a Redis
+# database and channel, cache and queue names of its own (tests/parallel.py). Most of the
+# suite waits on browsers, servers, workers and clocks rather than computing, so more
+# processes than cores keep both cores busy; the pure rules tests fill the gaps.
+# Usage: tests/run_suite.sh PYTHON [pytest arguments]
 set -u
 py=$1
 shift
-log=$(mktemp)
-trap 'rm -f "$log"; kill "$rules" 2>/dev/null' EXIT
-"$py" -m pytest tests/rules -q > "$log" 2>&1 &
-rules=$!
-"$py" -m pytest --ignore=tests/rules "$@"
-rest=$?
-wait "$rules"
-rules_status=$?
-echo "== tests/rules (run beside the rest):"
-cat "$log"
-if [ "$rest" -ne 0 ] || [ "$rules_status" -ne 0 ]; then
-    echo "FAILED: the rest exited with $rest, tests/rules with $rules_status" >&2
-    exit 1
+workers=${TEST_WORKERS:-4}
+if [ "$workers" -le 1 ]; then
+    exec "$py" -m pytest "$@"
 fi
+exec "$py" -m pytest -n "$workers" --dist loadgroup --durations=25 "$@"
