@@ -115,7 +115,7 @@ class WriteYerOwnForm(forms.Form):
     type = forms.ChoiceField(choices=[(t, t.replace("_", " ").title()) for t in WYO_TYPES])
     title = forms.CharField(max_length=TITLE_MAX)
     grail = forms.IntegerField(min_value=0, max_value=7, error_messages={
-        "max_value": "Grail numbers over seven are not allowed."})
+        "max_value": "A grail number may be at most seven."})
     combat = forms.IntegerField(min_value=0, max_value=12, required=False)
     wits = forms.IntegerField(min_value=0, max_value=12, required=False)
     castle_icon = forms.BooleanField(required=False)

@@ -440,7 +440,7 @@ def wyo_errors(card: dict) -> list[str]:
     if card.get("type") == WYO_BLANK_TYPE:
         return ["Choose what kind of card the blank becomes."]
     if isinstance(card.get("grail"), int) and card["grail"] > 7:
-        return ["Grail numbers over seven are not allowed."]
+        return ["A grail number may be at most seven."]
     errors = cardformat.card_errors(card)
     if not errors:
         errors = cardformat.budget_errors(card)

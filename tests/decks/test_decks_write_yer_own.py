@@ -54,7 +54,7 @@ def test_two_cards_with_the_same_title_get_distinct_codes(writer):
 @pytest.mark.parametrize("design, reason", [
     (knight(combat=8, wits=6, primary=[{"op": "slay", "target": "opponent_knight"}]), "over the budget"),
     (knight(combat=11), "above the highest printed"),
-    (knight(grail=8), "over seven"),
+    (knight(grail=8), "at most seven"),
     (knight(combat=None), "needs a 'combat'"),
     ({"type": "event", "title": "Big Draw", "grail": 1, "primary": [{"op": "draw_cards", "count": 7, "who": "self"}]},
      "over the budget"),

@@ -5,7 +5,7 @@ answering out of turn, live clocks in seconds, pauses, the page, history and rep
 
 The seeded games are the browser test's (tests/browser/test_camelot_browser.py): moves are
 atomic, and when both holders act at once the server's order of arrival decides which one
-meets the state first ("whoever touched it first has priority"). A move is refused only if
+meets the state first (the rules favour whoever touched a piece first). A move is refused only if
 it is illegal in the state it meets, never for the other holder's move as such.
 """
 from __future__ import annotations

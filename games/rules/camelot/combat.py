@@ -19,7 +19,8 @@ from .state import board_of, controls, frozen, is_enemy
 def declarable(state: dict, seat: int) -> list[str]:
     """Units ``seat`` may declare a target: enemy units (guardians too) on the board not yet
     declared by this turn that some unit of ``seat``'s could still attack this turn (from
-    edition 2: "as long as you can actually perform the attack"; edition 1 allowed any)."""
+    edition 2, since the rules let a player declare only attacks he is able to carry out;
+    edition 1 allowed any)."""
     turn = state["turns"][str(seat)]
     units = state["units"]
     enemies = [uid for uid, u in units.items() if is_enemy(u, seat) and uid not in turn["declared"]]

@@ -12,8 +12,8 @@ GOLD_PER_PLAYER = (5, 3, 2)  # ten gold a player in mixed coins
 # rung where one of 25 random tries fits is used.
 GOLD_LADDER = ((4, 3), (5, 3), (5, 2), (6, 2), (6, 1))
 GOLD_TRIES = 25
-# Edition 2: (rings in from the edge, spacing). The rules' "not within 2 spaces of the
-# board edge or each other" is the first rung: at least 3 rings in, at least 3 apart. Only
+# Edition 2: (rings in from the edge, spacing). The rules keep every coin more than 2
+# spaces from the board's edge and from the other coins: that is the first rung: at least 3 rings in, at least 3 apart. Only
 # when the board cannot hold that many coins so (the search below proves it) does the next
 # rung apply: first a ring nearer the edge, keeping the coins apart, then closer together.
 GOLD_RUNGS = ((3, 3), (2, 3), (1, 3), (1, 2), (0, 2), (0, 1))

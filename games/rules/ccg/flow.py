@@ -13,8 +13,8 @@ from . import ante, choices, disputes, movement, turns, windows
 
 
 def out_of_cards(state, events):
-    """15.2: "Any player who runs out of cards in his deck for any reason automatically
-    loses": an empty deck ends the player's game as soon as what emptied it (a grail
+    """15.2: a player whose deck is used up, whatever the cause, has lost at once: an
+    empty deck ends the player's game as soon as what emptied it (a grail
     number, a draw, a fill card, an ante card, an effect) is settled, not at his next
     draw. A grail number that takes the last card still counts for what it was drawn for,
     so a search it wins is won. When every player left runs out at once, nobody wins."""

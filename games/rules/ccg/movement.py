@@ -79,8 +79,8 @@ def continue_reveal(state, events):
         return
     if not has_place_card(state, a):
         if not r.get("offered"):
-            # 6.2: the space may be filled "from any source, including another player's
-            # hand": everyone gets one window to lay a place card here before the deck does.
+            # 6.2: the card that fills the space may come from anywhere, another player's
+            # hand included: everyone gets one window to lay a place card here before the deck does.
             r["offered"] = True
             windows.open_window(state, {"do": "fill", "seat": mover, "area": a["ref"]}, events)
             return

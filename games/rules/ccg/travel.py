@@ -37,7 +37,7 @@ def leave(state, seat, ref):
 
 
 def explored(state, ref):
-    """7.6: an unexplored area is one "with its original face-down card"; cards laid face
+    """7.6: an unexplored area is one whose set-up card has never been turned up; cards laid face
     down on it later do not make an explored area unexplored again."""
     if ref is None:
         return True
@@ -51,8 +51,8 @@ def held_by_others(state, seat):
 
 def run_options(state, seat):
     """(destinations, who chooses). The runner chooses in Avalon; otherwise the opponent
-    chooses when down and back differ (7.6). "Back to the area from whence they came"
-    may be an Avalon area (a top-two area entered from Avalon); no option is ever an area
+    chooses when down and back differ (7.6). Running back to the area it arrived from
+    may mean an Avalon area (a top-two area entered from Avalon); no option is ever an area
     another Round Table holds (FAQ 9), whether the run is chosen, sung or timed out."""
     p = state["p"][seat]
     pos, size = p["pos"], state["esize"]

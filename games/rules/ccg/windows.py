@@ -32,7 +32,7 @@ def open_window(state, act, events):
         return
     order.append(active)
     state["steps"].append({"k": "response", "order": order, "i": 0, "passes": 0, "act": act})
-    events.append(ev("window", f"Cards may be played before the grail numbers are drawn ({act['do']}).",
+    events.append(ev("window", f"A chance to play cards, then the grail numbers are drawn ({act['do']}).",
                      data={"order": order, "act": act["do"]}))
 
 

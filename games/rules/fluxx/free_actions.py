@@ -159,7 +159,7 @@ def _fling(state: dict, flung: str, to: int, hit: str) -> tuple[str | None, list
     """The Catapult's two steps: ``flung`` lands before ``to``, then ``hit`` (one of ``to``'s
     Keepers) is thrown away. Where the Goals are looked at on landing (``ON_LANDING``), a
     win there ends the game and nothing is thrown away: a Goal counts however briefly it is
-    met ("even if it's someone else's turn"). Returns the card thrown away (None if none)
+    met, whoever's turn it is. Returns the card thrown away (None if none)
     and the events of that look."""
     landing = own_at(state, "tables", to)
     landing.append(flung)

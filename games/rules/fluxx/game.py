@@ -120,7 +120,7 @@ class MontyPythonFluxx(Game):
                 state["hands"][seat].append(state["draw"].pop())
         for seat in range(players):
             _replace_creepers(state, seat, events)
-        # "There is no rule for who gets to go first": the generator picks, for all to see.
+        # The rulebook leaves the first player to the table: the generator picks, for all to see.
         state["first"] = rng.below(players)
         turn.start(state, state["first"], 1, events)
         engine.settle(state, events)

@@ -92,9 +92,9 @@ def test_a_target_gone_before_the_end_costs_nothing():
     assert mine in state["units"] and state["last_combat"] == [{"target": target, "outcome": "gone"}]
 
 
-# "if you declare an attack and do not have the strength to finish the unit off, *you must
-# discard one of your own units that is closest to the attacked piece.* This is to prevent
-# players from declaring attacks merely to 'freeze' another unit" (RESOLVING COMBAT): the text
+# RESOLVING COMBAT: a declared attack too weak to kill its target costs the attacker the unit
+# of his own nearest the target, so that nobody declares an attack only to hold an enemy unit
+# still for the turn. The text
 # knows no exception for a turn whose time ran out, so from edition 4 on the clock's end of
 # a turn costs what the player's own end of it costs.
 
@@ -218,8 +218,8 @@ def test_a_guardian_that_moved_strikes_without_another_move_and_none_when_moves_
 
 
 # --- what may be declared ------------------------------------------------------------------
-# "You may declare any number of attacks before your movement, as long as you can actually
-# perform the attack." (SIMULTANEOUS COMBAT): a target none of your units could reach this
+# SIMULTANEOUS COMBAT: before moving, a player may declare as many attacks as he likes,
+# provided he is able to carry each of them out: a target none of your units could reach this
 # turn cannot be declared, so a declaration never freezes a unit at no cost.
 
 def _declarable(state, seat=0):
@@ -294,8 +294,8 @@ def test_the_first_edition_let_any_enemy_be_declared():
 
 
 # --- the attack preview (what the page shows before declaring and before ending the turn) ---
-# "if you declare an attack and do not have the strength to finish the unit off, *you must
-# discard one of your own units that is closest to the attacked piece.*" (RESOLVING COMBAT)
+# RESOLVING COMBAT: a declared attack too weak to kill its target costs the attacker the unit
+# of his own nearest the target.
 
 def test_the_preview_counts_strength_that_can_still_reach_and_names_the_unit_a_failure_costs():
     state = table(3)

@@ -79,8 +79,8 @@ def test_edge_spaces_are_grass_and_the_ring_has_42():
     assert BOARD.edge_distance(EDGE[0], EDGE[41]) == 1 and BOARD.edge_distance(EDGE[0], EDGE[21]) == 21
 
 
-# "Gold tokens should not be placed within 2 spaces of the board edge or each other."
-# (BUYING THE KINGSHIP): at least 3 rings in from the edge and at least 3 apart, whenever the
+# BUYING THE KINGSHIP: no gold coin lies 2 spaces or fewer from the board's edge or from
+# another coin: at least 3 rings in from the edge and at least 3 apart, whenever the
 # board can hold that many coins so; otherwise the first rung of GOLD_RUNGS that can.
 AS_WRITTEN = GOLD_RUNGS[0]
 assert AS_WRITTEN == (3, 3)

@@ -134,8 +134,8 @@ def test_morgan_sees_by_the_same_rule_at_every_distance(name):
 
 @pytest.mark.parametrize("far,left,right", EDGE_LINES)
 def test_a_line_along_an_edge_skirts_the_hexes_on_both_sides(far, left, right):
-    """"The line may skirt the *edge* of a tree or rock hex, if the edge lies exactly along
-    the line-of-sight": in all six such directions, from every hex of the board, one blocking
+    """BOARD SPACE EFFECTS: a line of sight that runs exactly along the side of a tree or rock
+    hex only grazes it and is not blocked: in all six such directions, from every hex of the board, one blocking
     hex beside the line does not block (the first edition blocked some of these, breaking the
     tie to one side), and neither do two, since the line passes through neither."""
     for a in (BOARD.hexes[k] for k in sorted(BOARD.terrain)):
@@ -222,8 +222,8 @@ def _kill(state, killer_seat, killer, target):
 
 @pytest.mark.parametrize("edition,revived", [(editions.CURRENT, False), (editions.FIRST, True)])
 def test_morgan_at_long_range_does_not_see_through_a_trees_corner(edition, revived):
-    """Morgan "has the ability to bring any character back to life, *IF* she observes that
-    character's death (she must have line-of-sight)". From (-1,-1) to (3,-2), four hexes,
+    """PLAYING PIECES: Morgan can revive a character only if she sees it die, that is, only
+    with line of sight to it. From (-1,-1) to (3,-2), four hexes,
     the line cuts through the inside of the wood at (1,-2) near its corner; the first
     edition's sampled line missed it and revived the Galahad."""
     assert BOARD.terrain["1,-2"] == "trees"

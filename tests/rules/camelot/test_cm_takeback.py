@@ -55,8 +55,8 @@ def _declared_then_moved(edition=None):
 
 
 def test_a_turn_steps_back_one_move_at_a_time_to_its_declaration_which_stands():
-    # "you must immediately move your attacking units into place and perform the attack
-    # once declared" (SIMULTANEOUS COMBAT): a declaration is not taken back.
+    # SIMULTANEOUS COMBAT: once attacks are declared, the attackers move up and strike
+    # straight away: a declaration is not taken back.
     states = _declared_then_moved()
     now = states[-1]
     for earlier in reversed(states[1:-1]):

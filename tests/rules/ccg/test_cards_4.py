@@ -94,7 +94,7 @@ def test_sick_of_the_quotes_switches_the_quote_rule_off():
     assert new["mods"]
 
 
-def test_the_secondary_effect_may_be_used_in_lieu_of_the_primary():
+def test_a_card_may_use_its_secondary_effect_instead_of_its_primary():
     s = new_game()
     iid = to_hand(s, 0, "french-taunt")
     before = len(s["p"][0]["hand"])

@@ -53,7 +53,7 @@ def test_example_7_1_with_equal_totals_the_combat_continues_next_turn():
     assert s["p"][0]["must"] and any(m["type"] == "fight" for m in listed(s, 0))
 
 
-def test_the_loser_of_a_combat_is_slain_and_placed_in_the_dead_cart():
+def test_the_loser_of_a_combat_dies_and_goes_to_the_dead_cart():
     s = new_game()
     robin = join(s, 0, "robin")
     bk = set_area(s, "E0.0", ["black-knight"])[0]
@@ -295,7 +295,7 @@ def test_the_way_back_into_avalon_is_closed_while_another_round_table_holds_it()
 
 
 def test_a_card_laid_face_down_later_leaves_an_explored_area_explored():
-    # 7.6: unexplored means "with its original face-down card".
+    # 7.6: an area is unexplored only while its set-up card has never been turned up.
     from .helpers import add_card
     s = new_game()
     set_area(s, "E0.4", ["black-knight"])

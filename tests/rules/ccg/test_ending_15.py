@@ -153,7 +153,7 @@ def _last_card_only(s, seat, number):
 
 
 def test_a_grail_number_that_takes_the_last_card_ends_the_game_at_once():
-    # 15.2: "runs out of cards in his deck for any reason": not at his next draw.
+    # 15.2: an empty deck loses whatever emptied it: not at his next draw.
     s = new_game()
     arthur = s["p"][0]["knights"][0]
     bk = set_area(s, "E0.0", ["black-knight"])[0]

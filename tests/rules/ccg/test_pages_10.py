@@ -1,4 +1,4 @@
-"""Rule 10.1: pages carry one item and support one knight; they never move alone."""
+"""Rule 10.1: a page holds a single item and serves a single knight; it never moves alone."""
 from games.rules.ccg import round_table
 
 from . import cards_for_tests as T

@@ -48,7 +48,7 @@ def test_a_played_card_goes_face_up_on_the_discard_and_the_hand_refills():
     assert sorted(state["hands"][0]) == sorted(["5H", "2D", top_of_draw])
 
 
-def test_when_the_draw_pile_runs_out_the_discard_pile_is_shuffled_into_a_new_one():
+def test_an_empty_draw_pile_is_refilled_from_the_shuffled_discard_pile():
     state = on_turn(new_game(), 0)
     give(state, 0, ["5H", "9C", "2D"])
     # Move all but one draw card to the discard pile, so the next discard empties the pile.

@@ -1,4 +1,4 @@
-"""Players roll a die before the game; the highest goes first."""
+"""Before play, each player rolls a die; the highest roll starts."""
 import pytest
 
 from games.rules.base import IllegalMove

@@ -101,7 +101,7 @@ def test_faq_a_limit_removed_during_your_turn_no_longer_needs_meeting():
     assert sorted(state["hands"][0]) == ["coconuts", "swallow"]  # nothing discarded
 
 
-def test_faq_creepers_are_not_limited_and_do_not_count_as_keepers():
+def test_faq_limits_ignore_creepers_and_a_creeper_is_no_keeper():
     state = table_for()
     rules(state, "keeper-limit-2")
     put(state, 1, "cow", "coconuts", "death", "black-knight", "killer-rabbit")

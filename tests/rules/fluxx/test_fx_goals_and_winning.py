@@ -148,9 +148,8 @@ def test_a_winner_is_declared_with_the_goal_in_words():
 
 
 # --- The Catapult: the Goals are looked at as the flung Keeper lands ---------------------------
-# "as soon as someone meets these conditions, they win! (Even if it's someone else's turn!)"
-# and, of Goals in play however briefly, "if someone meets the conditions in that instant,
-# they win" (the rulebook and its FAQ): the fling is one step and the throwing away another,
+# WINNING and the FAQ: a Goal is won the moment anyone fulfils it, on anyone's turn, and a
+# Goal counts however short a time it stays in play: the fling is one step and the throwing away another,
 # so a Keeper that lands and completes a Goal wins before anything is thrown away. The
 # printed deck's Catapult (these tests deal from it whatever this module's DECK).
 
