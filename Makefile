@@ -60,7 +60,7 @@ restore: $(STAMP)
 restore-check: $(STAMP)
 	$(PY) grailsite/deploy/backup.py check --database-url $(TARGET)
 
-# The pure rules tests run beside the rest, on the core it leaves idle (tests/run_suite.sh).
+# The suite over TEST_WORKERS pytest-xdist processes, each on services of its own (tests/run_suite.sh).
 test: $(STAMP) services browser prod-packages
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) bash tests/run_suite.sh $(PY)
 
