@@ -58,7 +58,8 @@ def start_daphne(log_path: Path, **extra_env) -> tuple[str, subprocess.Popen, ob
     log = open(log_path, "w")
     proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
                              "grailsite.asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    wait_listening(port, proc, log_path, timeout=30)
+    # A loaded machine (the suite runs several processes per core) can take a while to import.
+    wait_listening(port, proc, log_path, timeout=90)
     return f"http://127.0.0.1:{port}", proc, log
 
 

@@ -8,6 +8,7 @@ import pytest
 from games.models import Match
 from games.table import services
 from tests.browser.helpers import log_in, open_game
+from tests.conftest import seated_players_moved
 
 pytestmark = pytest.mark.browser
 
@@ -16,6 +17,7 @@ def test_the_address_follows_the_rematch(live_url, new_page, make_user):
     alice, bob = make_user("alice"), make_user("bob")
     old = services.match_create(creator=alice, kind="duel", num_seats=2, invite=["bob"], seed=3)
     services.match_join(match_id=old.pk, user=bob)
+    seated_players_moved(old)  # a game under way: resigning before one's first move would abort it
     services.match_resign(match_id=old.pk, user=bob)
     pages, errors = {}, []
     for user in (alice, bob):

@@ -134,7 +134,11 @@ def test_a_private_game_is_unchanged_by_every_foreign_request(world):
 def test_sockets_admit_players_and_refuse_outsiders(world):
     match = world["match"]
     cookies = {who: session_cookie(world[who]) for who in ("owner", "stranger")}
-    assert {str(p.pattern) for p in websocket_urlpatterns} == {"ws/matches/<int:match_id>/", "ws/me/", "ws/presence/"}
+    assert {str(p.pattern) for p in websocket_urlpatterns} == {
+        "ws/matches/<int:match_id>/", "ws/me/", "ws/presence/", "ws/tournaments/<int:tournament_id>/"}
+    from games.tournaments import services as tournaments
+    tournament = tournaments.tournament_create(organiser=world["owner"], kind="duel", format="swiss", rounds=1,
+                                               max_players=2)
 
     async def opens(path, cookie) -> bool:
         ws = communicator(path, cookie)
@@ -152,5 +156,8 @@ def test_sockets_admit_players_and_refuse_outsiders(world):
         assert not await opens("/ws/me/", None)
         assert await opens("/ws/presence/", cookies["stranger"])  # only the people one follows
         assert not await opens("/ws/presence/", None)
+        # A tournament's entries and results are public: anyone may hear that they changed.
+        assert await opens(f"/ws/tournaments/{tournament.pk}/", None)
+        assert not await opens(f"/ws/tournaments/{tournament.pk + 1000}/", cookies["owner"])
 
     asyncio.run(scenario())

@@ -90,13 +90,16 @@ def test_a_flood_of_syncs_is_cut_off_and_costs_no_game_loads(make_match, setting
     match, (alice, _) = make_match()
     cookie = session_cookie(alice)
     loads = []
-    real_load = consumers._load_frame
 
-    async def counting_load(*args):
-        loads.append(args)
-        return await real_load(*args)
+    def counting(real):
+        async def load(*args):
+            loads.append(args)
+            return await real(*args)
+        return load
 
-    monkeypatch.setattr(consumers, "_load_frame", counting_load)
+    # The socket's opening frame, and any frame loaded later (none here).
+    monkeypatch.setattr(consumers, "_load_opening", counting(consumers._load_opening))
+    monkeypatch.setattr(consumers, "_load_frame", counting(consumers._load_frame))
 
     async def scenario():
         ws = communicator(f"/ws/matches/{match.pk}/", cookie)

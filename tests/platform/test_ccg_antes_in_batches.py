@@ -16,6 +16,7 @@ from games.rules.ccg.game import ante_result, with_words
 from tests.platform.batch_counts import counts, since
 from tests.platform.ccg_helpers import GAME, ensure_card_database, prepared_player, scripted_move, seed_for
 from tests.platform.ccg_helpers import start_two_player
+from tests.conftest import seated_players_moved
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
@@ -105,6 +106,7 @@ def test_resigning_on_the_loop_sends_the_staked_cards_home(tables):
     match.refresh_from_db()
     before = counts()
     resigner = GAME.pending(match.state)[0].seat
+    seated_players_moved(match)  # a resignation before one's first move would abort the game instead
     asyncio.run(live_moves.move_submit(match_id=match.pk, user=users[resigner], move={"type": "resign"},
                                        version=match.version, key=None))
     match.refresh_from_db()
