@@ -30,7 +30,7 @@ registry.register(plain_room(Council()))
 registry.register(plain_room(Podium()))
 
 PASSWORD = "a-long-test-password-42"
-pytest_plugins = ["tests.db_reset", "tests.browser_fixtures", "tests.celery_worker"]
+pytest_plugins = ["tests.db_reset", "tests.browser_fixtures", "tests.celery_worker", "tests.cpu_report"]
 
 
 @pytest.fixture(scope="session")
