@@ -5,7 +5,7 @@ The wall time of a run split over processes is bounded by CPU as much as by wait
 finds the tests worth making cheaper (docs/performance.md, the suite's own time).
 
     SUITE_CPU_REPORT=/tmp/cpu.jsonl make test
-    python tests/cpu_report.py /tmp/cpu.jsonl     # the tests and files that cost most
+    python -m tests.cpu_report /tmp/cpu.jsonl     # the tests and files that cost most
 
 Loaded by tests/conftest.py; does nothing unless the variable is set."""
 from __future__ import annotations
