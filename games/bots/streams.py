@@ -219,7 +219,8 @@ class GameStream:
             await listener.open([frame_group, match_group(self.match_id), mine])
             frames.listening(frame_group)
             # The stream before this one of the same game and owner ends (its process hears this).
-            await listener.layer.group_send(mine, {"type": "bot.replaced", "channel": listener.channel})
+            opened_at = time.time_ns()
+            await listener.layer.group_send(mine, {"type": "bot.replaced", "channel": listener.channel, "at": opened_at})
             payload = self.opening
             current = await _version_async(self.match_id)
             if current is not None and current > payload["version"]:  # changed while joining
@@ -247,8 +248,10 @@ class GameStream:
                 quiet_since = time.monotonic()
                 kind = message.get("type")
                 if kind == "bot.replaced":
-                    if message.get("channel") != listener.channel:
-                        return  # a newer stream of this game and owner took over
+                    # A newer stream of this game and owner took over. Newer by its opening
+                    # time: a group message may reach this process after a later stream joined.
+                    if message.get("channel") != listener.channel and message.get("at", 0) > opened_at:
+                        return
                 elif kind == "match.frame":
                     if message["version"] <= self.version:
                         continue

@@ -25,13 +25,19 @@ def make_bot(make_user):
     return make
 
 
-@pytest.fixture
-def bot_server(transactional_db, django_db_serialized_rollback, tmp_path):
+@pytest.fixture(scope="session")
+def bot_server_url(django_db_setup, tmp_path_factory):
     from tests.browser_fixtures import start_daphne
 
-    url, proc, log = start_daphne(tmp_path / "daphne.log", BOT_STREAM_KEEPALIVE="1", RATE_MOVE_USER="100000/m",
-                                  RATE_MOVE_IP="100000/m")
+    url, proc, log = start_daphne(tmp_path_factory.mktemp("bots") / "daphne.log", BOT_STREAM_KEEPALIVE="1",
+                                  RATE_MOVE_USER="100000/m", RATE_MOVE_IP="100000/m")
     yield url
     proc.terminate()
     proc.wait(timeout=10)
     log.close()
+
+
+@pytest.fixture
+def bot_server(bot_server_url, transactional_db, django_db_serialized_rollback):
+    """The server's URL, for a test whose rows it must see (committed, not in a test's transaction)."""
+    return bot_server_url
