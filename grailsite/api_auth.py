@@ -136,6 +136,10 @@ def resolve_user(request, *, required: bool):
     if found is not None:
         request.user = found[0]
         check_scope(request, found[1], write=request.method not in SAFE_METHODS)
+    elif request.headers.get("Authorization", "").startswith(("Bearer ", "Token ")):
+        # A token that opens nothing (revoked, mistyped) is said so, never read as "anonymous":
+        # a bot whose token was revoked learns it at once instead of seeing public games only.
+        raise Unauthenticated("This API token is not valid: it was revoked, or is not one of this site's.")
     elif request.method not in SAFE_METHODS and request.user.is_authenticated and _csrf_failure(request):
         raise CsrfFailed("CSRF check failed: send the csrftoken cookie's value as X-CSRFToken.")
     if required and not request.user.is_authenticated:

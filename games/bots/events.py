@@ -39,7 +39,7 @@ def noticed(user_ids) -> None:
 def shown(match, seats, record=None) -> None:
     """A change without a move (a start, a join, a decline) or one that ended the game."""
     if record is None or match.status in Match.ENDED:
-        _wake_on_commit(s.user_id for s in seats)
+        _wake_on_commit([*(s.user_id for s in seats), *match.__dict__.get("_left_user_ids", ())])
 
 
 def finished(match, seats) -> None:

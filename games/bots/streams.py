@@ -74,6 +74,8 @@ def _viewer(request):
         user, scopes, token_id = found
         check_scope(request, scopes, write=False)
         owner = f"t{token_id}" if token_id is not None else f"k{user.pk}"
+    elif request.headers.get("Authorization", "").startswith(("Bearer ", "Token ")):
+        raise Unauthenticated("This API token is not valid: it was revoked, or is not one of this site's.")
     else:
         user = request.user
         if not user.is_authenticated:

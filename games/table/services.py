@@ -301,6 +301,9 @@ def match_decline(*, match_id: int, user) -> Match:
             raise ServiceError("There is no invitation of yours to decline here.")
         seat.user = None
         seat.save(update_fields=["user"])
+        # Who left the table with this change, for its listeners (a bot's event stream hears
+        # that the invitation is gone): the seats no longer name them.
+        match.__dict__["_left_user_ids"] = (user.id,)
         _bump(match, seats)
     return match
 
