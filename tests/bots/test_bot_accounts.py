@@ -71,3 +71,20 @@ def test_a_bot_plays_unrated_against_people_and_rated_among_bots_in_a_pool(make_
     assert not mixed.rated
     people, _ = make_match(users=[person, make_user()])
     assert people.rated
+
+
+def test_a_bot_is_shown_as_one_in_lists_and_on_the_board(make_bot, make_user, make_match, client):
+    from games.templatetags.players import player
+    from grailsite.accounts import bots
+
+    bot, _key = make_bot()
+    person = make_user()
+    bots._memo = (0.0, frozenset())  # this process reads the list now, as after its time is up
+    assert "bot-badge" in player(bot.username) and "bot-badge" not in player(person.username)
+    match, _ = make_match(users=[person, bot])
+    client.force_login(person)
+    seats = client.get(f"/api/matches/{match.pk}/").json()["seats"]
+    assert [(s["username"], s["bot"]) for s in seats] == [(person.username, False), (bot.username, True)]
+    Profile.objects.filter(user=bot).update(is_bot=False)
+    bots.refresh()
+    assert "bot-badge" not in player(bot.username)
