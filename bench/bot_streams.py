@@ -14,8 +14,9 @@ Three phases on one uvicorn worker (the production server), on its own database
 3. pages and bots: as 2 on as many fresh games, each seat also following its bot stream; the
    latency of the other seat's stream line beside that of its frame, for the same moves.
 
-CPU per streamed change is phase 3's server CPU per move minus phase 2's, divided by the
-lines streamed per move (one per seat).
+CPU per streamed change: moves made in the bench's own process (as on another web process)
+in each of the idle streams' games, so the server under test only forwards them; its CPU
+per line, then the same with one page's websocket per game instead of the stream.
 """
 from __future__ import annotations
 
@@ -90,6 +91,7 @@ async def until_version(queue, version, *, stream: bool):
 
 async def play(game, base, client, *, streams: bool, interval: float, seconds: float, out: dict,
                barrier: asyncio.Barrier):
+    import httpx
     import websockets
 
     ws_base = base.replace("http://", "ws://")
@@ -119,10 +121,16 @@ async def play(game, base, client, *, streams: bool, interval: float, seconds: f
             mover = movers[0]
             await asyncio.sleep(interval)
             sent = time.perf_counter()
-            answer = await client.post(f"{base}/api/matches/{game['match']}/moves/",
-                                       headers={"Authorization": f"Token {game['players'][mover]['token']}"},
-                                       json={"move": data[mover]["legal_moves"][0], "version": data[mover]["version"],
-                                             "key": uuid.uuid4().hex})
+            body = {"move": data[mover]["legal_moves"][0], "version": data[mover]["version"], "key": uuid.uuid4().hex}
+            for attempt in range(3):
+                try:
+                    answer = await client.post(f"{base}/api/matches/{game['match']}/moves/", json=body,
+                                               headers={"Authorization": f"Token {game['players'][mover]['token']}"})
+                    break
+                except (httpx.ReadError, httpx.RemoteProtocolError):
+                    # A pooled connection the server closed as idle: sent again with its key, made once.
+                    if attempt == 2:
+                        raise
             if answer.status_code != 200:
                 out["refused"] += 1
                 break
@@ -163,6 +171,51 @@ async def phase(games, base, client, server_cpu, *, streams: bool, interval: flo
             "stream_p50_ms": pct(out["stream"], 0.5), "stream_p95_ms": pct(out["stream"], 0.95)}
 
 
+def _moves_in_process(match_ids, rounds: int) -> int:
+    """``rounds`` moves in each game, made here through the table's service (as a move on
+    another web process would be): the server under test only forwards what is published."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    from games import registry
+    from games.models import Match, Seat
+    from games.table import services
+
+    users = {u.pk: u for u in get_user_model().objects.filter(seats__match_id__in=match_ids).distinct()}
+    made = 0
+    try:
+        for _ in range(rounds):
+            for match_id in match_ids:
+                match = Match.objects.get(pk=match_id)
+                game = registry.get(match.kind)
+                pending = game.pending(match.state)
+                if match.status != "active" or not pending:
+                    continue
+                seat = pending[0].seat
+                user = users[Seat.objects.get(match_id=match_id, index=seat).user_id]
+                services.move_submit(match_id=match_id, user=user, move=game.legal_moves(match.state, seat)[0],
+                                     version=match.version)
+                made += 1
+    finally:
+        connection.close()
+    return made
+
+
+async def fan_out(queues, match_ids, server_cpu, *, stream: bool, rounds: int) -> dict:
+    """Moves made in this process in every game; the server's CPU until each observer has had
+    its lines (one a change), per line forwarded."""
+    before = server_cpu()
+    loop = asyncio.get_running_loop()
+    made = await loop.run_in_executor(None, _moves_in_process, match_ids, rounds)
+    from games.models import Match
+    versions = dict(await loop.run_in_executor(None, lambda: list(
+        Match.objects.filter(pk__in=match_ids).values_list("pk", "version"))))
+    for match_id, queue in zip(match_ids, queues):
+        await until_version(queue, versions[match_id], stream=stream)
+    after = server_cpu()
+    return {"changes": made, "server_cpu_ms_per_line": round((after["server"] - before["server"]) * 1000 / max(made, 1), 3)}
+
+
 async def run(games, base, server_cpu, args) -> dict:
     import httpx
 
@@ -189,6 +242,31 @@ async def run(games, base, server_cpu, args) -> dict:
                   "server_cpu_pct_idle_streams": round(with_streams * 100 / args.seconds, 3),
                   "server_cpu_ms_per_idle_stream_per_minute": round((with_streams - quiet) * 1000 * 60
                                                                     / args.seconds / max(len(idle), 1), 4)}
+        print(json.dumps({"idle": result}), flush=True)
+        # Fan-out alone: moves made in this process, each forwarded by the server to one
+        # listener of its game (the idle bot streams, then as many pages' websockets).
+        ids = [g["match"] for g in idle_games]
+        result["fan_out_streams"] = await fan_out([q for _t, q, _c in idle], ids, server_cpu, stream=True, rounds=3)
+        for task, _q, ctx in idle:
+            task.cancel()
+            await ctx.__aexit__(None, None, None)
+        idle = []
+        import websockets
+        sockets, ws_queues = [], []
+        for g in idle_games:
+            player = g["players"][1]
+            ws = await websockets.connect(f"{base.replace('http://', 'ws://')}/ws/matches/{g['match']}/", origin=base,
+                                          additional_headers={"Cookie": f"{g['session_cookie_name']}={player['cookie']}"})
+            q = asyncio.Queue()
+            asyncio.create_task(_ws_reader(ws, q))
+            await until_version(q, 0, stream=False)
+            sockets.append(ws)
+            ws_queues.append(q)
+        await asyncio.sleep(1)
+        result["fan_out_websockets"] = await fan_out(ws_queues, ids, server_cpu, stream=False, rounds=3)
+        for ws in sockets:
+            await ws.close()
+        print(json.dumps({"fan_out": [result["fan_out_streams"], result["fan_out_websockets"]]}), flush=True)
         pages = await phase(page_games, base, client, server_cpu, streams=False, interval=args.interval,
                             seconds=args.play_seconds)
         bots = await phase(bot_games, base, client, server_cpu, streams=True, interval=args.interval,
@@ -198,8 +276,8 @@ async def run(games, base, server_cpu, args) -> dict:
             await ctx.__aexit__(None, None, None)
     result["pages_only"] = pages
     result["pages_and_bots"] = bots
-    result["server_cpu_ms_per_streamed_change"] = round(
-        (bots["server_cpu_ms_per_move"] - pages["server_cpu_ms_per_move"]) / 2, 3)
+    result["server_cpu_ms_per_streamed_change"] = result["fan_out_streams"]["server_cpu_ms_per_line"]
+    result["server_cpu_ms_per_websocket_frame"] = result["fan_out_websockets"]["server_cpu_ms_per_line"]
     result["stream_p95_minus_ws_p95_ms"] = (round(bots["stream_p95_ms"] - bots["ws_p95_ms"], 2)
                                             if bots["stream_p95_ms"] is not None else None)
     return result
