@@ -116,45 +116,46 @@ _version_async = sync_to_async(_version, thread_sensitive=False)
 # --- the channel layer -----------------------------------------------------------------------
 
 class _Listener:
-    """A channel of this process subscribed to some groups, read one message at a time
-    without ever cancelling a read in progress (cancelling the pub/sub layer's ``receive``
-    unsubscribes the channel): waiting with a time-out leaves the read pending."""
+    """A channel of this process subscribed to some groups. One long-lived task reads the
+    channel into a queue (as the sockets' ``dispatch_in_order`` does), so a wait with a
+    time-out never cancels a read in progress: cancelling the pub/sub layer's ``receive``
+    unsubscribes the channel, which is what ``close`` does at the end."""
 
     def __init__(self):
         self.layer = get_channel_layer()
         self.channel = None
         self.groups: list[str] = []
-        self._next = None
+        self._queue: asyncio.Queue = asyncio.Queue()
+        self._pump = None
 
     async def open(self, groups) -> None:
         self.channel = await self.layer.new_channel()
+        self._pump = asyncio.ensure_future(self._read())
         for group in groups:
             await self.layer.group_add(group, self.channel)
             self.groups.append(group)
 
+    async def _read(self) -> None:
+        while True:
+            self._queue.put_nowait(await self.layer.receive(self.channel))
+
     async def get(self, timeout: float):
         """The next message, or None after ``timeout`` quiet seconds."""
-        if self._next is None:
-            self._next = asyncio.ensure_future(self.layer.receive(self.channel))
-        done, _ = await asyncio.wait({self._next}, timeout=timeout)
-        if not done:
+        if self._queue.empty() and self._pump.done():
+            self._pump.result()  # the layer failed: said as the stream's end
+        try:
+            return await asyncio.wait_for(self._queue.get(), timeout)
+        except asyncio.TimeoutError:
             return None
-        task, self._next = self._next, None
-        return task.result()
 
     async def close(self) -> None:
-        if self._next is not None:
-            self._next.cancel()
+        if self._pump is not None:
+            self._pump.cancel()
             with contextlib.suppress(BaseException):
-                await self._next
+                await self._pump
         for group in self.groups:
             with contextlib.suppress(Exception):
                 await self.layer.group_discard(group, self.channel)
-        if self._next is None and self.channel is not None and hasattr(self.layer, "_get_shard"):
-            # Never read: the pub/sub layer unsubscribes a channel only when a read is cancelled.
-            with contextlib.suppress(Exception):
-                self.layer.channels.pop(self.channel, None)
-                await self.layer._get_shard(self.channel).unsubscribe(self.channel)
 
 
 def replace_group(match_id: int, owner: str) -> str:
