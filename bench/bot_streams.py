@@ -244,9 +244,9 @@ async def run(games, base, server_cpu, args) -> dict:
                                                                     / args.seconds / max(len(idle), 1), 4)}
         print(json.dumps({"idle": result}), flush=True)
         # Fan-out alone: moves made in this process, each forwarded by the server to one
-        # listener of its game (the idle bot streams, then as many pages' websockets).
+        # listener of its game: one page's websocket, then (reopened) the bot streams. Pages
+        # first, so neither figure carries the other's warm-up.
         ids = [g["match"] for g in idle_games]
-        result["fan_out_streams"] = await fan_out([q for _t, q, _c in idle], ids, server_cpu, stream=True, rounds=3)
         for task, _q, ctx in idle:
             task.cancel()
             await ctx.__aexit__(None, None, None)
@@ -266,6 +266,12 @@ async def run(games, base, server_cpu, args) -> dict:
         result["fan_out_websockets"] = await fan_out(ws_queues, ids, server_cpu, stream=False, rounds=3)
         for ws in sockets:
             await ws.close()
+        for g in idle_games:
+            idle.append(await open_stream(client, base, g["match"], g["players"][1]["token"]))
+        for _task, q, _ctx in idle:
+            await until_version(q, 0, stream=True)
+        await asyncio.sleep(1)
+        result["fan_out_streams"] = await fan_out([q for _t, q, _c in idle], ids, server_cpu, stream=True, rounds=3)
         print(json.dumps({"fan_out": [result["fan_out_streams"], result["fan_out_websockets"]]}), flush=True)
         pages = await phase(page_games, base, client, server_cpu, streams=False, interval=args.interval,
                             seconds=args.play_seconds)
