@@ -130,3 +130,35 @@ def test_who_may_not_stream_is_told_why(bot_server, make_bot, make_match, make_u
     (_dave, play_only) = make_bot(scopes=("play",))
     refused = Stream(bot_server, "/api/stream/events/", play_only)
     assert (refused.status, refused.error()["error"]["code"]) == (403, "scope")
+
+
+def test_a_ccg_stream_line_is_the_seat_s_whole_view(bot_server, make_bot):
+    """The page keeps the CCG's card definitions between frames and is sent only the new ones;
+    a bot's line carries the whole view, exactly the rules' view for its seat."""
+    from tests.platform.ccg_helpers import ensure_card_database, prepared_player, start_two_player
+
+    ensure_card_database()
+    (alice, _), (bob, bob_key) = make_bot(), make_bot()
+    match, users = start_two_player(((alice, prepared_player(alice)), (bob, prepared_player(bob))), seed=3)
+    game = registry.get("ccg")
+    stream = Stream(bot_server, f"/api/stream/games/{match.pk}/", bob_key)
+    full = stream.next()
+    match.refresh_from_db()
+    assert full["view"] == game.view_for(match.state, 1)
+    checked = 0
+    for _ in range(8):
+        if match.status != "active":
+            break
+        seat, move = _pending_move(match)
+        services.move_submit(match_id=match.pk, user=users[seat], move=move, version=match.version)
+        match.refresh_from_db()
+        line = stream.next()
+        while line["type"] == "gameState" and line["version"] < match.version:
+            line = stream.next()
+        if line["type"] != "gameState":
+            break
+        assert line["view"] == game.view_for(match.state, 1)
+        assert line["legal_moves"] == game.legal_moves(match.state, 1)
+        checked += 1
+    assert checked >= 3
+    stream.close()
