@@ -19,6 +19,7 @@ RUNS = [
     # make prod's shape: through nginx with two web processes against one direct (CCG, Cup Quest)
     ["prod_roundtrip.py", "--games", "20", "--seconds", "15"],
     ["notifications.py"],
+    ["bot_streams.py", "--idle", "200", "--games", "20", "--interval", "1.0"],
 ]
 
 

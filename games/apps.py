@@ -9,6 +9,7 @@ class GamesConfig(AppConfig):
         # The parts that act on the table's changes listen to it (games/table/changes.py):
         # live builds each viewer's frame, the inbox nudges, reminds and pushes, players rate
         # a finished game, tournaments and ladders take a game's result (and move on).
+        from games.bots import events as bot_events
         from games.inbox import notify, push
         from games.live import frames
         from games.players import ratings
@@ -20,3 +21,6 @@ class GamesConfig(AppConfig):
         changes.listen(finished=ratings.record_end)
         changes.listen(finished=rounds.game_finished, aborted=rounds.game_aborted)
         changes.listen(finished=ladders.game_finished, aborted=ladders.game_aborted)
+        # Bots' event streams are woken by an invitation, a start, an end (games/bots/events.py).
+        changes.listen(noticed=bot_events.noticed, shown=bot_events.shown, finished=bot_events.finished,
+                       aborted=bot_events.aborted)

@@ -14,7 +14,7 @@ from ninja.parser import Parser
 from ninja.security import APIKeyHeader
 
 from grailsite.errors import NotAllowed, ServiceError, Unauthenticated
-from grailsite.accounts.models import Profile
+from grailsite.accounts import tokens
 
 MAX_BODY = 64 * 1024
 MAX_DEPTH = 16         # the deepest legitimate body (a CCG move with a choice) is 4 levels
@@ -24,6 +24,10 @@ SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 
 class CsrfFailed(NotAllowed):
     code = "csrf"
+
+
+class ScopeMissing(NotAllowed):
+    code = "scope"
 
 
 def bad_text(value: str) -> str | None:
@@ -87,15 +91,37 @@ class BoundedParser(Parser):
         return json_body(request)
 
 
+def request_key(headers) -> str | None:
+    """The key of ``Authorization: Bearer <key>`` or ``Token <key>``, if it could be one."""
+    header = headers.get("Authorization", "")
+    for scheme in ("Bearer ", "Token "):
+        if header.startswith(scheme):
+            key = header[len(scheme):].strip()
+            if key and len(key) <= 128 and not bad_text(key):
+                return key
+    return None
+
+
+def token_auth(request):
+    """(user, scopes, token id) of the request's token, or None; remembered on the request."""
+    if hasattr(request, "_token_auth"):
+        return request._token_auth
+    key = request_key(request.headers)
+    found = tokens.key_user(key) if key else None
+    request._token_auth = found
+    return found
+
+
 def token_user(request):
-    header = request.headers.get("Authorization", "")
-    if not header.startswith("Token "):
-        return None
-    key = header[6:].strip()
-    if not key or len(key) > 128 or bad_text(key):
-        return None
-    profile = Profile.objects.select_related("user").filter(api_token=key, user__is_active=True).first()
-    return profile.user if profile else None
+    found = token_auth(request)
+    return found[0] if found else None
+
+
+def check_scope(request, scopes, *, write: bool) -> None:
+    """A token reads with the "read" scope and changes anything with the "play" scope."""
+    needed = "play" if write else "read"
+    if needed not in scopes:
+        raise ScopeMissing(f"This token lacks the '{needed}' scope.")
 
 
 def _csrf_failure(request) -> bool:
@@ -106,9 +132,14 @@ def _csrf_failure(request) -> bool:
 
 def resolve_user(request, *, required: bool):
     """Token first, then the session (CSRF-checked on writes); sets ``request.user``."""
-    user = token_user(request)
-    if user is not None:
-        request.user = user
+    found = token_auth(request)
+    if found is not None:
+        request.user = found[0]
+        check_scope(request, found[1], write=request.method not in SAFE_METHODS)
+    elif request.headers.get("Authorization", "").startswith(("Bearer ", "Token ")):
+        # A token that opens nothing (revoked, mistyped) is said so, never read as "anonymous":
+        # a bot whose token was revoked learns it at once instead of seeing public games only.
+        raise Unauthenticated("This API token is not valid: it was revoked, or is not one of this site's.")
     elif request.method not in SAFE_METHODS and request.user.is_authenticated and _csrf_failure(request):
         raise CsrfFailed("CSRF check failed: send the csrftoken cookie's value as X-CSRFToken.")
     if required and not request.user.is_authenticated:

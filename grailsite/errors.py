@@ -43,8 +43,14 @@ class MoveRejected(ServiceError):
 
 
 class TooManyRequests(ServiceError):
+    """``retry_after``: whole seconds after which the request may go through (the answer's
+    ``Retry-After`` header and its ``retry_after`` field)."""
     status = 429
     code = "rate_limited"
+
+    def __init__(self, message: str, retry_after: int = 1):
+        super().__init__(message)
+        self.retry_after = max(1, int(retry_after))
 
 
 def error_body(code: str, message: str) -> dict:
@@ -59,4 +65,10 @@ def error_response(status: int, code: str, message: str, **headers) -> JsonRespo
 
 
 def service_error_response(exc: ServiceError) -> JsonResponse:
-    return error_response(exc.status, exc.code, exc.message)
+    retry_after = getattr(exc, "retry_after", None)
+    if retry_after is None:
+        return error_response(exc.status, exc.code, exc.message)
+    response = JsonResponse({"error": {"code": exc.code, "message": exc.message, "retry_after": retry_after}},
+                            status=exc.status)
+    response["Retry-After"] = str(retry_after)
+    return response

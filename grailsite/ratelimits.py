@@ -142,6 +142,13 @@ def _rate(group: str, scope: str) -> str | None:
     return settings.RATE_LIMITS.get(group, {}).get(scope)
 
 
+def retry_after(rate: str) -> int:
+    """Seconds to wait before a refused request may go through: the counts move on a slice
+    (a tenth of the window) at a time, so a slice's width, rounded up."""
+    _limit, window = parse_rate(rate)
+    return max(1, math.ceil(window / SLICES))
+
+
 def _over(group: str, scope: str, who: str) -> bool:
     rate = _rate(group, scope)
     if not rate:
@@ -167,7 +174,8 @@ def limited(request, group: str) -> bool:
 
 def check(request, group: str) -> None:
     if limited(request, group):
-        raise TooManyRequests(MESSAGE)
+        rates = [r for r in (_rate(group, "user"), _rate(group, "ip")) if r]
+        raise TooManyRequests(MESSAGE, retry_after=max((retry_after(r) for r in rates), default=1))
 
 
 def ratelimit_view(group: str, *, methods: tuple[str, ...] = ("POST",)):
@@ -177,7 +185,10 @@ def ratelimit_view(group: str, *, methods: tuple[str, ...] = ("POST",)):
         @functools.wraps(view)
         def wrapper(request, *args, **kwargs):
             if request.method in methods and limited(request, group):
-                return HttpResponse(MESSAGE, status=429, content_type="text/plain; charset=utf-8")
+                response = HttpResponse(MESSAGE, status=429, content_type="text/plain; charset=utf-8")
+                response["Retry-After"] = str(max((retry_after(r) for r in (_rate(group, "user"), _rate(group, "ip"))
+                                                   if r), default=1))
+                return response
             return view(request, *args, **kwargs)
 
         return wrapper

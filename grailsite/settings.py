@@ -232,6 +232,9 @@ RATE_LIMITS = {
     # read); the limit bounds the replays someone could ask for across many games.
     "game_check": {"user": os.environ.get("RATE_GAME_CHECK_USER", "30/m"),
                    "ip": os.environ.get("RATE_GAME_CHECK_IP", "120/m")},
+    # Bots' streams (games/bots/): a stream is opened once per game and kept; a bot that
+    # reconnects in a loop is held back.
+    "stream": {"user": os.environ.get("RATE_STREAM_USER", "120/m"), "ip": os.environ.get("RATE_STREAM_IP", "600/m")},
 }
 # Websocket connects, counted in each web process before any other work (games/live/connect_gate.py):
 # (at once, then a second) per address (IPv6 by /64) and per game. A page opens one socket,
@@ -246,6 +249,13 @@ WS_MESSAGES_PER_SECOND = float(os.environ.get("WS_MESSAGES_PER_SECOND", "2"))
 # Moves over a game's socket: their own allowance (the HTTP move limit is 600 a minute).
 WS_MOVE_BURST = env_int("WS_MOVE_BURST", 20)
 WS_MOVES_PER_SECOND = float(os.environ.get("WS_MOVES_PER_SECOND", "10"))
+# Bots (games/bots/): a blank line on every stream after this many quiet seconds, so the
+# connection stays open through proxies and a bot can tell a silent server from a dead one;
+# a game stream checks its game's version after this many quiet seconds (a lost push).
+BOT_STREAM_KEEPALIVE = float(os.environ.get("BOT_STREAM_KEEPALIVE", "5"))
+BOT_STREAM_RECHECK = float(os.environ.get("BOT_STREAM_RECHECK", "60"))
+# A bot's games: "unrated", or "pool" (rated when every person seated is a bot: their own pool).
+BOT_GAMES_RATED = os.environ.get("BOT_GAMES_RATED", "unrated")
 # Moves over a game's websocket are made on the event loop, in batches (games/live/live_moves.py),
 # on PostgreSQL with the Redis pub/sub layer; False sends each through the synchronous
 # service, as the HTTP API does (kept for comparison: bench/move_roundtrip.py --ordinary).

@@ -21,6 +21,8 @@ urlpatterns = [
     # The installable app: manifest, icons, service worker, offline page (grailsite/pwa.py).
     path("", include(pwa.urlpatterns)),
     path("", include("games.players.urls")),
+    # Bots: their streams (before the JSON API, which answers the rest of /api/), tokens, accepts.
+    path("", include("games.bots.urls")),
     # Tournaments and ladders (games/tournaments/); their JSON API is mounted with the rest.
     path("", include("games.tournaments.urls")),
     # The pages, then the typed JSON API (games under /api/, decks under /decks/api/) and its

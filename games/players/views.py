@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 from games.inbox import emails, push, reminders
 from games.players import profiles
 from games.players.ratings import PROVISIONAL_GAMES
-from games.table import reliability
+from games.table import access, reliability
 from games.table.services import vacation_start
 from games.players.forms import EmailRemindersForm, PreferencesForm, PushPreferencesForm, VacationForm
 from grailsite.accounts.models import Profile, PushPreferences
@@ -87,8 +87,12 @@ def player_profile(request, name):
         shown = profiles.profile(name, request.user)
     except NotFound:
         raise Http404("No such player.") from None
+    bot = Profile.objects.filter(user=shown.user, is_bot=True).values_list("bot_accepts", flat=True).first()
     return render(request, "accounts/profile.html", {"p": shown, "person": shown.user,
                                                      "mine": request.user.pk == shown.user.pk,
+                                                     # A bot says so, and which games it accepts.
+                                                     "is_bot": bot is not None,
+                                                     "bot_accepts": access.bot_accepts_in_words(bot or []),
                                                      "provisional_games": PROVISIONAL_GAMES,
                                                      "reliability_days": reliability.WINDOW.days})
 

@@ -35,9 +35,10 @@ table that wants a minimum; ``muted_authors`` is a subquery, joined into the sta
 reads the lines."""
 from __future__ import annotations
 
+from games import registry
 from games.table import reliability
 from grailsite.errors import NotAllowed, ServiceError, Unauthenticated
-from grailsite.accounts.models import Block
+from grailsite.accounts.models import Block, Profile
 
 
 class Unreliable(NotAllowed):
@@ -185,3 +186,63 @@ def invite_refusal(creator, invitees) -> ServiceError | None:
     if mine is not None:
         return NotAllowed(f"You blocked {ids[mine].username}: unblock them to invite them.")
     return None
+
+
+# --- bots: what they accept --------------------------------------------------------------
+
+BOT_CLOCKS = ("days", "hours", "minutes", "none")
+
+
+def bot_accepts_game(accepts, kind: str, num_seats: int, clock_kind: str) -> bool:
+    """Whether a bot's declared ``accepts`` (``Profile.bot_accepts``: a list of
+    ``{"kind", "seats": [least, most], "clocks": [...]}``) take a game of this kind, this many
+    seats and this clock. A declaration that is not of that shape takes nothing."""
+    if not isinstance(accepts, list):
+        return False
+    for entry in accepts:
+        if not isinstance(entry, dict) or entry.get("kind") != kind:
+            continue
+        seats = entry.get("seats")
+        if (isinstance(seats, list) and len(seats) == 2 and all(isinstance(n, int) for n in seats)
+                and seats[0] <= num_seats <= seats[1] and clock_kind in (entry.get("clocks") or ())):
+            return True
+    return False
+
+
+def bot_refusal(invitees, *, kind: str, num_seats: int, clock_kind: str) -> ServiceError | None:
+    """Why these invitees cannot be offered this game (None: they can): a bot is offered only
+    the games it declared it accepts (one query for all the invitees)."""
+    ids = [u.id for u in invitees]
+    if not ids:
+        return None
+    for user_id, accepts in (Profile.objects.filter(user_id__in=ids, is_bot=True).order_by("user_id")
+                             .values_list("user_id", "bot_accepts")):
+        if not bot_accepts_game(accepts, kind, num_seats, clock_kind):
+            name = next(u.username for u in invitees if u.id == user_id)
+            return ServiceError(f"{name} is a bot that does not accept this game (its profile says which it "
+                                "accepts).")
+    return None
+
+
+def bot_ids(user_ids) -> set[int]:
+    """Which of these people are bots (one query; none when there is nobody to ask about)."""
+    ids = [i for i in user_ids if i is not None]
+    return set(Profile.objects.filter(user_id__in=ids, is_bot=True).values_list("user_id", flat=True)) if ids else set()
+
+
+CLOCK_WORDS = {"days": "days", "hours": "hours", "minutes": "minutes", "none": "no clock"}
+
+
+def bot_accepts_in_words(accepts) -> list[str]:
+    """"Grail Duel, 2 players, clocks in days or hours" for each declared game."""
+    out = []
+    for entry in accepts or ():
+        try:
+            name = registry.get(entry["kind"]).name
+            least, most = entry["seats"]
+        except (LookupError, KeyError, TypeError, ValueError):
+            continue
+        players = f"{least} players" if least == most else f"{least} to {most} players"
+        clocks = " or ".join(CLOCK_WORDS.get(c, c) for c in entry.get("clocks", ()))
+        out.append(f"{name}, {players}, {clocks}")
+    return out

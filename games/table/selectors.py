@@ -8,6 +8,7 @@ from datetime import datetime, timezone as dt_timezone
 from django.db.models import (BooleanField, Case, Exists, ExpressionWrapper, F, IntegerField, OuterRef, Q, Subquery,
                               Value, When)
 
+from grailsite.accounts import bots
 from games.table import access, commitments, computers
 from games import registry
 from grailsite.errors import NotAllowed, NotFound, ServiceError
@@ -178,6 +179,8 @@ def seat_public(seat: Seat, names: dict[int, str], *, game=None) -> dict:
     if seat.waiting_for:
         waiting = "to " + (game.wait_text(seat.waiting_for) if game is not None else "act")
     return {"seat": seat.index, "username": names.get(seat.index + 1), "computer": seat.computer or None,
+            # A bot is shown as one on every board (grailsite/accounts/bots.py: no query).
+            "bot": bool(seat.user_id) and not seat.computer and bots.is_bot_name(names.get(seat.index + 1)),
             "accepted": seat.accepted, "to_act": bool(seat.waiting_for), "waiting_for": seat.waiting_for or None,
             "waiting": waiting,
             "deadline": seat.deadline.isoformat() if seat.deadline else None,

@@ -7,6 +7,7 @@ import uuid
 from datetime import datetime, timedelta
 from functools import partial
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
@@ -74,7 +75,8 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
     invitees = _users_by_name(invite)
     if creator in invitees:
         raise ServiceError("You are already in your own game.")
-    refusal = access.invite_refusal(creator, invitees)
+    refusal = access.invite_refusal(creator, invitees) or access.bot_refusal(
+        invitees, kind=kind, num_seats=num_seats, clock_kind=clock_kind)
     if refusal is not None:
         raise refusal
     _check_min_reliability(min_reliability, invitees)
@@ -299,8 +301,22 @@ def match_decline(*, match_id: int, user) -> Match:
             raise ServiceError("There is no invitation of yours to decline here.")
         seat.user = None
         seat.save(update_fields=["user"])
+        # Who left the table with this change, for its listeners (a bot's event stream hears
+        # that the invitation is gone): the seats no longer name them.
+        match.__dict__["_left_user_ids"] = (user.id,)
         _bump(match, seats)
     return match
+
+
+def _bot_game_unrated(seats: list[Seat]) -> bool:
+    """A bot plays unrated (``BOT_GAMES_RATED = "unrated"``), or rated among bots alone
+    (``"pool"``: a game where every person seated is a bot counts, a bot against people does
+    not), so no person's rating ever moves against a program."""
+    people = {s.user_id for s in seats if s.user_id}
+    bots = access.bot_ids(people)
+    if not bots:
+        return False
+    return settings.BOT_GAMES_RATED != "pool" or bots != people
 
 
 def _start(match: Match, seats: list[Seat]) -> None:
@@ -319,7 +335,11 @@ def _start(match: Match, seats: list[Seat]) -> None:
         match.state = game.setup(match.num_seats, options, match.seed)
     except ValueError as exc:
         raise ServiceError(f"The game could not be set up: {exc}") from None
-    match.save(update_fields=["setup_options", "seed"])
+    fields = ["setup_options", "seed"]
+    if match.rated and _bot_game_unrated(seats):
+        match.rated = False
+        fields.append("rated")
+    match.save(update_fields=fields)
     match.status = Match.Status.ACTIVE
     match.started_at = timezone.now()
     _after_change(match, seats, game, mover=None)

@@ -8,6 +8,8 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.html import conditional_escape, escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 
+from grailsite.accounts import bots
+
 register = template.Library()
 
 
@@ -19,6 +21,9 @@ def player(name):
         url = reverse("player_profile", args=[str(name)])
     except NoReverseMatch:  # a name the URL cannot carry (never one the sign-up form allows)
         return name
+    if bots.is_bot_name(name):  # a bot is shown as one wherever its name is
+        return format_html('<a class="player" href="{}">{}</a> <abbr class="bot-badge" title="A program plays '
+                           'this account">BOT</abbr>', url, name)
     return format_html('<a class="player" href="{}">{}</a>', url, name)
 
 

@@ -129,6 +129,7 @@ class SeatOut(Schema):
     seat: int
     username: str | None
     computer: str | None = None
+    bot: bool = False  # a program plays this account (docs/api.md, "Bots")
     accepted: bool
     to_act: bool
     waiting_for: str | None

@@ -14,9 +14,41 @@ class Profile(models.Model):
     last_email_at = models.DateTimeField(null=True, blank=True)
     # For bots and other API clients: "Authorization: Token <api_token>".
     api_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    # A program plays this account (games/bots/): shown as a bot everywhere, its games rated
+    # in a pool of its own or not at all (settings.BOT_GAMES_RATED). Set by staff, who see
+    # the owner's request (``bot_requested``) in the admin.
+    is_bot = models.BooleanField(default=False)
+    bot_requested = models.BooleanField(default=False)
+    # What a bot accepts to be invited to: [{"kind", "seats": [least, most], "clocks": [...]}];
+    # empty: nothing (games/bots/accepts.py reads and checks it).
+    bot_accepts = models.JSONField(default=list, blank=True)
 
     def __str__(self):
         return f"profile of {self.user}"
+
+
+class ApiToken(models.Model):
+    """A personal API token: ``Authorization: Bearer <key>`` (or ``Token <key>``). Only the
+    SHA-256 of the key is kept, so the key is shown once, when it is made; ``prefix`` (its
+    first characters) tells the owner's tokens apart on the settings page. ``scopes``: "read"
+    (GET and the streams), "play" (moves and every other write)."""
+
+    SCOPES = ("read", "play")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=60)
+    digest = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=12)
+    scopes = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"token {self.prefix}… of {self.user}"
 
 
 class Follow(models.Model):

@@ -22,3 +22,13 @@ def time_zone_remember(sender, request, user, **kwargs):
         return
     chosen = PushPreferences.objects.filter(user=user).values_list("time_zone", flat=True).first()
     request.session[time_zones.SESSION_KEY] = time_zones.canonical(chosen) or ""
+
+
+@receiver(post_save, sender=Profile)
+def bot_names_refresh(sender, instance, created, update_fields=None, **kwargs):
+    """The list of bots' names (grailsite/accounts/bots.py) follows a change of the mark."""
+    from grailsite.accounts import bots
+
+    if instance.is_bot or (update_fields is not None and "is_bot" in update_fields) or (
+            not created and update_fields is None):
+        bots.refresh()

@@ -225,6 +225,7 @@
         el("span", { class: "dot" }),
         el("span", { class: "seat-no", text: String(s.seat + 1) }),
         el("span", { class: "name" }, s.username ? playerLink(s.username, s) : "open seat"),
+        s.bot ? el("abbr", { class: "bot-badge", title: "A program plays this account", text: "BOT" }) : null,
         s.seat === d.my_seat ? el("span", { class: "you", text: "you" }) : null);
       if (s.to_act) item.appendChild(el("span", { class: "waiting", text: s.waiting || "to act" }));
       if (s.deadline) item.appendChild(clock(s.deadline));
