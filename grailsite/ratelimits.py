@@ -165,6 +165,70 @@ def limited(request, group: str) -> bool:
     return by_user or by_address
 
 
+_async_clients: dict = {}  # event loop -> (asyncio Redis client, its script)
+
+
+async def limited_async(user_id: int | None, address: str | None, group: str) -> bool:
+    """``limited`` for code on an event loop (games/web/api_moves.py): the same keys, rates
+    and script, counted through an asyncio client of the cache's Redis; fails open as
+    ``_over`` does."""
+    if not settings.RATELIMIT_ENABLE:
+        return False
+    by_user = user_id is not None and await _over_async(group, "user", str(user_id))
+    by_address = address is not None and await _over_async(group, "ip", counted_as(address))
+    return by_user or by_address
+
+
+async def _over_async(group: str, scope: str, who: str) -> bool:
+    rate = _rate(group, scope)
+    if not rate:
+        return False
+    try:
+        return not await _take_async(f"{group}:{scope}:{who}", rate)
+    except (redis.RedisError, OSError) as exc:
+        log.warning("rate limit counter unavailable, letting the request through: %r", exc)
+        return False
+
+
+async def _take_async(key: str, rate: str) -> bool:
+    limit, window = parse_rate(rate)
+    width = window / SLICES
+    now_slice = math.floor(clock() / width)
+    full_key = cache.make_and_validate_key(f"rl:{key}:{rate}")
+    location = _redis_location()
+    if location is None:
+        return memory.take(full_key, now_slice, limit)
+    import asyncio
+
+    import redis.asyncio
+
+    loop = asyncio.get_running_loop()
+    held = _async_clients.get(loop)
+    if held is None:
+        options = settings.CACHES["default"].get("OPTIONS", {})
+        client = redis.asyncio.Redis.from_url(location, **{k: v for k, v in options.items() if k.startswith("socket_")})
+        held = _async_clients[loop] = (client, client.register_script(_SLIDING))
+        for old in [other for other in _async_clients if other.is_closed()]:
+            _async_clients.pop(old, None)
+    lifetime = math.ceil(window + width) + 1
+    return bool(await held[1](keys=[full_key], args=[now_slice, SLICES, limit, lifetime]))
+
+
+def counts_on_loop() -> bool:
+    """Whether ``limited_async`` counts where ``limited`` does: one Redis server, or none."""
+    config = settings.CACHES["default"]
+    return "redis" not in config.get("BACKEND", "").lower() or _redis_location() is not None
+
+
+def _redis_location() -> str | None:
+    """The cache's one Redis server, or None when the cache is not Redis (or not one server)."""
+    config = settings.CACHES["default"]
+    location = config.get("LOCATION")
+    if "redis" not in config.get("BACKEND", "").lower() or not isinstance(location, str) or "," in location:
+        return None
+    return location
+
+
 def check(request, group: str) -> None:
     if limited(request, group):
         raise TooManyRequests(MESSAGE)
