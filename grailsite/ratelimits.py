@@ -170,34 +170,35 @@ _async_clients: dict = {}  # event loop -> (asyncio Redis client, its script)
 
 async def limited_async(user_id: int | None, address: str | None, group: str) -> bool:
     """``limited`` for code on an event loop (games/web/api_moves.py): the same keys, rates
-    and script, counted through an asyncio client of the cache's Redis; fails open as
-    ``_over`` does."""
+    and script, each limit counted whether or not the other refuses, through an asyncio
+    client of the cache's Redis, both in one round trip; fails open as ``_over`` does."""
     if not settings.RATELIMIT_ENABLE:
         return False
-    by_user = user_id is not None and await _over_async(group, "user", str(user_id))
-    by_address = address is not None and await _over_async(group, "ip", counted_as(address))
-    return by_user or by_address
-
-
-async def _over_async(group: str, scope: str, who: str) -> bool:
-    rate = _rate(group, scope)
-    if not rate:
+    checks = [(f"{group}:{scope}:{who}", rate) for scope, who in
+              (("user", None if user_id is None else str(user_id)),
+               ("ip", None if address is None else counted_as(address)))
+              if who is not None and (rate := _rate(group, scope))]
+    if not checks:
         return False
     try:
-        return not await _take_async(f"{group}:{scope}:{who}", rate)
+        return not all(await _take_async(checks))
     except (redis.RedisError, OSError) as exc:
         log.warning("rate limit counter unavailable, letting the request through: %r", exc)
         return False
 
 
-async def _take_async(key: str, rate: str) -> bool:
-    limit, window = parse_rate(rate)
-    width = window / SLICES
-    now_slice = math.floor(clock() / width)
-    full_key = cache.make_and_validate_key(f"rl:{key}:{rate}")
+async def _take_async(checks: list[tuple[str, str]]) -> list[bool]:
+    """``take`` for each (key, rate), in one pipelined round trip."""
+    now = clock()
+    calls = []
+    for key, rate in checks:
+        limit, window = parse_rate(rate)
+        width = window / SLICES
+        calls.append((cache.make_and_validate_key(f"rl:{key}:{rate}"), math.floor(now / width), limit,
+                      math.ceil(window + width) + 1))
     location = _redis_location()
     if location is None:
-        return memory.take(full_key, now_slice, limit)
+        return [memory.take(full_key, now_slice, limit) for full_key, now_slice, limit, _ in calls]
     import asyncio
 
     import redis.asyncio
@@ -210,8 +211,11 @@ async def _take_async(key: str, rate: str) -> bool:
         held = _async_clients[loop] = (client, client.register_script(_SLIDING))
         for old in [other for other in _async_clients if other.is_closed()]:
             _async_clients.pop(old, None)
-    lifetime = math.ceil(window + width) + 1
-    return bool(await held[1](keys=[full_key], args=[now_slice, SLICES, limit, lifetime]))
+    client, script = held
+    async with client.pipeline(transaction=False) as pipe:
+        for full_key, now_slice, limit, lifetime in calls:
+            await script(keys=[full_key], args=[now_slice, SLICES, limit, lifetime], client=pipe)
+        return [bool(answer) for answer in await pipe.execute()]
 
 
 def counts_on_loop() -> bool:
