@@ -65,7 +65,8 @@ class MoveFront:
         self.app = app
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] != "http" or scope["method"] != "POST" or scope.get("query_string"):
+        if (scope["type"] != "http" or scope["method"] != "POST" or scope.get("query_string")
+                or scope.get("root_path")):  # mounted under a prefix: Django resolves the path
             return await self.app(scope, receive, send)
         found = _PATH.match(scope["path"])
         if found is None or not available():
