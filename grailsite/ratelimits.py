@@ -172,6 +172,74 @@ def limited(request, group: str) -> bool:
     return by_user or by_address
 
 
+_async_clients: dict = {}  # event loop -> (asyncio Redis client, its script)
+
+
+async def limited_async(user_id: int | None, address: str | None, group: str) -> bool:
+    """``limited`` for code on an event loop (games/web/api_moves.py): the same keys, rates
+    and script, each limit counted whether or not the other refuses, through an asyncio
+    client of the cache's Redis, both in one round trip; fails open as ``_over`` does."""
+    if not settings.RATELIMIT_ENABLE:
+        return False
+    checks = [(f"{group}:{scope}:{who}", rate) for scope, who in
+              (("user", None if user_id is None else str(user_id)),
+               ("ip", None if address is None else counted_as(address)))
+              if who is not None and (rate := _rate(group, scope))]
+    if not checks:
+        return False
+    try:
+        return not all(await _take_async(checks))
+    except (redis.RedisError, OSError) as exc:
+        log.warning("rate limit counter unavailable, letting the request through: %r", exc)
+        return False
+
+
+async def _take_async(checks: list[tuple[str, str]]) -> list[bool]:
+    """``take`` for each (key, rate), in one pipelined round trip."""
+    now = clock()
+    calls = []
+    for key, rate in checks:
+        limit, window = parse_rate(rate)
+        width = window / SLICES
+        calls.append((cache.make_and_validate_key(f"rl:{key}:{rate}"), math.floor(now / width), limit,
+                      math.ceil(window + width) + 1))
+    location = _redis_location()
+    if location is None:
+        return [memory.take(full_key, now_slice, limit) for full_key, now_slice, limit, _ in calls]
+    import asyncio
+
+    import redis.asyncio
+
+    loop = asyncio.get_running_loop()
+    held = _async_clients.get(loop)
+    if held is None:
+        options = settings.CACHES["default"].get("OPTIONS", {})
+        client = redis.asyncio.Redis.from_url(location, **{k: v for k, v in options.items() if k.startswith("socket_")})
+        held = _async_clients[loop] = (client, client.register_script(_SLIDING))
+        for old in [other for other in _async_clients if other.is_closed()]:
+            _async_clients.pop(old, None)
+    client, script = held
+    async with client.pipeline(transaction=False) as pipe:
+        for full_key, now_slice, limit, lifetime in calls:
+            await script(keys=[full_key], args=[now_slice, SLICES, limit, lifetime], client=pipe)
+        return [bool(answer) for answer in await pipe.execute()]
+
+
+def counts_on_loop() -> bool:
+    """Whether ``limited_async`` counts where ``limited`` does: one Redis server, or none."""
+    config = settings.CACHES["default"]
+    return "redis" not in config.get("BACKEND", "").lower() or _redis_location() is not None
+
+
+def _redis_location() -> str | None:
+    """The cache's one Redis server, or None when the cache is not Redis (or not one server)."""
+    config = settings.CACHES["default"]
+    location = config.get("LOCATION")
+    if "redis" not in config.get("BACKEND", "").lower() or not isinstance(location, str) or "," in location:
+        return None
+    return location
+
+
 def check(request, group: str) -> None:
     if limited(request, group):
         rates = [r for r in (_rate(group, "user"), _rate(group, "ip")) if r]

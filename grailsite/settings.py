@@ -260,6 +260,9 @@ BOT_GAMES_RATED = os.environ.get("BOT_GAMES_RATED", "unrated")
 # on PostgreSQL with the Redis pub/sub layer; False sends each through the synchronous
 # service, as the HTTP API does (kept for comparison: bench/move_roundtrip.py --ordinary).
 MOVES_IN_BATCHES = env_bool("MOVES_IN_BATCHES", True)
+# The API's moves sent with a token are answered on the event loop and made in the same
+# batches (games/web/api_moves.py); False leaves them to Django's view, one transaction each.
+API_MOVES_ON_LOOP = env_bool("API_MOVES_ON_LOOP", True)
 # Ratings (docs/ratings.md): rated games of two between the same two accounts count for at
 # most this many a day (24 hours); beyond it a game is played but not rated.
 RATED_PAIR_DAILY = env_int("RATED_PAIR_DAILY", 3)

@@ -139,3 +139,36 @@ def test_rates_read_as_count_per_window(rate, parsed):
     from grailsite import ratelimits
 
     assert ratelimits.parse_rate(rate) == parsed
+
+
+def test_the_event_loop_counts_where_the_request_path_counts(settings, rf):
+    """The API's moves on the loop (games/web/api_moves.py) count in the same windows as a
+    request through Django: two on the loop, and Django's third is over a limit of two."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from grailsite import ratelimits
+
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "move": {"user": "2/m"}}
+    user_id = uuid.uuid4().int % 2**31
+    assert [asyncio.run(ratelimits.limited_async(user_id, address(), "move")) for _ in range(2)] == [False, False]
+    request = rf.post("/api/matches/1/moves/", REMOTE_ADDR=address())
+    request.user = SimpleNamespace(pk=user_id, is_authenticated=True)
+    assert ratelimits.limited(request, "move")
+    assert asyncio.run(ratelimits.limited_async(user_id, address(), "move"))  # the window is full for the loop too
+
+
+def test_the_event_loop_s_count_lets_moves_through_when_redis_is_down(settings, monkeypatch, caplog):
+    import asyncio
+
+    import redis
+
+    from grailsite import ratelimits
+
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "move": {"user": "1/m", "ip": "1/m"}}
+
+    async def down(checks):
+        raise redis.ConnectionError("Redis is down")
+    monkeypatch.setattr(ratelimits, "_take_async", down)
+    assert asyncio.run(ratelimits.limited_async(1, address(), "move")) is False
+    assert "rate limit counter unavailable" in caplog.text
