@@ -61,20 +61,37 @@ MANY_PROCESS_FILES = frozenset({
 })
 
 
-def xdist_group(path: str) -> str:
-    """The group a test file's tests are run in: its own, or the shared one above."""
+def work_unit(path: str) -> str:
+    """The unit a test file's tests are sent to a worker in: the file, or the shared group
+    above. A unit's tests run one after the other in one worker, so a module's fixtures
+    (a server, a production shape) start once."""
     return MANY_PROCESSES if path in MANY_PROCESS_FILES else path
 
 
-@pytest.hookimpl(tryfirst=True)
+def start_rank(path: str) -> int:
+    """Units are handed out longest first, as far as a file's name tells: the production
+    shapes, then the browser tests (tens of seconds each), then the rest. What is left for
+    the end is short, so no worker runs alone long after the others finished."""
+    if path in MANY_PROCESS_FILES:
+        return 0
+    return 1 if "browser" in path else 2
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """Work units by file (``work_unit``), in the order collected (``start_rank``)."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByFile(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid.split("::", 1)[0])
+
+    config.option.loadscopereorder = False
+    return ByFile(config, log)
+
+
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
-    """Under ``--dist loadgroup`` every test is given its group before xdist reads the marks:
-    a file's tests stay in one process (its module fixtures start once), and the files of
-    MANY_PROCESS_FILES run one at a time."""
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
-        return
-    root = config.rootpath
-    for item in items:
-        if item.get_closest_marker("xdist_group") is None:
-            path = item.path.relative_to(root).as_posix()
-            item.add_marker(pytest.mark.xdist_group(xdist_group(path)))
+    """Each worker collects the same list, and the scheduler hands out units in its order."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        items.sort(key=lambda item: start_rank(item.nodeid.split("::", 1)[0]))

@@ -13,4 +13,4 @@ workers=${TEST_WORKERS:-4}
 if [ "$workers" -le 1 ]; then
     exec "$py" -m pytest "$@"
 fi
-exec "$py" -m pytest -n "$workers" --dist loadgroup --durations=25 "$@"
+exec "$py" -m pytest -n "$workers" --dist loadscope --durations=25 "$@"
