@@ -64,11 +64,17 @@ def error_response(status: int, code: str, message: str, **headers) -> JsonRespo
     return response
 
 
-def service_error_response(exc: ServiceError) -> JsonResponse:
+def service_error_payload(exc: ServiceError) -> dict:
+    """A refusal's JSON: its code and words, and how many seconds to wait when it says."""
     retry_after = getattr(exc, "retry_after", None)
     if retry_after is None:
-        return error_response(exc.status, exc.code, exc.message)
-    response = JsonResponse({"error": {"code": exc.code, "message": exc.message, "retry_after": retry_after}},
-                            status=exc.status)
-    response["Retry-After"] = str(retry_after)
+        return error_body(exc.code, exc.message)
+    return {"error": {"code": exc.code, "message": exc.message, "retry_after": retry_after}}
+
+
+def service_error_response(exc: ServiceError) -> JsonResponse:
+    response = JsonResponse(service_error_payload(exc), status=exc.status)
+    retry_after = getattr(exc, "retry_after", None)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
     return response

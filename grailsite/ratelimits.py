@@ -240,10 +240,15 @@ def _redis_location() -> str | None:
     return location
 
 
+def refused(group: str) -> TooManyRequests:
+    """The refusal of a request over ``group``'s limits, saying how long to wait."""
+    rates = [r for r in (_rate(group, "user"), _rate(group, "ip")) if r]
+    return TooManyRequests(MESSAGE, retry_after=max((retry_after(r) for r in rates), default=1))
+
+
 def check(request, group: str) -> None:
     if limited(request, group):
-        rates = [r for r in (_rate(group, "user"), _rate(group, "ip")) if r]
-        raise TooManyRequests(MESSAGE, retry_after=max((retry_after(r) for r in rates), default=1))
+        raise refused(group)
 
 
 def ratelimit_view(group: str, *, methods: tuple[str, ...] = ("POST",)):

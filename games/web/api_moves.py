@@ -33,6 +33,7 @@ from http import HTTPStatus
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.http.request import split_domain_port, validate_host
+from django.utils import timezone
 from pydantic import TypeAdapter, ValidationError
 
 from games.live import aiodb, live_moves
@@ -41,7 +42,7 @@ from grailsite.api_auth import MAX_BODY, bad_text, json_body
 from grailsite.api_types import MatchId
 from grailsite.client_address import client_address
 from grailsite.dbpool import DATABASE_DOWN, RETRY_AFTER, UNAVAILABLE
-from grailsite.errors import ServiceError, TooManyRequests, error_body
+from grailsite.errors import ServiceError, error_body, service_error_payload
 
 log = logging.getLogger(__name__)
 _django_log = logging.getLogger("django.request")
@@ -187,30 +188,67 @@ class _Raw:
         self.body = body
 
 
-_user_sql = None
+_sql: dict[str, str] = {}
 
 
-def _token_sql() -> str:
-    global _user_sql
-    if _user_sql is None:
+def _user_columns() -> str:
+    return ", ".join(f'u."{f.column}"' for f in get_user_model()._meta.concrete_fields)
+
+
+def _profile_key_sql() -> str:
+    """The account's older single key (every scope)."""
+    if "profile" not in _sql:
         from grailsite.accounts.models import Profile
 
-        user_model = get_user_model()
-        columns = ", ".join(f'u."{f.column}"' for f in user_model._meta.concrete_fields)
-        _user_sql = (f"SELECT {columns} FROM {Profile._meta.db_table} p JOIN {user_model._meta.db_table} u "
-                     f"ON u.id = p.user_id WHERE p.api_token = %s AND u.is_active LIMIT 1")
-    return _user_sql
+        _sql["profile"] = (
+            f"SELECT {_user_columns()} FROM {Profile._meta.db_table} p JOIN {get_user_model()._meta.db_table} u "
+            f"ON u.id = p.user_id WHERE p.api_token = %s AND u.is_active LIMIT 1")
+    return _sql["profile"]
+
+
+def _personal_token_sql() -> str:
+    """A live personal token that may play, with its id and when it was last marked used."""
+    if "token" not in _sql:
+        from grailsite.accounts.models import ApiToken
+
+        _sql["token"] = (
+            f"SELECT t.id, t.last_used_at, {_user_columns()} FROM {ApiToken._meta.db_table} t "
+            f"JOIN {get_user_model()._meta.db_table} u ON u.id = t.user_id "
+            f"WHERE t.digest = %s AND t.revoked_at IS NULL AND u.is_active "
+            f"AND t.scopes @> '[\"play\"]'::jsonb LIMIT 1")
+    return _sql["token"]
 
 
 async def _token_user(key: str):
-    """The active user whose API token ``key`` is (as ``api_auth.token_user``), or None."""
+    """The active user whose API token ``key`` is, if it may move (as ``api_auth.token_auth``
+    reads it), or None: a personal token without the play scope is left to Django, which
+    refuses it in its own words. A personal token's "last used" is written as often as
+    Django's path writes it."""
+    from grailsite.accounts import tokens
+
     user_model = get_user_model()
+    names = [f.attname for f in user_model._meta.concrete_fields]
     async with aiodb.connection() as conn:
-        cur = await conn.execute(_token_sql(), [key], prepare=False)
+        if not key.startswith(tokens.PREFIX):
+            cur = await conn.execute(_profile_key_sql(), [key], prepare=False)
+            row = await cur.fetchone()
+            return None if row is None else user_model.from_db("default", names, list(row))
+        cur = await conn.execute(_personal_token_sql(), [tokens.digest(key)], prepare=False)
         row = await cur.fetchone()
-    if row is None:
-        return None
-    return user_model.from_db("default", [f.attname for f in user_model._meta.concrete_fields], list(row))
+        if row is None:
+            return None
+        token_id, last_used = row[0], row[1]
+        now = timezone.now()
+        if last_used is None or now - last_used > tokens.TOUCH_EVERY:
+            await conn.execute(f"UPDATE {_api_token_table()} SET last_used_at = %s WHERE id = %s",
+                               [now, token_id], prepare=False)
+    return user_model.from_db("default", names, list(row[2:]))
+
+
+def _api_token_table() -> str:
+    from grailsite.accounts.models import ApiToken
+
+    return ApiToken._meta.db_table
 
 
 async def _answer(scope, headers, send, user, match_id: int, body) -> None:
@@ -234,11 +272,13 @@ async def _made(scope, user, match_id: int, body) -> tuple[int, dict, list]:
     """(status, JSON body, extra headers) of the operation's answer."""
     try:
         if await ratelimits.limited_async(user.pk, client_address(scope), "move"):
-            raise TooManyRequests(ratelimits.MESSAGE)
+            raise ratelimits.refused("move")
         result = await live_moves.move_submit(match_id=match_id, user=user, move=body.move, version=body.version,
                                               key=body.key)
     except ServiceError as exc:
-        return exc.status, error_body(exc.code, exc.message), []
+        retry_after = getattr(exc, "retry_after", None)
+        extra = [] if retry_after is None else [(b"retry-after", str(retry_after).encode())]
+        return exc.status, service_error_payload(exc), extra
     except DATABASE_DOWN as exc:
         log.warning("an API move in match %s was refused, the database is unavailable: %s", match_id,
                     str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)

@@ -74,6 +74,30 @@ def test_a_token_move_is_made_in_a_batch_and_answered_as_django_answers_it(live_
     assert MoveRecord.objects.filter(match=match).count() == 2
 
 
+def test_a_personal_token_that_may_play_moves_on_the_loop_and_one_that_may_only_read_is_django_s(
+        live_asgi, make_match, settings):
+    from grailsite.accounts import tokens
+    from grailsite.accounts.models import ApiToken
+
+    match, (alice, bob) = make_match()
+    player, key = tokens.token_create(user=alice, name="my bot", scopes=["read", "play"])
+    _, reader = tokens.token_create(user=bob, name="watcher", scopes=["read"])
+    settings.API_MOVES_ON_LOOP = True
+    before = api_moves.counts["answered"]
+    made = _post(live_asgi, match.pk, {"move": _card(match, 0), "version": match.version}, key)
+    assert made.status_code == 200, made.text
+    assert api_moves.counts["answered"] == before + 1
+    assert ApiToken.objects.get(pk=player.pk).last_used_at is not None  # as Django's path marks it
+    settings.API_MOVES_ON_LOOP = False
+    django = _post(live_asgi, match.pk, {"move": _card(match, 1), "version": made.json()["version"]}, reader)
+    settings.API_MOVES_ON_LOOP = True
+    loop = _post(live_asgi, match.pk, {"move": _card(match, 1), "version": made.json()["version"]}, reader)
+    assert api_moves.counts["answered"] == before + 1  # the read-only token's move went to Django
+    _same(django, loop)
+    assert loop.status_code == 403 and "play" in loop.json()["error"]["message"]
+    assert MoveRecord.objects.filter(match=match).count() == 1
+
+
 def test_refusals_are_django_s_word_for_word(live_asgi, make_match, make_user, api_token, settings):
     match, (alice, bob) = make_match()
     token, stranger = api_token(alice), api_token(make_user())
