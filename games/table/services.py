@@ -72,7 +72,7 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
         raise ServiceError("The vacation allowance is 0 to 30 days a year.")
     if not isinstance(takeover_after, int) or not 1 <= takeover_after <= 5:
         raise ServiceError("A computer player takes over after 1 to 5 time-outs in a row.")
-    invitees = _users_by_name(invite)
+    invitees = users_named(invite)
     if creator in invitees:
         raise ServiceError("You are already in your own game.")
     refusal = access.invite_refusal(creator, invitees) or access.bot_refusal(
@@ -165,14 +165,16 @@ def _computer_seats(kind: str, num_seats: int, wanted: dict, delay, takeover) ->
     return seats
 
 
-def _users_by_name(names) -> list:
+def users_named(names) -> list:
+    """The accounts invited by name (a game's or a tournament's invitation), in the order
+    named; each name once, and every one an account."""
     names = [n.strip() for n in names if n and n.strip()]
     if len(set(names)) != len(names):
         raise ServiceError("The same player is invited twice.")
     found = {u.username: u for u in User.objects.filter(username__in=names)}
     missing = [n for n in names if n not in found]
     if missing:
-        raise ServiceError(f"No player named {', '.join(missing)}.")
+        raise ServiceError(f"No player named {', '.join(missing[:5])}.")
     return [found[n] for n in names]
 
 

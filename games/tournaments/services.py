@@ -7,7 +7,6 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timezone as tz
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
@@ -23,7 +22,6 @@ from games.tournaments.tables import table_sizes
 from grailsite.errors import NotAllowed, NotFound, ServiceError
 
 log = logging.getLogger(__name__)
-User = get_user_model()
 
 Format = Tournament.Format
 Status = Tournament.Status
@@ -77,7 +75,7 @@ def tournament_create(*, organiser, kind: str, format: str, name: str = "", roun
         raise ServiceError("The start time must be in the future.")
     if any(invite) and not invitation_only:
         raise ServiceError("Only an invitation-only tournament sends invitations; anyone may enter an open one.")
-    invitees = _users_named(invite)
+    invitees = table.users_named(invite)
     if len(invitees) > max_players:
         raise ServiceError(f"At most {max_players} players can be invited.")
     label = Format(format).label
@@ -117,17 +115,6 @@ def _table_size(game, format: str, size: int) -> int:
 
 def rounds_schedule_start(tournament: Tournament) -> None:
     rounds.schedule_on_commit(rounds.START_TASK, (tournament.pk,), tournament.starts_at)
-
-
-def _users_named(names) -> list:
-    names = [n.strip() for n in names if n and n.strip()]
-    if len(set(names)) != len(names):
-        raise ServiceError("The same player is invited twice.")
-    found = {u.username: u for u in User.objects.filter(username__in=names)}
-    missing = [n for n in names if n not in found]
-    if missing:
-        raise ServiceError(f"No player named {', '.join(missing[:5])}.")
-    return [found[n] for n in names]
 
 
 # --- entering and leaving -------------------------------------------------------------------
