@@ -8,19 +8,11 @@ import pytest
 from games.inbox import push
 from games.models import Notification, Tournament, TournamentEntry, TournamentGame
 from games.tournaments import services
-from tests.platform.tournament_helpers import rounds_inline  # noqa: F401 (a fixture)
+from tests.platform.tournament_helpers import commit, rounds_inline  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rounds_inline")]
 
 GOOD = {"kind": "duel", "format": "swiss", "rounds": 3, "max_players": 8}
-
-
-@pytest.fixture
-def commit(django_capture_on_commit_callbacks):
-    def run(fn, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return fn(*args, **kwargs)
-    return run
 
 
 def _post(client, url, body=None):

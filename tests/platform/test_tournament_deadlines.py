@@ -14,17 +14,9 @@ from games import registry, tasks
 from games.models import Match, Seat, Tournament, TournamentGame, TournamentRound
 from games.table import services as table
 from games.tournaments import rounds, services
-from tests.platform.tournament_helpers import play_out, rounds_inline  # noqa: F401 (a fixture)
+from tests.platform.tournament_helpers import commit, play_out, rounds_inline  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rounds_inline")]
-
-
-@pytest.fixture
-def commit(django_capture_on_commit_callbacks):
-    def run(fn, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return fn(*args, **kwargs)
-    return run
 
 
 def _started(make_user, commit, *, kind="duel", format="swiss", players=4, **options):

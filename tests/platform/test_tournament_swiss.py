@@ -11,18 +11,9 @@ import pytest
 
 from games.models import Match, Notification, RatingChange, Tournament, TournamentGame
 from games.tournaments import selectors, services
-from tests.platform.tournament_helpers import play_out, rounds_inline  # noqa: F401 (a fixture)
+from tests.platform.tournament_helpers import commit, play_out, rounds_inline  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rounds_inline")]
-
-
-@pytest.fixture
-def commit(django_capture_on_commit_callbacks):
-    """Run a call, then its after-commit work (and the work that work adds), as a commit would."""
-    def run(fn, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return fn(*args, **kwargs)
-    return run
 
 
 def _post(client, commit, url, body=None):

@@ -8,17 +8,9 @@ import pytest
 
 from games.models import Notification, Tournament, TournamentGame
 from games.tournaments import selectors, services
-from tests.platform.tournament_helpers import play_out, rounds_inline  # noqa: F401 (a fixture)
+from tests.platform.tournament_helpers import commit, play_out, rounds_inline  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rounds_inline")]
-
-
-@pytest.fixture
-def commit(django_capture_on_commit_callbacks):
-    def run(fn, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return fn(*args, **kwargs)
-    return run
 
 
 def _entered(commit, make_user, tournament, count):

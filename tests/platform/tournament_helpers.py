@@ -40,6 +40,15 @@ def play_out(match_id: int, commit, *, seed: int = 0, moves: int = 5000, resign_
 
 
 @pytest.fixture
+def commit(django_capture_on_commit_callbacks):
+    """Run a call, then its after-commit work (and the work that work adds), as a commit would."""
+    def run(fn, *args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return fn(*args, **kwargs)
+    return run
+
+
+@pytest.fixture
 def rounds_inline(settings):
     """The next round paired in the after-commit work itself, as without Celery (a test of
     the task's path has a worker: test_tournament_rounds_by_task.py)."""
