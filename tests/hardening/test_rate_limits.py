@@ -170,5 +170,9 @@ def test_the_event_loop_s_count_lets_moves_through_when_redis_is_down(settings, 
     async def down(checks):
         raise redis.ConnectionError("Redis is down")
     monkeypatch.setattr(ratelimits, "_take_async", down)
+    # A server an earlier test of this process started may have configured logging over
+    # this logger (dictConfig disables the loggers it does not name): heard here again.
+    monkeypatch.setattr(ratelimits.log, "disabled", False)
+    monkeypatch.setattr(ratelimits.log, "propagate", True)
     assert asyncio.run(ratelimits.limited_async(1, address(), "move")) is False
     assert "rate limit counter unavailable" in caplog.text
