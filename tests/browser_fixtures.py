@@ -157,7 +157,8 @@ def new_page(transactional_db, django_db_serialized_rollback, browser):
 
     def make(width: int = 1200, height: int = 900):
         context = browser.new_context(viewport={"width": width, "height": height})
-        context.set_default_timeout(15000)
+        # Generous: four processes share two cores with their servers and browsers.
+        context.set_default_timeout(30000)
         contexts.append(context)
         return context.new_page()
 
