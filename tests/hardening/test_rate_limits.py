@@ -171,9 +171,13 @@ def test_the_event_loop_s_count_lets_moves_through_when_redis_is_down(settings, 
         raise redis.ConnectionError("Redis is down")
     monkeypatch.setattr(ratelimits, "_take_async", down)
     # A server an earlier test of this process started may have configured logging over
-    # this logger (dictConfig disables the loggers it does not name, or stops them short of
-    # the root): the capture listens on the logger itself.
+    # this logger (dictConfig disables the loggers it does not name, raises their levels, or
+    # stops them short of the root): the capture listens on the logger itself, at WARNING.
+    import logging
+
     monkeypatch.setattr(ratelimits.log, "disabled", False)
+    monkeypatch.setattr(logging.root.manager, "disable", logging.NOTSET)
+    caplog.set_level(logging.WARNING, logger=ratelimits.log.name)
     ratelimits.log.addHandler(caplog.handler)
     try:
         assert asyncio.run(ratelimits.limited_async(1, address(), "move")) is False
