@@ -1,6 +1,7 @@
 """Shared fixtures. Tests run on PostgreSQL and Redis (see Makefile: `make test`)."""
 from __future__ import annotations
 
+import logging
 import os
 import threading
 
@@ -58,6 +59,31 @@ def process_state_reset():
     frames.shown.clear()  # keyed by match id, which a reset database hands out again
     changed, persistence.recent.changed[:] = list(persistence.recent.changed), []
     assert not changed, f"states kept for the next move were changed afterwards: matches {changed}"
+
+
+def _loggers_state() -> dict:
+    return {name: (logger.level, logger.propagate, logger.disabled)
+            for name, logger in logging.root.manager.loggerDict.items() if isinstance(logger, logging.Logger)}
+
+
+@pytest.fixture(scope="session")
+def logging_as_configured():
+    """Each logger's level, propagation and switch as the site's settings left them."""
+    return logging.root.manager.disable, _loggers_state()
+
+
+@pytest.fixture(autouse=True)
+def logging_reset(logging_as_configured):
+    """A server or worker an earlier test of this process started in-process may have
+    configured logging again (disabling, raising or stopping short of the root the loggers it
+    did not name): each test starts with the site's own logging, so what it logs reaches the
+    root, where pytest's capture listens. Handlers are left alone (the capture's own is one)."""
+    disable, loggers = logging_as_configured
+    logging.root.manager.disable = disable
+    for name, (level, propagate, disabled) in loggers.items():
+        logger = logging.getLogger(name)
+        logger.level, logger.propagate, logger.disabled = level, propagate, disabled
+    yield
 
 
 @pytest.fixture(scope="session", autouse=True)
