@@ -17,7 +17,8 @@ import time
 
 import psycopg
 import pytest
-from django.db import connection
+from asgiref.sync import sync_to_async
+from django.db import connection, connections
 from django.test import Client
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
@@ -61,18 +62,28 @@ def database_down(name: str):
             admin.execute(allow.format(sql.Identifier(name), sql.SQL("true")))
 
 
+def close_every_threads_connections() -> None:
+    """Close this thread's connections and those of the thread where sockets' synchronous
+    database work runs (asgiref's one thread-sensitive thread, which lives as long as the
+    process). The fixture below changes the connection settings at run time: a connection
+    opened under the old ones (a direct one, which cannot go back to a pool; a pooled one,
+    after the pool is gone) must not be found by the next test."""
+    connections.close_all()
+    asyncio.run(sync_to_async(connections.close_all, thread_sensitive=True)())
+
+
 @pytest.fixture
 def pooled():
     """The site's connection pool on the default database for this test, as production has it
     (a shorter timeout than production's 20 s, so the failures before the fix are quick)."""
-    connection.close()
+    close_every_threads_connections()
     options = connection.settings_dict["OPTIONS"]
     options["pool"] = {"min_size": 4, "max_size": 4, "timeout": 5}
     pool = connection.pool
     pool.open(wait=True, timeout=10)
     yield pool
     aiodb.close_all()
-    connection.close()
+    close_every_threads_connections()
     connection.close_pool()
     options.pop("pool")
 
