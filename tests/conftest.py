@@ -78,12 +78,18 @@ def logging_reset(logging_as_configured):
     configured logging again (disabling, raising or stopping short of the root the loggers it
     did not name): each test starts with the site's own logging, so what it logs reaches the
     root, where pytest's capture listens. Handlers are left alone (the capture's own is one)."""
-    disable, loggers = logging_as_configured
-    logging.root.manager.disable = disable
-    for name, (level, propagate, disabled) in loggers.items():
-        logger = logging.getLogger(name)
-        logger.level, logger.propagate, logger.disabled = level, propagate, disabled
+    restore_logging(*logging_as_configured)
     yield
+
+
+def restore_logging(disable: int, loggers: dict) -> None:
+    """Every logger back to ``loggers``' (level, propagate, disabled); a logger made after
+    they were taken (its module imported later) as a new logger is: every level passed on
+    to the root."""
+    logging.root.manager.disable = disable
+    for name, logger in list(logging.root.manager.loggerDict.items()):
+        if isinstance(logger, logging.Logger):
+            logger.level, logger.propagate, logger.disabled = loggers.get(name, (logging.NOTSET, True, False))
 
 
 @pytest.fixture(scope="session", autouse=True)
