@@ -62,8 +62,10 @@ def process_state_reset():
 
 
 def _loggers_state() -> dict:
-    return {name: (logger.level, logger.propagate, logger.disabled)
-            for name, logger in logging.root.manager.loggerDict.items() if isinstance(logger, logging.Logger)}
+    state = {name: (logger.level, logger.propagate, logger.disabled)
+             for name, logger in logging.root.manager.loggerDict.items() if isinstance(logger, logging.Logger)}
+    state[""] = (logging.root.level, logging.root.propagate, logging.root.disabled)
+    return state
 
 
 @pytest.fixture(scope="session")
@@ -83,10 +85,12 @@ def logging_reset(logging_as_configured):
 
 
 def restore_logging(disable: int, loggers: dict) -> None:
-    """Every logger back to ``loggers``' (level, propagate, disabled); a logger made after
-    they were taken (its module imported later) as a new logger is: every level passed on
-    to the root."""
+    """Every logger back to ``loggers``' (level, propagate, disabled), the root's under the
+    name ""; a logger made after they were taken (its module imported later) as a new logger
+    is: every level passed on to the root."""
     logging.root.manager.disable = disable
+    if "" in loggers:  # the root, which is not among the named loggers
+        logging.root.level, logging.root.propagate, logging.root.disabled = loggers[""]
     for name, logger in list(logging.root.manager.loggerDict.items()):
         if isinstance(logger, logging.Logger):
             logger.level, logger.propagate, logger.disabled = loggers.get(name, (logging.NOTSET, True, False))

@@ -33,7 +33,10 @@ def test_each_test_starts_with_loggers_as_the_settings_left_them_even_ones_made_
     loggers or stopping them short of the root; the next test's capture must hear them."""
     named = logging.getLogger("tests.probe.named")
     named.setLevel(logging.INFO)
-    snapshot = (logging.root.manager.disable, {"tests.probe.named": (logging.INFO, True, False)})
+    root_level = logging.root.level
+    snapshot = (logging.root.manager.disable, {"tests.probe.named": (logging.INFO, True, False),
+                                               "": (root_level, True, False)})
+    logging.root.setLevel(logging.CRITICAL)
     late = logging.getLogger("tests.probe.made_after_the_snapshot")
     for logger in (named, late):
         logger.setLevel(logging.CRITICAL)
@@ -41,3 +44,4 @@ def test_each_test_starts_with_loggers_as_the_settings_left_them_even_ones_made_
     restore_logging(*snapshot)
     assert (named.level, named.propagate, named.disabled) == (logging.INFO, True, False)
     assert (late.level, late.propagate, late.disabled) == (logging.NOTSET, True, False)
+    assert logging.root.level == root_level
