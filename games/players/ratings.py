@@ -245,18 +245,24 @@ def is_provisional(rating: Rating | None) -> bool:
     return rating is None or rating.games < PROVISIONAL_GAMES
 
 
-def leaderboard(kind: str):
-    """Established players of a kind, best first (a queryset, for paginating)."""
-    return (Rating.objects.filter(kind=kind, games__gte=PROVISIONAL_GAMES).select_related("user")
-            .order_by("-display", "user_id"))
+def leaderboard(kind: str, *, bots: bool = False):
+    """Established players of a kind, best first (a queryset, for paginating): people, or
+    with ``bots`` the bots, whose rated games are among themselves (a pool of their own)."""
+    return (_pool(Rating.objects.filter(kind=kind, games__gte=PROVISIONAL_GAMES), bots)
+            .select_related("user").order_by("-display", "user_id"))
 
 
-def provisional_board(kind: str, *, limit: int = 50) -> list[Rating]:
+def provisional_board(kind: str, *, bots: bool = False, limit: int = 50) -> list[Rating]:
     """The best ``limit`` players of a kind whose rating is still provisional (at least one
     rated game, fewer than PROVISIONAL_GAMES), best first: listed apart on the leaderboard,
-    marked, so a young game's board is not empty."""
-    return list(Rating.objects.filter(kind=kind, games__gte=1, games__lt=PROVISIONAL_GAMES).select_related("user")
-                .order_by("-display", "user_id")[:limit])
+    marked, so a young game's board is not empty. People, or with ``bots`` the bots."""
+    return list(_pool(Rating.objects.filter(kind=kind, games__gte=1, games__lt=PROVISIONAL_GAMES), bots)
+                .select_related("user").order_by("-display", "user_id")[:limit])
+
+
+def _pool(ratings, bots: bool):
+    """The bots' ratings, or everyone else's (an account without a profile is a person)."""
+    return ratings.filter(user__profile__is_bot=True) if bots else ratings.exclude(user__profile__is_bot=True)
 
 
 def histories(user_id: int, *, limit: int = 200) -> dict[str, list[RatingChange]]:

@@ -154,6 +154,37 @@ def test_the_leaderboard_lists_established_players_paginated_at_constant_cost(cl
     assert client.get(reverse("leaderboard", args=["nosuchgame"])).status_code == 404
 
 
+def test_bots_rated_in_their_own_pool_have_a_board_of_their_own(client, make_user, settings):
+    """A bot's rated games are against bots only: its rating is never ranked among people's,
+    and the bots' board (``?board=bots``) lists bots alone, at the same cost as the people's."""
+    from games.models import Rating
+    from grailsite.accounts.models import Profile
+    settings.BOT_GAMES_RATED = "pool"
+    person, bot, young_bot = make_user("person"), make_user("botty"), make_user("youngbot")
+    Profile.objects.filter(user__in=[bot, young_bot]).update(is_bot=True)
+    Rating.objects.bulk_create([
+        Rating(user=person, kind="podium", mu=25, sigma=2, display=ratings.display(25, 2),
+               games=ratings.PROVISIONAL_GAMES),
+        Rating(user=bot, kind="podium", mu=45, sigma=2, display=ratings.display(45, 2),
+               games=ratings.PROVISIONAL_GAMES + 5),
+        Rating(user=young_bot, kind="podium", mu=30, sigma=2, display=ratings.display(30, 2), games=2)])
+    url = reverse("leaderboard", args=["podium"])
+    with CaptureQueriesContext(connection) as people_queries:
+        people = client.get(url).content.decode()
+    with CaptureQueriesContext(connection) as bot_queries:
+        bots = client.get(url + "?board=bots").content.decode()
+    assert re.findall(r'<tr data-player="([^"]+)">', people) == ["person"]
+    assert not re.findall(r'<tr data-provisional="([^"]+)">', people)
+    assert re.findall(r'<tr data-player="([^"]+)">', bots) == ["botty"]
+    assert re.findall(r'<tr data-provisional="([^"]+)">', bots) == ["youngbot"]
+    assert 'data-testid="bots-pool"' in bots and 'data-testid="bots-pool"' not in people
+    assert '?board=bots">Bots</a>' in people
+    assert len(people_queries.captured_queries) == len(bot_queries.captured_queries)
+    # Unrated bots have no board to offer.
+    settings.BOT_GAMES_RATED = "unrated"
+    assert 'data-testid="board-tabs"' not in client.get(url).content.decode()
+
+
 def test_follow_and_the_friends_list(client, make_user):
     alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
     _client(client, alice)
