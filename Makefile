@@ -10,7 +10,7 @@ LOCK := requirements.lock
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/grailsite
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test venv services browser prod-packages prod prod-stop backup restore restore-check bench faults lock deploy-check clean
+.PHONY: run test deep venv services browser prod-packages prod prod-stop backup restore restore-check bench faults lock deploy-check clean
 
 $(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,12 @@ restore-check: $(STAMP)
 # The suite over TEST_WORKERS pytest-xdist processes, each on services of its own (tests/run_suite.sh).
 test: $(STAMP) services browser prod-packages
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) bash tests/run_suite.sh $(PY)
+
+# The rules' random playouts at the long run's counts (thousands of games a kind, tens of
+# minutes on two cores); `make test` plays a few hundred of each.
+deep: $(STAMP)
+	CUPQUEST_PLAYOUTS=5000 CAMELOT_PLAYOUTS=2000 FLUXX_PLAYOUTS=5000 CCG_PLAYOUTS=1000 COMPUTER_PLAYOUTS=400 \
+		$(PY) -m pytest tests/rules -n 2 --timeout=0 -q -k "playout or random or seeded"
 
 bench: $(STAMP) services
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) bench/run_all.py

@@ -9,8 +9,8 @@
 - Same seed, same move; a crashing level, a level choosing a move that is not listed and an
   unknown level all give a legal random move with a note.
 
-COMPUTER_PLAYOUTS sets the number of games per game kind (default 40, five times that for the
-duel). The long run, ``COMPUTER_PLAYOUTS=400 pytest --timeout=0 -k seeded`` (3,600 games; the
+COMPUTER_PLAYOUTS sets the number of games per game kind (default 25, five times that for the
+duel; `make deep` plays 400). The long run, ``COMPUTER_PLAYOUTS=400 pytest --timeout=0 -k seeded`` (3,600 games; the
 timeout option lifts pytest-timeout's 300 s a test), passed in 5 minutes on the shared machine.
 """
 from __future__ import annotations
@@ -33,7 +33,7 @@ from games.rules.rng import Rng, new_rng_state
 
 from .ccg.helpers import starter_decks
 
-GAMES = int(os.environ.get("COMPUTER_PLAYOUTS", "40"))
+GAMES = int(os.environ.get("COMPUTER_PLAYOUTS", "25"))
 KINDS = {"duel": GrailDuel(), "cupquest": CupQuest(), "fluxx": MontyPythonFluxx(), "ccg": MPHGGame(),
          "camelot": Camelot()}
 SEATS = {"duel": (2,), "cupquest": (2, 3, 4), "fluxx": (2, 3, 4), "ccg": (2, 3, 4), "camelot": (3, 4, 5, 6)}

@@ -8,7 +8,7 @@ step: the state is plain JSON and no view shows the generator. Some games: every
 move applies and apply leaves its input unchanged; replay from the seed and the move log
 equals the final state. Every game ends (a win, a draw, or the turn cap).
 
-CI plays 150 games; CAMELOT_PLAYOUTS=2000 plays more.
+The suite plays 75 games; `make deep` (CAMELOT_PLAYOUTS=2000) plays more.
 """
 import json
 import os
@@ -23,7 +23,7 @@ from .helpers import GAME
 from .playout import play, random_options, seeking, uniform
 from .test_cm_views import check_views
 
-GAMES = int(os.environ.get("CAMELOT_PLAYOUTS", "150"))
+GAMES = int(os.environ.get("CAMELOT_PLAYOUTS", "75"))
 # Log lines and prompts name pieces and items in words ("Seat 3's Arthur", "Excalibur"),
 # never by the ids the moves carry ("s2-arthur-3", "guardian-1", "gold-4", "excalibur").
 RAW_ID = re.compile(r"\bs\d+-[a-z]+-\d+\b|\bguardian-\d+\b|\bgold-\d+\b|\bexcalibur\b|\b(crown|scepter|robe|throne)\b")

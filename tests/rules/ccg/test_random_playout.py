@@ -5,7 +5,7 @@ Every step: the state given to ``apply`` is left as it was, every card is in exa
 seat that must act has a legal move. Every game ends (or reaches the turn cap), replays
 from its move log to the same state, and its views never show a hidden card.
 
-The default run plays a few dozen games per table size; set CCG_PLAYOUTS=1000 for the
+The default run plays a few dozen games per table size; `make deep` (CCG_PLAYOUTS=1000) is the
 long run (thousands of games; see docs/rules/ccg.md for the last figures).
 """
 import json
@@ -25,7 +25,7 @@ from . import cards_for_tests as T
 from .helpers import GAME, assert_every_card_once, join, new_game, place_rt, set_area, starter_decks
 from .test_views import _hidden_ids, _shown_ids
 
-GAMES = int(os.environ.get("CCG_PLAYOUTS", "15"))
+GAMES = int(os.environ.get("CCG_PLAYOUTS", "10"))
 MAX_MOVES = 5000
 RAW_AREA_REF = re.compile(r"\b(E\d+|A)\.\d+\b")  # "E1.6": events name areas in words
 

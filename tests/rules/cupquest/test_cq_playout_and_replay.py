@@ -7,9 +7,9 @@ import pytest
 from .helpers import GAME, check_invariants
 from .playout import play
 
-# 2,000 three-player games by default (about 18 CPU-seconds), besides the 2- and 4-player
-# runs below; CUPQUEST_PLAYOUTS=5000 runs more.
-GAMES = int(os.environ.get("CUPQUEST_PLAYOUTS", "2000"))
+# 800 three-player games by default (about 7 CPU-seconds), besides the 2- and 4-player runs
+# below; `make deep` (CUPQUEST_PLAYOUTS=5000) runs more.
+GAMES = int(os.environ.get("CUPQUEST_PLAYOUTS", "800"))
 # The replay test's games are three-player games the thousands test also plays (and checks);
 # it keeps their results here, so the replay test replays those logs instead of playing the
 # same games again. Run on its own, the replay test plays them itself.
