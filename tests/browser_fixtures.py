@@ -1,5 +1,6 @@
-"""Browser fixtures: a real ASGI server (Daphne, HTTP and websockets) on the test database,
-driven by Playwright's Python package in Debian's Chromium. Shared by every test folder."""
+"""Browser fixtures: a real ASGI server (uvicorn with the web processes' websocket protocol, as
+production runs it: HTTP and websockets) on the test database, driven by Playwright's Python
+package in Debian's Chromium. Shared by every test folder."""
 from __future__ import annotations
 
 import asyncio
@@ -44,9 +45,11 @@ def wait_listening(port: int, proc, log: Path, timeout: float = 60) -> None:
         time.sleep(0.2)
 
 
-def start_daphne(log_path: Path, **extra_env) -> tuple[str, subprocess.Popen, object]:
-    """A Daphne on the test database, as the browser tests' server: (its URL, the process,
-    its open log file). ``extra_env`` adds to or replaces the server's settings."""
+def start_server(log_path: Path, **extra_env) -> tuple[str, subprocess.Popen, object]:
+    """The site served on the test database by uvicorn as grailsite/deploy/web.sh starts it
+    (its websocket protocol; uvloop and httptools, which cost the suite less CPU than Daphne
+    did: docs/performance.md): (its URL, the process, its open log file). ``extra_env`` adds
+    to or replaces the server's settings."""
     port = _free_port()
     env = dict(os.environ, DATABASE_URL=_database_url(), DJANGO_SETTINGS_MODULE="tests.live_settings",
                GRAILSITE_CHANNEL_PREFIX=settings.CHANNEL_PREFIX, ALLOWED_HOSTS="127.0.0.1,localhost",
@@ -56,8 +59,11 @@ def start_daphne(log_path: Path, **extra_env) -> tuple[str, subprocess.Popen, ob
                RATE_SIGNUP_IP="100000/h", RATE_LOGIN_IP="100000/m", **extra_env)
     env.pop("GRAILSITE_TEST_DB", None)
     log = open(log_path, "w")
-    proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                             "grailsite.asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "grailsite.asgi:application", "--host", "127.0.0.1",
+                             "--port", str(port), "--ws", "grailsite.ws_protocol:WebSocketProtocol",
+                             "--ws-per-message-deflate", "false", "--no-access-log", "--lifespan", "off",
+                             "--timeout-graceful-shutdown", "5"],
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     # A loaded machine (the suite runs several processes per core) can take a while to import.
     wait_listening(port, proc, log_path, timeout=90)
     return f"http://127.0.0.1:{port}", proc, log
@@ -65,8 +71,8 @@ def start_daphne(log_path: Path, **extra_env) -> tuple[str, subprocess.Popen, ob
 
 @pytest.fixture(scope="session")
 def live_url(django_db_setup, tmp_path_factory):
-    """Base URL of a Daphne server on the test database (started once per session)."""
-    url, proc, log = start_daphne(tmp_path_factory.mktemp("server") / "daphne.log")
+    """Base URL of the site's server on the test database (started once per session)."""
+    url, proc, log = start_server(tmp_path_factory.mktemp("server") / "server.log")
     yield url
     proc.terminate()
     proc.wait(timeout=10)
@@ -174,13 +180,13 @@ def new_page(transactional_db, django_db_serialized_rollback, browser):
 
 @pytest.fixture
 def own_server(tmp_path, new_page):
-    """Start a Daphne of the test's own on the test database (``own_server(**env)`` gives its
+    """Start a server of the test's own on the test database (``own_server(**env)`` gives its
     URL and process), for a test that must stop it or needs settings of its own (the session's
     server stays up for the others). ``new_page`` first: it brings the database."""
     started = []
 
     def start(**extra_env):
-        url, proc, log = start_daphne(tmp_path / f"daphne-{len(started)}.log", **extra_env)
+        url, proc, log = start_server(tmp_path / f"server-{len(started)}.log", **extra_env)
         started.append((proc, log))
         return url, proc
 

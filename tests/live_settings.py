@@ -1,4 +1,4 @@
-"""Settings of the test suite's own servers (the Daphne of tests/browser_fixtures.py): the
+"""Settings of the test suite's own servers (the uvicorn of tests/browser_fixtures.py): the
 site's settings, with the tests' password hashers (see tests/hashers.py)."""
 from grailsite.settings import *  # noqa: F401,F403
 

@@ -1,4 +1,4 @@
-"""Bots' fixtures: bot accounts with tokens, and a Daphne of their own (short keep-alives, so
+"""Bots' fixtures: bot accounts with tokens, and a server of their own (short keep-alives, so
 a stopped bot notices within a second)."""
 from __future__ import annotations
 
@@ -27,9 +27,9 @@ def make_bot(make_user):
 
 @pytest.fixture(scope="session")
 def bot_server_url(django_db_setup, tmp_path_factory):
-    from tests.browser_fixtures import start_daphne
+    from tests.browser_fixtures import start_server
 
-    url, proc, log = start_daphne(tmp_path_factory.mktemp("bots") / "daphne.log", BOT_STREAM_KEEPALIVE="1",
+    url, proc, log = start_server(tmp_path_factory.mktemp("bots") / "server.log", BOT_STREAM_KEEPALIVE="1",
                                   RATE_MOVE_USER="100000/m", RATE_MOVE_IP="100000/m")
     yield url
     proc.terminate()

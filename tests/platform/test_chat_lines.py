@@ -62,7 +62,7 @@ def test_lines_said_at_the_same_moment_are_all_kept_and_numbered_one_after_anoth
 def test_three_sockets_get_fifty_lines_said_at_once_every_one_in_the_same_order(live_url, transactional_db,
                                                                                django_db_serialized_rollback,
                                                                                make_match, run_threads):
-    """Three players' sockets on the test server (Daphne, its own process, as in production);
+    """Three players' sockets on the test server (uvicorn, its own process, as in production);
     50 lines posted from five threads at once. Each socket gets all 50 lines, once each, in
     the same order, and the lines' numbers follow their ids."""
     import websockets
