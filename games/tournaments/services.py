@@ -14,7 +14,7 @@ from django.utils import timezone
 from games import registry
 from games.models import Match, Rating, Tournament, TournamentEntry, TournamentGame, TournamentRound
 from games.players.ratings import NEW_DISPLAY
-from games.table import clock, computers, reliability, services as table
+from games.table import access, clock, computers, reliability, services as table
 from games.tournaments import notices, rounds, versions
 from games.tournaments.entrants import Entrant
 from games.tournaments.round_robin import snake_groups
@@ -138,8 +138,8 @@ def _rating(kind: str, user) -> float:
 
 def tournament_join(*, tournament_id: int, user, choice: dict | None = None) -> TournamentEntry:
     """Enter a tournament that has not started (an invitation-only one only when invited),
-    with what the game asks a player to choose (the CCG's deck), and only with the rating and
-    the reliability it asks."""
+    with what the game asks a player to choose (the CCG's deck). A bot account enters only a
+    practice one, and a player enters only with the rating and the reliability it asks."""
     with transaction.atomic():
         tournament = _locked(tournament_id)
         if tournament.status != Status.OPEN:
@@ -149,6 +149,9 @@ def tournament_join(*, tournament_id: int, user, choice: dict | None = None) -> 
             raise ServiceError("You are already in this tournament.")
         if tournament.invitation_only and entry is None:
             raise NotAllowed("This tournament is by invitation only.")
+        if tournament.rated and access.bot_ids([user.pk]):
+            raise ServiceError("Bot accounts enter only practice (unrated) tournaments: no person's rating "
+                               "moves in a game against a program.")
         if tournament.min_rating is not None and _rating(tournament.kind, user) < tournament.min_rating:
             raise ServiceError(f"This tournament wants a rating of at least {tournament.min_rating} in "
                                f"{registry.get(tournament.kind).name}.")

@@ -1,15 +1,17 @@
-"""Who may enter a tournament, and leaving before the start: a minimum rating and a minimum
-reliability refuse a player below them with words that say why (through the API and the
-pages), and a player who leaves before the start loses their entry, or keeps their
-invitation in an invitation-only tournament."""
+"""Who may enter a tournament or a ladder, and leaving before the start: a minimum rating and
+a minimum reliability refuse a player below them with words that say why (through the API
+and the pages), bot accounts stay out of rated tournaments and rated ladders, and a player
+who leaves before the start loses their entry, or keeps their invitation in an
+invitation-only tournament."""
 from __future__ import annotations
 
 import pytest
 
-from games.models import Rating, Seat, Tournament, TournamentEntry
+from games.models import Ladder, LadderRung, Rating, Seat, Tournament, TournamentEntry
 from games.players import ratings
 from games.table import services as table
-from games.tournaments import services
+from games.tournaments import ladders, services
+from grailsite.accounts.models import Profile
 from grailsite.errors import ServiceError
 from tests.platform.tournament_helpers import commit, rounds_inline  # noqa: F401 (fixtures)
 
@@ -117,6 +119,38 @@ def test_a_minimum_rating_refuses_a_player_below_it_at_the_join(client, make_use
     client.force_login(strong)
     assert commit(_post, client, f"/api/tournaments/{tid}/join/").status_code == 200
     assert [e.user for e in TournamentEntry.objects.filter(tournament_id=tid)] == [strong]
+
+
+# --- bot accounts ---------------------------------------------------------------------------
+
+def _bot(make_user, name="robot"):
+    bot = make_user(name)
+    Profile.objects.filter(user=bot).update(is_bot=True)
+    return bot
+
+
+def test_a_bot_account_enters_only_practice_tournaments(client, make_user, commit):
+    bot = _bot(make_user)
+    client.force_login(make_user("merlin"))
+    rated = _post(client, "/api/tournaments/", DUEL).json()["id"]
+    practice = _post(client, "/api/tournaments/", {**DUEL, "rated": False}).json()["id"]
+    client.force_login(bot)
+    refused = _post(client, f"/api/tournaments/{rated}/join/")
+    assert refused.status_code == 400 and "Bot accounts enter only practice (unrated) tournaments" in _error(refused)
+    assert not TournamentEntry.objects.filter(tournament_id=rated).exists()
+    assert commit(_post, client, f"/api/tournaments/{practice}/join/").status_code == 200
+
+
+def test_a_bot_account_may_not_join_a_rated_ladder(client, make_user):
+    bot = _bot(make_user)
+    with pytest.raises(ServiceError, match="Bot accounts may not join a rated ladder"):
+        ladders.ladder_join(kind="duel", user=bot)
+    client.force_login(bot)
+    answer = client.post("/ladders/duel/join/", follow=True).content.decode()
+    assert "Bot accounts may not join a rated ladder" in answer
+    assert not LadderRung.objects.exists()
+    Ladder.objects.update_or_create(kind="duel", defaults={"rated": False})
+    assert ladders.ladder_join(kind="duel", user=bot).position == 1
 
 
 # --- leaving before the start ----------------------------------------------------------------
