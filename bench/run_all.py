@@ -13,6 +13,9 @@ RUNS = [
     ["move_offered.py"],
     ["computer_players.py", "--games", "200"],
     ["card_search.py"],
+    # a Swiss round of 1,000 players and tables for 600; then a tournament page's statements
+    ["tournaments.py"],
+    ["tournaments.py", "--page"],
     ["move_roundtrip.py", "--games", "40", "--seconds", "15"],
     ["move_roundtrip.py", "--games", "40", "--seconds", "15", "--rate", "200"],
     ["spectators.py", "--spectators", "500", "--moves", "10"],

@@ -448,6 +448,9 @@ class Tournament(models.Model):
     invitation_only = models.BooleanField(default=False)
     # Entrants' rating (games/players/ratings.py's display) in this game must be at least this.
     min_rating = models.IntegerField(null=True, blank=True)
+    # Entrants must have finished at least this share of their recent games, in per cent (0:
+    # anyone), as a table may ask (Match.min_reliability; games/table/reliability.py).
+    min_reliability = models.PositiveSmallIntegerField(default=0)
     # When the sweep starts it, if the organiser has not (None: the organiser starts it).
     starts_at = models.DateTimeField(null=True, blank=True)
     current_round = models.PositiveSmallIntegerField(default=0)
@@ -469,6 +472,7 @@ class Tournament(models.Model):
             models.CheckConstraint(condition=Q(table_size__gte=2) & Q(table_size__lte=16),
                                    name="tournament_table_size_range"),
             models.CheckConstraint(condition=Q(rounds__gte=1) & Q(rounds__lte=64), name="tournament_rounds_range"),
+            models.CheckConstraint(condition=Q(min_reliability__lte=100), name="tournament_min_reliability_range"),
         ]
         # The sweep's question: which open tournaments are due to start?
         indexes = [models.Index(fields=["starts_at"], condition=Q(status="open", starts_at__isnull=False),

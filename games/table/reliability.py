@@ -88,9 +88,15 @@ def of_many(user_ids, *, now=None) -> dict[int, Reliability]:
     return out
 
 
-def refusal_text(minimum: int, record: Reliability, *, who: str = "you") -> str:
-    """The words of a refusal: what the table asks and what the record says."""
-    asked = f"This table asks for players who finished at least {minimum} % of their games"
+def choices_in_words() -> list[tuple[int, str]]:
+    """The minimums a form offers, in words (a new game's and a tournament's)."""
+    return [(c, "Anyone" if not c else f"At least {c} % finished") for c in CHOICES]
+
+
+def refusal_text(minimum: int, record: Reliability, *, who: str = "you", asker: str = "This table") -> str:
+    """The words of a refusal: what the table (or ``asker``: a tournament) asks and what the
+    record says."""
+    asked = f"{asker} asks for players who finished at least {minimum} % of their games"
     if who == "you":
         return (f"{asked}; you finished {record.percent} % of your last {record.games} "
                 f"(games that ended in the last {WINDOW.days} days).")

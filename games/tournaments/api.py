@@ -48,6 +48,9 @@ class TournamentCreateIn(In):
     invitation_only: bool = False
     invite: list[Username] = Field(default_factory=list, max_length=services.MAX_PLAYERS)
     min_rating: int | None = Field(None, ge=0, le=services.MAX_RATING)
+    min_reliability: Literal[0, 80, 90, 95] = Field(0, description="Only players who finished at least this per "
+                                                                   "cent of their recent games may enter "
+                                                                   "(docs/ratings.md).")
     starts_at: datetime | None = Field(None, strict=False, description="ISO 8601; the sweep starts it then.")
 
 
@@ -122,6 +125,7 @@ class TournamentOut(TournamentSummaryOut):
     clock: ClockOut
     round_days: int
     min_rating: int | None
+    min_reliability: int
     note: str
     version: int
     tie_breaks: list[str]
@@ -159,7 +163,8 @@ def tournament_payload(tournament) -> dict:
                                  for g in found.games_of(r)]})
     return {**_summary(tournament, len(counted)), "table_size": tournament.table_size,
             "clock": {"kind": tournament.clock, "amount": tournament.clock_amount},
-            "round_days": tournament.round_days, "min_rating": tournament.min_rating, "note": tournament.note,
+            "round_days": tournament.round_days, "min_rating": tournament.min_rating,
+            "min_reliability": tournament.min_reliability, "note": tournament.note,
             "version": tournament.version, "tie_breaks": TIE_BREAKS[selectors.games_of_two(tournament)],
             "entrants": [{"name": e.name, "status": e.status, "computer": bool(e.computer)}
                          for e in found.entries.values()],
@@ -196,7 +201,8 @@ def tournament_create(request, body: TournamentCreateIn):
         organiser=request.user, kind=body.kind, format=body.format, name=body.name, rounds=body.rounds,
         table_size=body.table_size, max_players=body.max_players, clock_kind=body.clock.kind,
         clock_amount=body.clock.amount, round_days=body.round_days, rated=body.rated,
-        invitation_only=body.invitation_only, invite=body.invite, min_rating=body.min_rating, starts_at=body.starts_at)
+        invitation_only=body.invitation_only, invite=body.invite, min_rating=body.min_rating,
+        min_reliability=body.min_reliability, starts_at=body.starts_at)
     return Status(201, tournament_payload(_get(tournament.pk)))
 
 

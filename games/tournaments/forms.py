@@ -6,6 +6,7 @@ from django import forms
 
 from games import registry
 from games.models import Tournament
+from games.table import reliability
 from games.tournaments import services
 
 
@@ -32,6 +33,12 @@ class TournamentCreateForm(forms.Form):
     invite = forms.CharField(required=False, help_text="Invitation only: usernames, separated by commas.")
     min_rating = forms.IntegerField(min_value=0, max_value=services.MAX_RATING, required=False,
                                     label="Minimum rating")
+    min_reliability = forms.TypedChoiceField(
+        coerce=int, initial=0, required=False, empty_value=0, label="Players who finish their games",
+        choices=reliability.choices_in_words(),
+        help_text=f"Only players who finished this share of their games of the last {reliability.WINDOW.days} days "
+                  "(without running out of time or walking out) may enter, invited or not. "
+                  f"Players with fewer than {reliability.MIN_GAMES} such games may always enter.")
     starts_at = forms.DateTimeField(required=False, label="Start time (UTC)",
                                     help_text="Left empty, the organiser starts it. Format: 2027-01-31 18:00.")
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games import registry
 from games.models import Ladder, LadderChallenge, LadderRung, Match
-from games.table import services as table, unit_of_work
+from games.table import access, services as table, unit_of_work
 from games.tournaments import ladder as rules, selectors, versions
 from grailsite.errors import NotFound, ServiceError
 
@@ -55,11 +55,15 @@ def _rewrite(ladder: Ladder, rungs: list[LadderRung], order: list[int]) -> None:
 
 
 def ladder_join(*, kind: str, user, choice: dict | None = None) -> LadderRung:
-    """Join at the bottom rung, with what the game asks a player to choose (the CCG's deck)."""
+    """Join at the bottom rung, with what the game asks a player to choose (the CCG's deck).
+    A bot account joins only a ladder that is not rated."""
     with transaction.atomic():
         ladder = _ladder(kind, lock=True)
         if LadderRung.objects.filter(ladder=ladder, user=user).exists():
             raise ServiceError("You are on this ladder already.")
+        if ladder.rated and access.bot_ids([user.pk]):
+            raise ServiceError("Bot accounts may not join a rated ladder: no person's rating moves in a game "
+                               "against a program.")
         try:
             chosen = registry.room(kind).seat_choice(user, choice or {})
         except ValueError as exc:

@@ -14,7 +14,7 @@ from django.utils import timezone
 from games import registry
 from games.models import Match, Rating, Tournament, TournamentEntry, TournamentGame, TournamentRound
 from games.players.ratings import NEW_DISPLAY
-from games.table import clock, computers, services as table
+from games.table import access, clock, computers, reliability, services as table
 from games.tournaments import notices, rounds, versions
 from games.tournaments.entrants import Entrant
 from games.tournaments.round_robin import snake_groups
@@ -41,11 +41,13 @@ CLOCKS = ("days", "hours", "minutes")
 def tournament_create(*, organiser, kind: str, format: str, name: str = "", rounds: int = 3, table_size: int = 2,
                       max_players: int = 64, clock_kind: str = "days", clock_amount: int = 3, round_days: int = 14,
                       rated: bool = True, invitation_only: bool = False, invite=(), min_rating: int | None = None,
-                      starts_at: datetime | None = None) -> Tournament:
+                      min_reliability: int = 0, starts_at: datetime | None = None) -> Tournament:
     """A new tournament taking entries. The format decides what ``table_size`` means (Swiss:
     2; tables: the players at a table; round robin: the players in a group) and whether
     ``rounds`` is the organiser's (Swiss, tables) or the schedule's (round robin, set at the
-    start). ``invite``: the players of an invitation-only tournament."""
+    start). ``invite``: the players of an invitation-only tournament. ``min_reliability``:
+    only players who finished at least this share of their recent games may enter (one of
+    games/table/reliability.py's ``CHOICES``, as a table may ask)."""
     try:
         game = registry.get(kind)
     except LookupError:
@@ -69,6 +71,9 @@ def tournament_create(*, organiser, kind: str, format: str, name: str = "", roun
         raise ServiceError(f"A round lasts 1 to {MAX_ROUND_DAYS} days.")
     if min_rating is not None and not 0 <= min_rating <= MAX_RATING:
         raise ServiceError(f"The minimum rating is 0 to {MAX_RATING}.")
+    if isinstance(min_reliability, bool) or min_reliability not in reliability.CHOICES:
+        raise ServiceError("A tournament asks for a reliability of "
+                           f"{', '.join(f'{c} %' for c in reliability.CHOICES)}.")
     if starts_at is not None and timezone.is_naive(starts_at):
         starts_at = timezone.make_aware(starts_at, tz.utc)  # a time without a zone is UTC
     if starts_at is not None and starts_at <= timezone.now():
@@ -84,7 +89,7 @@ def tournament_create(*, organiser, kind: str, format: str, name: str = "", roun
             name=(name.strip() or f"{game.name} {label}")[:80], kind=kind, format=format, organiser=organiser,
             rounds=rounds, table_size=table_size, max_players=max_players, clock=clock_kind,
             clock_amount=clock_amount, round_days=round_days, rated=rated, invitation_only=invitation_only,
-            min_rating=min_rating, starts_at=starts_at)
+            min_rating=min_rating, min_reliability=min_reliability, starts_at=starts_at)
         TournamentEntry.objects.bulk_create([TournamentEntry(tournament=tournament, user=u, status=Entered.INVITED)
                                              for u in invitees])
         notices.invited(tournament, invitees)
@@ -133,7 +138,8 @@ def _rating(kind: str, user) -> float:
 
 def tournament_join(*, tournament_id: int, user, choice: dict | None = None) -> TournamentEntry:
     """Enter a tournament that has not started (an invitation-only one only when invited),
-    with what the game asks a player to choose (the CCG's deck)."""
+    with what the game asks a player to choose (the CCG's deck). A bot account enters only a
+    practice one, and a player enters only with the rating and the reliability it asks."""
     with transaction.atomic():
         tournament = _locked(tournament_id)
         if tournament.status != Status.OPEN:
@@ -143,9 +149,13 @@ def tournament_join(*, tournament_id: int, user, choice: dict | None = None) -> 
             raise ServiceError("You are already in this tournament.")
         if tournament.invitation_only and entry is None:
             raise NotAllowed("This tournament is by invitation only.")
+        if tournament.rated and access.bot_ids([user.pk]):
+            raise ServiceError("Bot accounts enter only practice (unrated) tournaments: no person's rating "
+                               "moves in a game against a program.")
         if tournament.min_rating is not None and _rating(tournament.kind, user) < tournament.min_rating:
             raise ServiceError(f"This tournament wants a rating of at least {tournament.min_rating} in "
                                f"{registry.get(tournament.kind).name}.")
+        _check_reliability(tournament, user)
         if _entered(tournament) >= tournament.max_players:
             raise ServiceError("This tournament is full.")
         try:
@@ -158,6 +168,16 @@ def tournament_join(*, tournament_id: int, user, choice: dict | None = None) -> 
         entry.save()
         versions.bump(tournament)
     return entry
+
+
+def _check_reliability(tournament: Tournament, user) -> None:
+    """Refuse a player whose record falls short of the tournament's minimum (one statement,
+    asked only when it has one)."""
+    if not tournament.min_reliability:
+        return
+    record = reliability.of(user.pk)
+    if not record.meets(tournament.min_reliability):
+        raise ServiceError(reliability.refusal_text(tournament.min_reliability, record, asker="This tournament"))
 
 
 def tournament_add_computer(*, tournament_id: int, user, level: str) -> TournamentEntry:

@@ -42,7 +42,7 @@ def tournament_new(request):
                 rounds=data["rounds"], table_size=data["table_size"], max_players=data["max_players"],
                 clock_kind=data["clock_kind"], clock_amount=data["clock_amount"], round_days=data["round_days"],
                 rated=data["rated"], invitation_only=data["invitation_only"], invite=form.invitees(),
-                min_rating=data["min_rating"], starts_at=data["starts_at"])
+                min_rating=data["min_rating"], min_reliability=data["min_reliability"], starts_at=data["starts_at"])
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:

@@ -30,7 +30,7 @@ class MatchCreateForm(forms.Form):
         help_text="The result moves the players' ratings. Only games where every seat is a person are rated.")
     min_reliability = forms.TypedChoiceField(
         coerce=int, initial=0, required=False, empty_value=0, label="Players who finish their games",
-        choices=[(c, "Anyone" if not c else f"At least {c} % finished") for c in reliability.CHOICES],
+        choices=reliability.choices_in_words(),
         help_text=f"Only players who finished this share of their games of the last {reliability.WINDOW.days} days "
                   "(without running out of time or walking out) may join or accept an invitation. "
                   f"Players with fewer than {reliability.MIN_GAMES} such games may always join.")

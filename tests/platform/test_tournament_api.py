@@ -1,11 +1,13 @@
 """The tournaments' API and pages at their edges: bounded input refused with a 4xx (never a
 500), who may do what, computer players only in practice tournaments, the pages and what a
-tournament game's page says of it, and where a tournament's notice leads."""
+tournament game's page says of it, and where a tournament's notice leads (a push, the e-mail
+digest)."""
 from __future__ import annotations
 
 import pytest
+from django.core import mail
 
-from games.inbox import push
+from games.inbox import emails, push
 from games.models import Notification, Tournament, TournamentEntry, TournamentGame
 from games.tournaments import services
 from tests.platform.tournament_helpers import commit, rounds_inline  # noqa: F401 (fixtures)
@@ -168,3 +170,14 @@ def test_a_tournament_notice_leads_to_the_tournament(make_user, commit):
     notice = Notification.objects.get(kind="tournament")
     assert notice.match_id is None and push._url_for(notice) == f"/tournaments/{t.pk}/"
     assert "Tournament news" in push.payload_for([notice])
+
+
+def test_the_email_digest_links_a_tournament_notice_to_the_tournament(settings, make_user):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    merlin, arthur = make_user("merlin"), make_user("arthur")
+    t = services.tournament_create(organiser=merlin, kind="duel", format="swiss", rounds=1, max_players=2,
+                                   invitation_only=True, invite=["arthur"])
+    assert emails.notification_emails_send() == 1
+    [message] = [m for m in mail.outbox if m.to == [arthur.email]]
+    assert "invites you" in message.body
+    assert f"{settings.SITE_URL}/tournaments/{t.pk}/\n" in message.body

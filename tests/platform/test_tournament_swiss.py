@@ -1,7 +1,7 @@
 """A Swiss of Grail Duel run to its end through the JSON API: entered, started, each round's
-games played by legal moves through the services, the next round paired in the after-commit
-work of the round's last game (no sweep), and every pairing checked (no rematch, score
-groups, byes with an odd field or after a withdrawal)."""
+games played by legal moves posted to the moves API, the next round paired in the
+after-commit work of the round's last game (no sweep), and every pairing checked (no
+rematch, score groups, byes with an odd field or after a withdrawal)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -9,9 +9,9 @@ from itertools import accumulate
 
 import pytest
 
-from games.models import Match, Notification, RatingChange, Tournament, TournamentGame
+from games.models import Match, MoveRecord, Notification, RatingChange, Tournament, TournamentGame
 from games.tournaments import selectors, services
-from tests.platform.tournament_helpers import commit, play_out, rounds_inline  # noqa: F401 (fixtures)
+from tests.platform.tournament_helpers import ThroughApi, commit, play_out, rounds_inline  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rounds_inline")]
 
@@ -75,6 +75,7 @@ def test_an_eight_player_swiss_of_grail_duel_runs_to_its_end_through_the_api(cli
     assert started.status_code == 200 and started.json()["current_round"] == 1
 
     played: set = set()
+    moves_api = ThroughApi(client)
     for number in (1, 2, 3):
         detail = client.get(f"/api/tournaments/{tid}/").json()
         assert detail["current_round"] == number, "the round was paired as its last game ended"
@@ -89,7 +90,7 @@ def test_an_eight_player_swiss_of_grail_duel_runs_to_its_end_through_the_api(cli
         assert all(abs(score[g["players"][0]] - score[g["players"][1]]) <= 1 for g in games)
         for n, g in enumerate(games):
             assert g["result"] is None
-            play_out(g["id"], commit, seed=number * 10 + n)
+            play_out(g["id"], commit, seed=number * 10 + n, send=moves_api)
 
     final = client.get(f"/api/tournaments/{tid}/").json()
     assert final["status"] == "finished" and final["current_round"] == 3
@@ -102,6 +103,7 @@ def test_an_eight_player_swiss_of_grail_duel_runs_to_its_end_through_the_api(cli
     # Each game is an ordinary rated game of the tournament, and says so.
     matches = Match.objects.filter(tournament_game__tournament_id=tid)
     assert matches.count() == 12 and all(m.competition == "tournament" and m.rated for m in matches)
+    assert MoveRecord.objects.filter(match__in=matches).count() == moves_api.posted > 0, "every move came by the API"
     assert RatingChange.objects.filter(match__in=matches).count() == 24
     # Everyone was told of each round's game and of their place at the end.
     for knight in knights:
