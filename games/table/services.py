@@ -883,6 +883,8 @@ def _rule_time_out(match: Match, seats: list[Seat], seat: Seat, game) -> None:
         return
     if ruling.verdict in (referee.FORFEIT, referee.LEAVE):
         ends = "loses the game" if ruling.verdict == referee.FORFEIT else "leaves the game"
+        if ruling.verdict == referee.LEAVE:
+            _walked_out(seat)
         lead = [Event("timeout", f"Seat {index + 1} {ruling.why}, and {ends}.", data={"seat": index}).as_dict()]
         _apply(match, seats, index, {"type": "resign"}, user=None, key=f"timeout-resign-{index}-{match.version}",
                by_timeout=True, lead_events=lead, reason=f"Seat {index + 1} {ruling.why}.")
@@ -910,6 +912,15 @@ def _rule_time_out(match: Match, seats: list[Seat], seat: Seat, game) -> None:
     _apply_auto_moves(match, seats)
     if former is not None:
         _notify(former, match, Notification.Kind.TIMEOUT, _timeout_text(game.name, match, described, seats))
+
+
+def _walked_out(seat: Seat) -> None:
+    """Mark a seat the clock sends out of a game of three or more before its leaving is
+    applied: when that leave ends the game, the end is rated in the same transaction and
+    ``_mark_out`` (which marks leavers of a game that goes on) never runs, yet the leaver
+    still ranks below those who played it out, and their reliability counts it."""
+    seat.walked_out = True
+    seat.save(update_fields=["walked_out"])
 
 
 def _computer_may_take(match: Match) -> bool:

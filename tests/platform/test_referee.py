@@ -179,6 +179,21 @@ def test_where_no_computer_may_inherit_the_seat_the_late_player_leaves(make_matc
     assert record.events[0]["text"] == f"Seat {late + 1} ran out of time, and leaves the game."
 
 
+def test_a_seat_the_clock_sends_out_ranks_below_the_others_when_its_leaving_ends_the_game(make_match):
+    """In the test game a resignation ends the game: the clock's leave is its last move, and
+    the game is rated there. The late player walked out all the same, and ranks last."""
+    match, users = make_match(kind="secret", seats=3, clock_kind="days", clock_amount=1, takeover_after=1)
+    seated_players_moved(match)
+    late = _to_move(match)
+    assert _expire(match, late)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert Seat.objects.get(match=match, index=late).walked_out
+    assert not Seat.objects.filter(match=match, walked_out=True).exclude(index=late).exists()
+    ranks = {c.user_id: c.rank for c in RatingChange.objects.filter(match=match)}
+    assert ranks == {u.pk: 2 if i == late else 1 for i, u in enumerate(users)}
+
+
 def test_a_late_joiner_who_leaves_at_once_does_not_abort_the_game(make_match, make_user):
     match, users = make_match(kind="fluxx", seats=2, options={"late_joiners": True})
     seated_players_moved(match)
