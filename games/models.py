@@ -201,7 +201,8 @@ class Seat(models.Model):
     ran_out = models.BooleanField(default=False)
     joined_late = models.BooleanField(default=False)
     # This seat's person left a game of three or more that went on without them: they resigned
-    # out of it, or the clock sent them out (services._mark_out). With ``ran_out`` and
+    # out of it, or the clock sent them out (services._mark_out); or the clock sent them out
+    # and their leaving ended the game (services._walked_out). With ``ran_out`` and
     # ``left_by`` (a computer player took the seat) it is what their reliability counts
     # (games/table/reliability.py); the ratings rank such a player last (games/players/ratings.py).
     walked_out = models.BooleanField(default=False)

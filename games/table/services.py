@@ -415,9 +415,17 @@ def move_submit_locked(match: Match, seats: list[Seat], earlier, *, user, move: 
 
 
 def _refusal_words(game, state, seat: int, move: dict, refusal: str) -> str:
-    """The reason a person reads for a move the rules do not offer them: the rules' own when
-    they have one ("It is not your turn.", "That unit is frozen this turn."), which says more
-    than "not open to you"; else the offer's (a field the rules do not take: "timed_out")."""
+    """The reason a person reads for a move the rules do not offer them. A move that is an
+    offered one plus fields of the site's own (the clock's "timed_out") is told which field
+    is not theirs to send: the rules would call the whole move "not open", though the plain
+    move is. Otherwise the rules' own words when they have one ("It is not your turn.",
+    "That unit is frozen this turn."), which say more than "not open to you"; else the offer's."""
+    extra = _fields_not_offered(game, state, seat, move)
+    if extra:
+        named = " and ".join(f"'{name}'" for name in extra)
+        if len(extra) == 1:
+            return f"{named} is not the player's to send: the move is open to you without it."
+        return f"{named} are not the player's to send: the move is open to you without them."
     try:
         game.apply(state, seat, move)
     except IllegalMove as exc:
@@ -425,6 +433,24 @@ def _refusal_words(game, state, seat: int, move: dict, refusal: str) -> str:
     except Exception:  # noqa: BLE001 - a move no rule expected: the offer's words will do
         return refusal
     return refusal
+
+
+def _fields_not_offered(game, state, seat: int, move: dict) -> list[str]:
+    """The fields of ``move`` beyond those of a move the rules offer ``seat`` now, when
+    leaving them out makes it that offered move; [] when no listed move is so contained."""
+    try:
+        candidates = game.offered_candidates(state, seat, move)
+    except Exception:  # noqa: BLE001 - a move the listing cannot read has no such near miss
+        return []
+    for candidate in candidates:
+        if not isinstance(candidate, dict) or candidate.get("type") != move.get("type"):
+            continue
+        if not set(candidate) < set(move):
+            continue
+        plain = {name: move[name] for name in candidate}
+        if game.offered(state, seat, plain) is None:
+            return sorted(set(move) - set(candidate))
+    return []
 
 
 def _opening_events(match: Match, game) -> list[dict]:
@@ -857,6 +883,8 @@ def _rule_time_out(match: Match, seats: list[Seat], seat: Seat, game) -> None:
         return
     if ruling.verdict in (referee.FORFEIT, referee.LEAVE):
         ends = "loses the game" if ruling.verdict == referee.FORFEIT else "leaves the game"
+        if ruling.verdict == referee.LEAVE:
+            _walked_out(seat)
         lead = [Event("timeout", f"Seat {index + 1} {ruling.why}, and {ends}.", data={"seat": index}).as_dict()]
         _apply(match, seats, index, {"type": "resign"}, user=None, key=f"timeout-resign-{index}-{match.version}",
                by_timeout=True, lead_events=lead, reason=f"Seat {index + 1} {ruling.why}.")
@@ -884,6 +912,15 @@ def _rule_time_out(match: Match, seats: list[Seat], seat: Seat, game) -> None:
     _apply_auto_moves(match, seats)
     if former is not None:
         _notify(former, match, Notification.Kind.TIMEOUT, _timeout_text(game.name, match, described, seats))
+
+
+def _walked_out(seat: Seat) -> None:
+    """Mark a seat the clock sends out of a game of three or more before its leaving is
+    applied: when that leave ends the game, the end is rated in the same transaction and
+    ``_mark_out`` (which marks leavers of a game that goes on) never runs, yet the leaver
+    still ranks below those who played it out, and their reliability counts it."""
+    seat.walked_out = True
+    seat.save(update_fields=["walked_out"])
 
 
 def _computer_may_take(match: Match) -> bool:

@@ -4,6 +4,7 @@ hover in the viewer's own time zone and language format."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 from django.utils import timezone
@@ -55,10 +56,19 @@ def test_a_minutes_clock_says_minutes_left_and_the_moment_in_my_zone_and_languag
     assert errors == []
 
 
-def test_a_days_clock_says_days_left(live_url, new_page, make_user):
+def _hours_shown(page) -> int:
+    shown = re.fullmatch(r"(\d+) days?(?: (\d+) h)? left", page.locator(CHIP).inner_text())
+    assert shown, page.locator(CHIP).inner_text()
+    return int(shown[1]) * 24 + int(shown[2] or 0)
+
+
+def test_a_days_clock_says_days_left_and_the_other_player_may_add_a_day(live_url, new_page, make_user):
     match, alice = _duel(make_user, clock_kind="days", clock_amount=3)
     page, errors = new_page(), []
-    _open(page, live_url, alice, match, errors)
+    # Bob looks on while alice (seat 0) is to move: her clock carries his "+ time" button.
+    bob = match.seats.get(index=1).user
+    assert match.seats.get(index=0).waiting_for == "turn"
+    _open(page, live_url, bob, match, errors)
     # A days clock's deadline may fall past a weekend pause, so the words are read against the
     # deadline the server set rather than a fixed "2 days 23 h".
     shown = re.fullmatch(r"(\d+) days?(?: (\d+) h)? left", page.locator(CHIP).inner_text())
@@ -69,4 +79,14 @@ def test_a_days_clock_says_days_left(live_url, new_page, make_user):
     assert hours_left - 1.1 < hours_shown <= hours_left + 0.1, (hours_shown, hours_left)
     assert hours_shown >= 24 * 2  # a three-day clock reads in days
     assert not re.search(r"\d+/\d+/\d{4}", page.inner_text("body"))  # no "11/27/2026"
+
+    # "+ time" gives alice the game's time for a move, at most a day: the server's deadline
+    # moves a day later, and the page, told over its socket, shows a day more left.
+    page.click("[data-testid=add-time-0]")
+    page.wait_for_function(
+        "([sel, before]) => { const m = /(\\d+) days?(?: (\\d+) h)? left/.exec(document.querySelector(sel).textContent);"
+        " return m && +m[1] * 24 + +(m[2] || 0) >= before + 23; }", arg=[CHIP, hours_shown])
+    assert Seat.objects.get(match=match, index=0).deadline == deadline + timedelta(days=1)
+    assert hours_shown + 23 <= _hours_shown(page) <= hours_shown + 24
+    assert page.evaluate("window.__sameDocument") is True  # no reload: the frame brought it
     assert errors == []

@@ -103,3 +103,34 @@ def test_an_unanswered_response_window_passes_through_the_worker(worker, table):
     record = MoveRecord.objects.get(match=match, by_timeout=True)
     assert record.move == {"type": "pass"} and record.seat == seat.index
     assert Match.objects.get(pk=match.pk).version > match.version
+
+
+def test_three_players_a_seat_out_of_time_leaves_with_its_stake_in_the_ante(make_user):
+    """With three players and real antes no computer takes a late seat (it would stake the
+    person's cards in a doubled ante without them): at the table's limit the seat leaves, its
+    cards stay in the ante as after a resignation, and the game goes on for the other two."""
+    from games.models import Seat
+    from tests.conftest import seated_players_moved
+
+    ensure_card_database()
+    users = [make_user(name) for name in ("alice", "bob", "carol")]
+    decks = [prepared_player(user, spare=i) for i, user in enumerate(users)]
+    match = services.match_create(creator=users[0], kind="ccg", num_seats=3, invite=[u.username for u in users[1:]],
+                                  seed=3, creator_choice={"deck": decks[0].pk}, clock_kind="days", clock_amount=1,
+                                  takeover_after=1)
+    for user, deck in zip(users[1:], decks[1:]):
+        services.match_join(match_id=match.pk, user=user, choice={"deck": str(deck.pk)})
+    match = drive(match, users, until=lambda m: GAME.pending(m.state)[0].kind == "turn")
+    seated_players_moved(match)
+    late = GAME.pending(match.state)[0].seat
+    staked = AnteStake.objects.filter(match_id=str(match.pk), user=users[late], status=AnteStake.Status.HELD).count()
+    assert staked == 1  # the cut put one of the late player's cards into the ante
+    Seat.objects.filter(match=match, index=late).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert services.deadline_expire(match_id=match.pk, seat_index=late)
+    match.refresh_from_db()
+    seat = Seat.objects.get(match=match, index=late)
+    assert match.status == Match.Status.ACTIVE
+    assert (seat.user, seat.computer, seat.left_by, seat.walked_out) == (users[late], "", None, True)
+    assert MoveRecord.objects.get(match=match, by_timeout=True).move == {"type": "resign"}
+    assert AnteStake.objects.filter(match_id=str(match.pk), user=users[late],
+                                    status=AnteStake.Status.HELD).count() == staked

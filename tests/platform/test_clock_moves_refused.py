@@ -27,6 +27,7 @@ from tests.platform.wsclient import communicator, next_state, session_cookie
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 KINDS = ("duel", "cupquest", "fluxx", "camelot", "ccg")
+NOT_YOURS = "'timed_out' is not the player's to send: the move is open to you without it."
 
 
 def _started(kind: str, make_match, players):  # noqa: F811 (the fixture)
@@ -90,9 +91,15 @@ def test_the_clocks_move_sent_by_the_seats_player_is_refused(kind, make_match, p
                              content_type="application/json")
         assert answer.status_code == 422, (kind, move, answer.content)
         assert answer.json()["error"]["code"] == "illegal_move"
+        if move is marked and clock_move != marked:
+            # Only the clock's mark stands between the move and an offered one: the player is
+            # told that field is not theirs, not that the move is closed to them.
+            assert answer.json()["error"]["message"] == NOT_YOURS, (kind, answer.content)
         assert _unchanged(match) == before
         refused = asyncio.run(_refused_over_the_socket(match, users[seat], move))
         assert refused["type"] == "refused", (kind, move, refused)
+        assert (refused["status"], refused["error"]["code"]) == (422, "illegal_move"), (kind, move, refused)
+        assert refused["error"]["message"] == answer.json()["error"]["message"]
         assert _unchanged(match) == before
     # The seat's own ordinary move still goes through: only the clock's mark was refused.
     plain = game.legal_moves(match.state, seat)[0]

@@ -179,6 +179,21 @@ def test_where_no_computer_may_inherit_the_seat_the_late_player_leaves(make_matc
     assert record.events[0]["text"] == f"Seat {late + 1} ran out of time, and leaves the game."
 
 
+def test_a_seat_the_clock_sends_out_ranks_below_the_others_when_its_leaving_ends_the_game(make_match):
+    """In the test game a resignation ends the game: the clock's leave is its last move, and
+    the game is rated there. The late player walked out all the same, and ranks last."""
+    match, users = make_match(kind="secret", seats=3, clock_kind="days", clock_amount=1, takeover_after=1)
+    seated_players_moved(match)
+    late = _to_move(match)
+    assert _expire(match, late)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert Seat.objects.get(match=match, index=late).walked_out
+    assert not Seat.objects.filter(match=match, walked_out=True).exclude(index=late).exists()
+    ranks = {c.user_id: c.rank for c in RatingChange.objects.filter(match=match)}
+    assert ranks == {u.pk: 2 if i == late else 1 for i, u in enumerate(users)}
+
+
 def test_a_late_joiner_who_leaves_at_once_does_not_abort_the_game(make_match, make_user):
     match, users = make_match(kind="fluxx", seats=2, options={"late_joiners": True})
     seated_players_moved(match)
@@ -252,3 +267,54 @@ def test_a_resignation_sent_as_a_move_is_no_move_of_ones_own(make_match):
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.outcome["winners"] == [1 - mover]
     assert Seat.objects.get(match=match, index=mover).own_moves == 1
+
+
+# --- seats stored before the referee counted them (migration 0024) ----------------------------
+
+def test_a_seat_taken_over_counts_its_persons_moves_and_time_outs_after_the_backfill(make_match):
+    """Migration 0018 counted own moves only for seats a person still held: a seat a computer
+    took over kept 0, and its rated game was refused by the ratings ("made no move of their
+    own"). The backfill counts them from the log, and marks the time-outs on the seat's own
+    turn that the log shows (replayed: the log does not say which wait the clock answered)."""
+    import importlib
+
+    from django.apps import apps
+
+    from games.players import ratings
+
+    backfill = importlib.import_module("games.migrations.0024_seat_backfill")
+    match, users = make_match(kind="cupquest", seats=3, clock_kind="hours", clock_amount=12)
+    late = _to_move(match)
+    others = [u for i, u in enumerate(users) if i != late]
+    seated_players_moved(match, *others)
+    _play(match, users)  # the late player's one move of their own
+    _until_turn_of(match, users, late)
+    assert _expire(match, late)
+
+    # A game in play, as stored before the referee: the run of time-outs comes back from the log.
+    Seat.objects.filter(match=match, index=late).update(ran_out=False, timeouts_in_row=0)
+    assert backfill.mark_time_outs(apps) == 1
+    seat = Seat.objects.get(match=match, index=late)
+    assert (seat.ran_out, seat.timeouts_in_row) == (True, 1)
+
+    _until_turn_of(match, users, late)
+    assert _expire(match, late)  # the second in a row: a computer player takes the seat
+    seat = Seat.objects.get(match=match, index=late)
+    assert (seat.user, seat.left_by, seat.own_moves) == (None, users[late], 1)
+    Seat.objects.filter(pk=seat.pk).update(own_moves=0, ran_out=False)  # as 0018 left such a seat
+    for other in others:  # the others leave too: the game ends, rated, with the taken-over seat in it
+        services.match_resign(match_id=match.pk, user=other)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.rated
+    assert match.outcome["not_rated"] == f"Not rated: Seat {late + 1} made no move of their own."
+    assert ratings.recompute().not_counted[match.pk] == f"Seat {late + 1} made no move of their own"
+
+    assert backfill.count_left_seats_moves(apps) == 1
+    assert backfill.mark_time_outs(apps) == 1
+    seat = Seat.objects.get(match=match, index=late)
+    assert (seat.own_moves, seat.ran_out) == (1, True)
+    assert ratings.not_counted(Seat.objects.filter(match=match)) is None
+    rebuilt = ratings.recompute()
+    assert match.pk not in rebuilt.not_counted
+    # Rated now: the three people, the one a computer replaced among them.
+    assert {u for (m, u) in rebuilt.changes if m == match.pk} == {u.pk for u in users}
