@@ -36,13 +36,14 @@ Scenarios (each on resources of its own: the machine's PostgreSQL and Redis are 
   connect_flood 106 anonymous websocket connects a second to one game from
                 one address: web CPU per connect, and 4 players' request times without and
                 with the flood
-  rolling_restart `make prod`'s shape (nginx, 2 web, 2 workers, beat: bench/prod_shape.py)
+  rolling_restart `make prod`'s shape (nginx, 2 web, the clocks' worker, 2 side workers, beat:
+                bench/prod_shape.py)
                 with 40 games at a time moving flat out over websockets through nginx while
                 web1 then web2 are restarted: moves acknowledged, stored, lost (must be 0),
                 reconnect time p95, error pages a browser polling through nginx saw
   timer_restarts the same shape, 30 turn deadlines falling due over 30 s while
-                worker1, worker2 and beat are restarted one after the other: fired once,
-                missed, twice (must be 0), lateness
+                the clocks' worker (the one that fires them), worker1 and beat are restarted
+                one after the other: fired once, missed, twice (must be 0), lateness
   flood_and_tarpit  deadlines falling due while games move flat out over websockets and 40 push
                 endpoints accept connections and never answer (bench/clock_lateness.py): lateness
                 p50/p99/max, moves a second
@@ -1204,7 +1205,8 @@ def scenario_rolling_restart(redis, workdir, slots=40, games=900):
 
 
 def scenario_timer_restarts(redis, workdir, n=30):
-    """The production shape: worker1, worker2 and beat restarted while 30 deadlines fall due."""
+    """The production shape: the clocks' worker, worker1 and beat restarted while 30 deadlines
+    fall due."""
     prod_shape, cfg, env = _prod_shape(redis, workdir)
     try:
         return prod_shape.timer_restarts(cfg, env, n, first=10, last=40, settle=20)

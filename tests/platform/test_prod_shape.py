@@ -1,6 +1,7 @@
-"""`make prod`: nginx in front of two web processes, two Celery workers and beat,
-as compose describes them and with its files; a game served through nginx, over both web
-processes, HTTP and websockets alike; static files, probes, metrics and JSON logs."""
+"""`make prod`: nginx in front of two web processes, the clocks' Celery worker, two side
+workers and beat, as compose describes them and with its files; a game served through nginx,
+over both web processes, HTTP and websockets alike; static files, probes, metrics and JSON
+logs; each lane's workers as both deployments declare them."""
 from __future__ import annotations
 
 import asyncio
@@ -94,16 +95,25 @@ def get(url: str, **headers) -> tuple[int, bytes, "email.message.Message"]:
         return exc.code, exc.read(), exc.headers
 
 
+def assert_running(cfg: prod.Config, *names: str) -> None:
+    status = prod.supervisorctl(cfg, "status", check=False).stdout
+    for name in names:
+        assert re.search(rf"^{name}\s+RUNNING", status, re.M), status
+
+
+def assert_workers_answer(env: dict, *names: str) -> None:
+    """Each Celery worker named answers a ping, by its own node name (WORKER_NAME@host)."""
+    ping = subprocess.run([sys.executable, "-m", "celery", "-A", "grailsite", "inspect", "ping", "--timeout", "10"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120).stdout
+    for name in names:
+        assert f"{name}@" in ping, ping
+
+
 @needs_nginx
 def test_make_prod_serves_a_game_through_nginx_over_two_web_processes(site):
     cfg, env = site
-    status = prod.supervisorctl(cfg, "status", check=False).stdout
-    for name in ("nginx", "web1", "web2", "worker1", "worker2", "beat"):
-        assert re.search(rf"^{name}\s+RUNNING", status, re.M), status
-    # Two workers answer, by their own names.
-    ping = subprocess.run([sys.executable, "-m", "celery", "-A", "grailsite", "inspect", "ping", "--timeout", "10"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120).stdout
-    assert "worker1@" in ping and "worker2@" in ping, ping
+    assert_running(cfg, "nginx", "web1", "web2", "clocks", "worker1", "worker2", "beat")
+    assert_workers_answer(env, "clocks", "worker1", "worker2")
     code, body, _ = get(f"{cfg.url}/readyz?format=json")
     assert code == 200 and set(json.loads(body).values()) == {"OK"}, body
 
@@ -175,6 +185,11 @@ def test_worker_and_beat_restarts_while_deadlines_fall_due_fire_each_once(site):
     cfg, env = site
     figures = prod_shape.timer_restarts(cfg, env, 4, first=4, last=12, settle=10)
     print("timer restarts:", json.dumps(figures))
+    # The worker that fires deadlines is among those restarted (the side workers never take
+    # the clocks' queue), and it serves again afterwards.
+    assert figures["restarted"][0] == "clocks", figures
+    assert_running(cfg, "clocks", "worker1", "worker2", "beat")
+    assert_workers_answer(env, "clocks", "worker1", "worker2")
     assert figures["missed"] == 0 and figures["fired_once"] == figures["deadlines"], figures
     assert figures["fired_twice_or_more"] == 0, figures
 
