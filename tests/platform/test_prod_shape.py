@@ -62,6 +62,27 @@ def test_compose_runs_the_scripts_environment_and_nginx_site_make_prod_runs():
         assert env[key] == value
 
 
+def test_the_clocks_lane_has_a_worker_of_its_own_in_compose_and_make_prod():
+    """Both deployments give the clocks' lane one worker that takes nothing else, and the
+    side lane its own workers: a worker left on the default lane would take no deadline at
+    all, and one on both would let side work sit in front of a clock again."""
+    from django.conf import settings
+
+    assert set(settings.LANE_QUEUES) == {"clocks", "side"}
+    services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+    for name, lane in (("clocks", "clocks"), ("worker", "side")):
+        assert services[name]["command"] == ["grailsite/deploy/worker.sh"], name
+        assert services[name]["environment"]["WORKER_LANES"] == lane, name
+    conf = prod.supervisord_conf(prod.Config({"PROD_DIR": "/tmp/x", "PROD_WORKERS": "2"}))
+    programs = dict(re.findall(r"^\[program:(\w+)\]\n(.*?)(?=^\[|\Z)", conf, re.M | re.S))
+    assert f"command={DEPLOY}/worker.sh\n" in programs["clocks"]
+    assert 'environment=WORKER_NAME="clocks",WORKER_LANES="clocks"\n' in programs["clocks"]
+    side = sorted(name for name, body in programs.items() if f"command={DEPLOY}/worker.sh\n" in body and name != "clocks")
+    assert side == ["worker1", "worker2"], programs.keys()
+    for name in side:
+        assert f'environment=WORKER_NAME="{name}",WORKER_LANES="side"\n' in programs[name]
+
+
 def test_make_prod_refuses_to_start_without_a_secret(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
     result = subprocess.run([sys.executable, str(DEPLOY / "prod.py"), "start"], cwd=ROOT, timeout=60,
@@ -203,3 +224,4 @@ def test_the_deploy_scripts_read_no_variable_celery_itself_writes():
     for script in DEPLOY.glob("*.sh"):
         text = script.read_text()
         assert not any(name in text for name in written_by_celery), script.name
+
