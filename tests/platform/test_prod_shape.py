@@ -225,3 +225,16 @@ def test_the_deploy_scripts_read_no_variable_celery_itself_writes():
         text = script.read_text()
         assert not any(name in text for name in written_by_celery), script.name
 
+
+def test_the_flood_and_tarpit_scenario_says_whether_the_clocks_goal_held():
+    """bench/faults.py's flood_and_tarpit ends its figures with PASS or FAIL against the goal
+    (every deadline fired, p99 within 5 s, worst within 10 s), so a run cannot be read as a
+    success by its figures alone."""
+    import faults  # bench/faults.py (bench/ is on the path above)
+
+    held = {"deadlines": 24, "fired": 24, "missed": 0, "lateness_p99_s": 0.13, "lateness_max_s": 0.13}
+    assert faults.clock_goal(held).startswith("PASS")
+    assert faults.clock_goal({**held, "lateness_p99_s": 5.2, "lateness_max_s": 9.0}).startswith("FAIL (p99 5.2 s")
+    assert faults.clock_goal({**held, "lateness_max_s": 10.5}) == "FAIL (max 10.5 s > 10 s)"
+    # A deadline that never fired has no lateness: the percentiles alone would hide it.
+    assert faults.clock_goal({**held, "fired": 23, "missed": 1}) == "FAIL (1 missed of 24)"
