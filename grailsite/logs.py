@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import logging
+import os
 import re
 import threading
 import time
@@ -87,26 +88,85 @@ def _first_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
 
+class CountedLine:
+    """A log line about something that may come in floods, written few times and never losing
+    count: the first event after a quiet spell is written at once, as one; those that follow
+    are only counted, and when ``interval`` seconds have passed the count is written, on a
+    timer, whether or not another event comes (otherwise a flood's tail, with nothing after
+    it, was never reported). While events keep coming there is a line an interval; an
+    interval without any ends the spell. The counts written add up to the events.
+
+    ``write(count, span, details)`` writes the line: ``span`` is how many seconds the count
+    covers (None for the first of a spell), ``details`` what the last of them was given. It is
+    called from the thread that adds the first event, and from a timer thread after that, so
+    the callers may run on an event loop or off it. ``reset()`` forgets all (tests)."""
+
+    def __init__(self, interval: float, write):
+        self.interval = interval
+        self._write = write
+        self._lock = threading.Lock()
+        self._count = 0
+        self._details: tuple = ()
+        self._written = 0.0
+        self._timer: threading.Timer | None = None
+
+    def add(self, *details) -> None:
+        with self._lock:
+            if self._timer is not None:  # inside an interval: counted, written at its end
+                self._count += 1
+                self._details = details
+                return
+            self._written = time.monotonic()
+            self._start_interval()
+        self._write(1, None, details)
+
+    def _start_interval(self) -> None:
+        self._timer = threading.Timer(self.interval, self._end_interval)
+        self._timer.daemon = True  # a process that exits does not wait for a log line
+        self._timer.start()
+
+    def _end_interval(self) -> None:
+        with self._lock:
+            if self._timer is None or self._timer is not threading.current_thread():
+                return  # reset() while this timer was about to run
+            count, details, self._count = self._count, self._details, 0
+            now = time.monotonic()
+            span, self._written = now - self._written, now
+            if count:
+                self._start_interval()
+            else:
+                self._timer = None
+        if count:
+            self._write(count, span, details)
+
+    def reset(self) -> None:
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer, self._count, self._details = None, 0, ()
+
+
 class HandshakeLines(logging.Filter):
     """uvicorn's lines about websocket handshakes, made few (on ``uvicorn.error``, where
     uvicorn and the websockets library under it write them).
 
     Every refused handshake wrote two lines (uvicorn's ``"WebSocket /ws/…" 403`` and the
     library's "connection rejected (403 Forbidden)"): a flood of connects over the connect
-    gate's limits wrote 16,000 lines in 20 s. Refusals are now counted, and one line says how
-    many, at most every ``INTERVAL`` seconds: the first refusal after a quiet spell goes
-    through as that line (with the count since the last one), the others are only counted.
-    The library's "connection rejected", "connection open" and "connection closed" lines go:
-    uvicorn's own line of the same event names the address and the path, they do not."""
+    gate's limits wrote 16,000 lines in 20 s. Refusals are now counted into a ``CountedLine``
+    of ``INTERVAL`` seconds (``HANDSHAKE_LOG_SECONDS`` in the environment, if set): the first
+    after a quiet spell is a line at once, then one line an interval says how many came, the
+    last from where to where. The library's "connection rejected", "connection open" and
+    "connection closed" lines go: uvicorn's own line of the same event names the address and
+    the path, they do not."""
 
     INTERVAL = 5.0
     TWINS = ("connection rejected (%d %s)", "connection open", "connection closed")
+    MESSAGE = "websocket handshakes refused: %d %s (the last from %s to %s)"
 
     def __init__(self):
         super().__init__()
-        self._lock = threading.Lock()
-        self._count = 0
-        self._since = float("-inf")
+        # HANDSHAKE_LOG_SECONDS shortens the interval where a test must see a flood's tail.
+        self.refusals = CountedLine(float(os.environ.get("HANDSHAKE_LOG_SECONDS", self.INTERVAL)), self._write)
 
     @staticmethod
     def _refusal(record: logging.LogRecord) -> bool:
@@ -121,18 +181,17 @@ class HandshakeLines(logging.Filter):
             return False
         if not self._refusal(record):
             return True
-        now = time.monotonic()
-        with self._lock:
-            self._count += 1
-            if now - self._since < self.INTERVAL:
-                return False
-            count, since, self._count, self._since = self._count, self._since, 0, now
         client, path = (record.args[:2] if isinstance(record.args, tuple) and len(record.args) >= 2
                         else ("?", "?"))
-        span = f"in the last {now - since:.0f} s" if since != float("-inf") else "after a quiet spell"
-        record.msg = "websocket handshakes refused: %d %s (the last from %s to %s)"
-        record.args = (count, span, client, path)
-        return True
+        # The refusal's own record goes; the counted line is written on the same logger, at
+        # the same level (it passes this filter: it is not a refusal).
+        self.refusals.add(record.name, record.levelno, client, path)
+        return False
+
+    def _write(self, count: int, span: float | None, details: tuple) -> None:
+        logger, level, client, path = details
+        said = f"in the last {round(span, 1):g} s" if span is not None else "after a quiet spell"
+        logging.getLogger(logger).log(level, self.MESSAGE, count, said, client, path)
 
 
 class TextFormatter(logging.Formatter):

@@ -302,7 +302,8 @@ CELERY_BEAT_SCHEDULE = {
     "send-notification-emails": {"task": "games.tasks.notification_emails_send", "schedule": 300.0},
 }
 # Two lanes, each a queue with workers of its own (docs/deploy.md): the clocks' lane takes
-# deadlines, computer players' moves and the timers' sweeps, and nothing else, so no side work
+# deadlines, computer players' moves, the timers' sweeps and the tournaments' timers (a round's
+# start and close, and the pairing that starts the next), and nothing else, so no side work
 # ever waits in front of a clock (one shared queue once let deadlines run 72-100 s late under
 # a flood of moves); the side lane takes pushes, reminders and e-mail. Every task is routed
 # by name, so a task sent from any process (a web process, a worker of either lane) goes to

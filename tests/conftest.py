@@ -55,6 +55,7 @@ def process_state_reset():
     aiodb.close_all()
     connect_gate.by_address.clear()  # connect allowances by address and by game id, which a reset
     connect_gate.by_game.clear()     # database hands out again
+    connect_gate.refusals.reset()  # a refusal's counted line: no timer writes into the next test
     frames._unheard.clear()
     frames.shown.clear()  # keyed by match id, which a reset database hands out again
     changed, persistence.recent.changed[:] = list(persistence.recent.changed), []

@@ -30,6 +30,7 @@ from collections import OrderedDict
 from django.conf import settings
 
 from grailsite.client_address import client_address
+from grailsite.logs import CountedLine
 
 log = logging.getLogger(__name__)
 
@@ -107,30 +108,29 @@ async def refuse(scope, receive, send) -> None:
         await send({"type": "websocket.close"})
 
 
+def _write_refusals(count: int, span: float | None, details: tuple) -> None:
+    reason, address, path = details
+    said = f"in the last {round(span, 1):g} s" if span is not None else "after a quiet spell"
+    log.warning("websocket connects refused: %d %s (the last over the %s limit, from %s to %s)",
+                count, said, reason, address, path)
+
+
+# Refused connects, a line at once after a quiet spell, then their count every ten seconds
+# while they go on: a flood must not also flood the log, and none goes unreported.
+refusals = CountedLine(10.0, _write_refusals)
+
+
 class ConnectGate:
     """ASGI middleware, outermost on the websocket route: refuses a connect over its limits
     before anything else looks at it."""
 
     def __init__(self, application):
         self.application = application
-        self._refused = 0
-        self._noted = 0.0
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "websocket":
             reason = refusal(scope)
             if reason is not None:
-                self._note(reason, scope)
+                refusals.add(reason, client_address(scope) or "an unknown address", scope.get("path"))
                 return await refuse(scope, receive, send)
         return await self.application(scope, receive, send)
-
-    def _note(self, reason: str, scope) -> None:
-        """One log line per ten seconds while connects are refused, with how many: a flood
-        must not also flood the log."""
-        self._refused += 1
-        now = time.monotonic()
-        if now - self._noted >= 10:
-            log.warning("websocket connects refused over the %s limit: %d since the last such line "
-                        "(the last from %s to %s)", reason, self._refused,
-                        client_address(scope) or "an unknown address", scope.get("path"))
-            self._refused, self._noted = 0, now

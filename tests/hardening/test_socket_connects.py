@@ -4,6 +4,7 @@ through a real uvicorn for the refusal a browser gets."""
 import asyncio
 import json
 import logging
+import re
 import time
 import uuid
 
@@ -135,7 +136,7 @@ def test_a_browser_is_refused_at_the_handshake_and_nothing_is_logged_as_an_error
     settings.WS_CONNECT_LIMITS = {"address": (1, 0.001), "game": (100, 20)}
     match, _ = make_match()
     url = live_asgi.replace("http", "ws") + f"/ws/matches/{match.pk}/"
-    monkeypatch.setattr(application.application_mapping["websocket"], "_noted", 0.0)  # as if none for long
+    monkeypatch.setattr(connect_gate.refusals, "interval", 0.3)
 
     async def scenario():
         async with websockets.connect(url, origin=live_asgi) as ws:
@@ -147,11 +148,56 @@ def test_a_browser_is_refused_at_the_handshake_and_nothing_is_logged_as_an_error
 
     with caplog.at_level(logging.INFO):
         asyncio.run(scenario())
-        time.sleep(0.5)
+        time.sleep(1.0)  # past the interval: the refusals after the first are said too
     errors = [f"{r.name}: {r.getMessage()}" for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, errors
     noted = [r for r in caplog.records if r.name == "games.live.connect_gate"]
-    assert len(noted) == 1 and noted[0].levelno == logging.WARNING  # one line, not one a refusal
+    # Two lines, not one a refusal: the first at once, the other two at the interval's end.
+    assert [refused_count(r) for r in noted] == [1, 2], [r.getMessage() for r in noted]
+    assert {r.levelno for r in noted} == {logging.WARNING}
+
+
+def refused_count(record: logging.LogRecord) -> int:
+    return int(re.match(r"websocket connects refused: (\d+) ", record.getMessage()).group(1))
+
+
+def test_a_flood_of_refused_connects_is_counted_in_full_though_nothing_follows_it(settings, monkeypatch, caplog):
+    """150 connects refused, then none: the counts logged add up to 150 (the flood's tail was
+    never logged when no later refusal came to write it)."""
+    settings.WS_CONNECT_LIMITS = {"address": (1, 0.001), "game": (100, 20)}
+    monkeypatch.setattr(connect_gate.refusals, "interval", 0.2)
+    served = []
+
+    async def inner(scope, receive, send):
+        served.append(scope["path"])
+
+    async def receive():
+        return {"type": "websocket.connect"}
+
+    async def send(message):
+        pass
+
+    gate, flooder = connect_gate.ConnectGate(inner), address()
+
+    async def flood():
+        for _ in range(151):
+            await gate({"type": "websocket", "path": "/ws/me/", "client": (flooder, 40000), "headers": []},
+                       receive, send)
+
+    with caplog.at_level(logging.INFO, logger="games.live.connect_gate"):
+        asyncio.run(flood())
+        end = time.monotonic() + 5
+        while time.monotonic() < end and sum(map(refused_count, _gate_lines(caplog))) < 150:
+            time.sleep(0.05)
+        time.sleep(0.5)  # two intervals more: nothing else once it is quiet
+    assert len(served) == 1
+    noted = _gate_lines(caplog)
+    assert [refused_count(r) for r in noted] == [1, 149], [r.getMessage() for r in noted]
+    assert noted[1].getMessage().endswith(f"(the last over the address limit, from {flooder} to /ws/me/)")
+
+
+def _gate_lines(caplog) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.name == "games.live.connect_gate"]
 
 
 def test_without_an_address_only_the_game_is_counted(make_match, settings):

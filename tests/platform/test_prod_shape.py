@@ -1,6 +1,7 @@
-"""`make prod`: nginx in front of two web processes, two Celery workers and beat,
-as compose describes them and with its files; a game served through nginx, over both web
-processes, HTTP and websockets alike; static files, probes, metrics and JSON logs."""
+"""`make prod`: nginx in front of two web processes, the clocks' Celery worker, two side
+workers and beat, as compose describes them and with its files; a game served through nginx,
+over both web processes, HTTP and websockets alike; static files, probes, metrics and JSON
+logs; each lane's workers as both deployments declare them."""
 from __future__ import annotations
 
 import asyncio
@@ -61,6 +62,27 @@ def test_compose_runs_the_scripts_environment_and_nginx_site_make_prod_runs():
         assert env[key] == value
 
 
+def test_the_clocks_lane_has_a_worker_of_its_own_in_compose_and_make_prod():
+    """Both deployments give the clocks' lane one worker that takes nothing else, and the
+    side lane its own workers: a worker left on the default lane would take no deadline at
+    all, and one on both would let side work sit in front of a clock again."""
+    from django.conf import settings
+
+    assert set(settings.LANE_QUEUES) == {"clocks", "side"}
+    services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+    for name, lane in (("clocks", "clocks"), ("worker", "side")):
+        assert services[name]["command"] == ["grailsite/deploy/worker.sh"], name
+        assert services[name]["environment"]["WORKER_LANES"] == lane, name
+    conf = prod.supervisord_conf(prod.Config({"PROD_DIR": "/tmp/x", "PROD_WORKERS": "2"}))
+    programs = dict(re.findall(r"^\[program:(\w+)\]\n(.*?)(?=^\[|\Z)", conf, re.M | re.S))
+    assert f"command={DEPLOY}/worker.sh\n" in programs["clocks"]
+    assert 'environment=WORKER_NAME="clocks",WORKER_LANES="clocks"\n' in programs["clocks"]
+    side = sorted(name for name, body in programs.items() if f"command={DEPLOY}/worker.sh\n" in body and name != "clocks")
+    assert side == ["worker1", "worker2"], programs.keys()
+    for name in side:
+        assert f'environment=WORKER_NAME="{name}",WORKER_LANES="side"\n' in programs[name]
+
+
 def test_make_prod_refuses_to_start_without_a_secret(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
     result = subprocess.run([sys.executable, str(DEPLOY / "prod.py"), "start"], cwd=ROOT, timeout=60,
@@ -94,16 +116,25 @@ def get(url: str, **headers) -> tuple[int, bytes, "email.message.Message"]:
         return exc.code, exc.read(), exc.headers
 
 
+def assert_running(cfg: prod.Config, *names: str) -> None:
+    status = prod.supervisorctl(cfg, "status", check=False).stdout
+    for name in names:
+        assert re.search(rf"^{name}\s+RUNNING", status, re.M), status
+
+
+def assert_workers_answer(env: dict, *names: str) -> None:
+    """Each Celery worker named answers a ping, by its own node name (WORKER_NAME@host)."""
+    ping = subprocess.run([sys.executable, "-m", "celery", "-A", "grailsite", "inspect", "ping", "--timeout", "10"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120).stdout
+    for name in names:
+        assert f"{name}@" in ping, ping
+
+
 @needs_nginx
 def test_make_prod_serves_a_game_through_nginx_over_two_web_processes(site):
     cfg, env = site
-    status = prod.supervisorctl(cfg, "status", check=False).stdout
-    for name in ("nginx", "web1", "web2", "worker1", "worker2", "beat"):
-        assert re.search(rf"^{name}\s+RUNNING", status, re.M), status
-    # Two workers answer, by their own names.
-    ping = subprocess.run([sys.executable, "-m", "celery", "-A", "grailsite", "inspect", "ping", "--timeout", "10"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120).stdout
-    assert "worker1@" in ping and "worker2@" in ping, ping
+    assert_running(cfg, "nginx", "web1", "web2", "clocks", "worker1", "worker2", "beat")
+    assert_workers_answer(env, "clocks", "worker1", "worker2")
     code, body, _ = get(f"{cfg.url}/readyz?format=json")
     assert code == 200 and set(json.loads(body).values()) == {"OK"}, body
 
@@ -175,6 +206,11 @@ def test_worker_and_beat_restarts_while_deadlines_fall_due_fire_each_once(site):
     cfg, env = site
     figures = prod_shape.timer_restarts(cfg, env, 4, first=4, last=12, settle=10)
     print("timer restarts:", json.dumps(figures))
+    # The worker that fires deadlines is among those restarted (the side workers never take
+    # the clocks' queue), and it serves again afterwards.
+    assert figures["restarted"][0] == "clocks", figures
+    assert_running(cfg, "clocks", "worker1", "worker2", "beat")
+    assert_workers_answer(env, "clocks", "worker1", "worker2")
     assert figures["missed"] == 0 and figures["fired_once"] == figures["deadlines"], figures
     assert figures["fired_twice_or_more"] == 0, figures
 
@@ -188,3 +224,17 @@ def test_the_deploy_scripts_read_no_variable_celery_itself_writes():
     for script in DEPLOY.glob("*.sh"):
         text = script.read_text()
         assert not any(name in text for name in written_by_celery), script.name
+
+
+def test_the_flood_and_tarpit_scenario_says_whether_the_clocks_goal_held():
+    """bench/faults.py's flood_and_tarpit ends its figures with PASS or FAIL against the goal
+    (every deadline fired, p99 within 5 s, worst within 10 s), so a run cannot be read as a
+    success by its figures alone."""
+    import faults  # bench/faults.py (bench/ is on the path above)
+
+    held = {"deadlines": 24, "fired": 24, "missed": 0, "lateness_p99_s": 0.13, "lateness_max_s": 0.13}
+    assert faults.clock_goal(held).startswith("PASS")
+    assert faults.clock_goal({**held, "lateness_p99_s": 5.2, "lateness_max_s": 9.0}).startswith("FAIL (p99 5.2 s")
+    assert faults.clock_goal({**held, "lateness_max_s": 10.5}) == "FAIL (max 10.5 s > 10 s)"
+    # A deadline that never fired has no lateness: the percentiles alone would hide it.
+    assert faults.clock_goal({**held, "fired": 23, "missed": 1}) == "FAIL (1 missed of 24)"
