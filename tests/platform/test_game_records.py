@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 from datetime import timedelta
 
 import pytest
@@ -99,6 +100,44 @@ def test_the_pages_send_a_contribution_from_the_browser(client, make_user):
     assert 'name="contribution"' in page and MINE in page and match.commitment in page
     client.post(f"/games/{match.pk}/join/", {"contribution": ""})
     assert [s.contribution for s in match.seats.order_by("index")] == [MINE, "0" * 32]
+
+
+# A form that creates a game or takes a seat: the pages post these (the API's JSON is apart).
+_SEATING_ACTION = re.compile(r"/(games/new|games/against-the-computer|games/\d+/(join|contribute)|decks/\d+/try)/$")
+
+
+def _seating_forms(html: str, url: str) -> list[str]:
+    """The bodies of the page's forms that create a game or take a seat (a form without an
+    action posts to its own page)."""
+    forms = re.findall(r"<form\b([^>]*)>(.*?)</form>", html, re.S)
+    return [body for attrs, body in forms
+            if _SEATING_ACTION.search((re.search(r'action="([^"]*)"', attrs) or [None, url])[1])]
+
+
+def test_every_form_that_seats_a_player_carries_a_contribution(client, make_user):
+    """Home, the lobby (the one-click Join), friends, a profile, the deck builder and a
+    game's page: each form that creates a game or takes a seat sends the browser's bytes."""
+    from games.players import profiles
+
+    ensure_card_database()
+    alice, bob = make_user("alice"), make_user("bob")
+    deck = prepared_player(alice)
+    services.match_create(creator=bob, kind="duel", num_seats=2)
+    services.match_create(creator=bob, kind="cupquest", num_seats=3)
+    waiting = services.match_create(creator=alice, kind="duel", num_seats=2, computers_at={1: "knight"},
+                                    deal_after_contribution=True)
+    profiles.follow(user=alice, name="bob")
+    client.force_login(alice)
+    found = {}
+    for url in ("/", "/lobby/", "/friends/", "/players/bob/", f"/decks/{deck.pk}/", "/games/new/",
+                f"/games/{waiting.pk}/"):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        forms = _seating_forms(response.content.decode(), url)
+        assert all('name="contribution"' in body for body in forms), url
+        found[url] = len(forms)
+    assert found["/lobby/"] >= 2 and found["/"] >= 1 and found[f"/decks/{deck.pk}/"] == 1, found
+    assert found["/games/new/"] == 1 and found[f"/games/{waiting.pk}/"] == 1, found
 
 
 def _dealt_against_the_computer(creator, contribution):
