@@ -468,6 +468,10 @@ class RecordMoveOut(BaseModel):
 
 
 class RecordResultOut(BaseModel):
+    """The outcome as stored, every key kept: an aborted game's ``"aborted": true`` is part of
+    what the checker reads."""
+    model_config = ConfigDict(extra="allow")
+
     winners: list[int]
     draw: bool
     reason: str

@@ -358,7 +358,8 @@ def _played_to_the_end(kind: str, make_user) -> tuple[Match, object]:
     seats = game.min_players
     match = services.match_create(creator=alice, kind=kind, num_seats=seats, creator_choice=choice,
                                   computers_at={i: "knight" for i in range(1, seats)}, clock_kind="none",
-                                  clock_amount=0, contribution=os.urandom(16).hex())
+                                  clock_amount=0, deal_after_contribution=True)
+    match = services.match_contribute(match_id=match.pk, user=alice, contribution=os.urandom(16).hex())
     for step in range(STEPS):
         match.refresh_from_db()
         if match.status != "active":
@@ -414,6 +415,69 @@ def test_a_downloaded_record_of_every_kind_checks_and_tampering_is_caught(kind, 
     assert caught(lambda r: r["contributions"].__setitem__(0, "ab" * 16)).startswith("seed: ")
     assert caught(lambda r: r.__setitem__("secret", "cd" * 32)).startswith("commitment: ")
     assert caught(lambda r: r.__setitem__("result", {"winners": [0], "draw": True, "reason": "?"})).startswith("result: ")
+    if report.checked[-1] != "result: no person was left playing, and the seats still in won":
+        # The rules ended it: their reason, word for word (the referee's words stand only for
+        # a loss on time). A game the site stopped with no person left has its own words.
+        assert caught(lambda r: r["result"].__setitem__("reason", "Seat 1 ran out of time.")).startswith("result: ")
+
+
+def _duel_between(make_user) -> tuple[Match, dict]:
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(creator=alice, kind="duel", num_seats=2, invite=["bob"], clock_kind="hours",
+                                  clock_amount=12, contribution=MINE)
+    services.match_join(match_id=match.pk, user=bob, contribution=THEIRS)
+    return Match.objects.get(pk=match.pk), {0: alice, 1: bob}
+
+
+def _run_out(match: Match, seat: int) -> Match:
+    Seat.objects.filter(match=match, index=seat).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert services.deadline_expire(match_id=match.pk, seat_index=seat)
+    return Match.objects.get(pk=match.pk)
+
+
+def _checked(client, user, match) -> tuple[dict, dict]:
+    client.force_login(user)
+    return (client.get(f"/api/matches/{match.pk}/record/").json(),
+            client.get(f"/api/matches/{match.pk}/check/").json())
+
+
+def test_a_game_lost_on_time_checks_with_the_referees_words_and_only_those(client, make_user):
+    """The clock resigns a seat whose own turn ran out in a game of two: the result says
+    "Seat N ran out of time." where the rules would say it resigned. That checks; any other
+    reason, or a claim that the game was aborted, is caught."""
+    match, people = _duel_between(make_user)
+    game = registry.get("duel")
+    while Seat.objects.filter(match=match, own_moves=0).exists():  # both have moved: no abort
+        seat = game.pending(match.state)[0].seat
+        services.move_submit(match_id=match.pk, user=people[seat], move=game.legal_moves(match.state, seat)[0],
+                             version=match.version)
+        match.refresh_from_db()
+    late = game.pending(match.state)[0].seat
+    match = _run_out(match, late)
+    assert match.status == "finished" and match.outcome["reason"] == f"Seat {late + 1} ran out of time."
+    record, check = _checked(client, people[0], match)
+    assert check["ok"], check["problem"]
+    assert record["moves"][-1]["who"] == "clock" and record["moves"][-1]["move"] == {"type": "resign"}
+    for result in (dict(record["result"], reason=f"Seat {late + 1} ran out of patience."),
+                   dict(record["result"], reason=f"Seat {2 - late} ran out of time."),
+                   {"aborted": True, "winners": [], "draw": False, "reason": record["result"]["reason"]}):
+        problem = verify.check_record(dict(record, result=result)).problem
+        assert problem and problem.startswith("result: "), result
+
+
+def test_an_aborted_game_checks(client, make_user):
+    """A person whose time ran out before their first move aborts the game: no result. Its
+    record checks with the site's words; a winner slipped into it is caught."""
+    match, people = _duel_between(make_user)
+    first = registry.get("duel").pending(match.state)[0].seat
+    match = _run_out(match, first)
+    assert match.status == "aborted"
+    record, check = _checked(client, people[0], match)
+    assert record["complete"] and record["result"]["aborted"] is True
+    assert check["ok"], check["problem"]
+    assert check["checked"][-1] == "result: aborted before every person had moved; no winner"
+    won = dict(record["result"], winners=[1 - first])
+    assert verify.check_record(dict(record, result=won)).problem.startswith("result: ")
 
 
 def test_who_made_each_move_person_computer_or_clock(make_user, client):
