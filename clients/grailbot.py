@@ -2,8 +2,8 @@
 """grailbot: a reference bot for grailsite, in the standard library alone.
 
 It signs in with a personal API token, follows the account's event stream, accepts the
-challenges it is configured for (and declines the rest), opens a game stream for each game
-that starts, and answers each of its turns with a move chosen by a policy:
+challenges it is configured for with a contribution of its own to each game's seed (and
+declines the rest), opens a game stream for each game that starts, and answers each of its turns with a move chosen by a policy:
 
     python clients/grailbot.py --url https://grail.example --token gb_... \\
         --accept duel,fluxx --policy knight
@@ -26,6 +26,7 @@ import http.client
 import json
 import logging
 import random
+import secrets
 import sys
 import threading
 import time
@@ -101,6 +102,13 @@ class Api:
                     yield json.loads(line)
         finally:
             conn.close()
+
+
+def contribution() -> str:
+    """The bot's share in a game's seed (docs/verify.md): 16 bytes from the system's random
+    source, never from the policy's seeded generator, which anyone who knows the seed could
+    repeat."""
+    return secrets.token_bytes(16).hex()
 
 
 def random_policy(kind: str, view: dict, legal: list[dict], rng: random.Random) -> dict:
@@ -180,6 +188,7 @@ class Bot:
             self._quietly("POST", f"/api/matches/{challenge['id']}/decline/", {})
             return
         body = {"choice": wanted["choice"]} if wanted.get("choice") else {}
+        body["contribution"] = contribution()
         log.info("accepting game %s (%s)", challenge["id"], challenge["kind"])
         self._quietly("POST", f"/api/matches/{challenge['id']}/join/", body)
 

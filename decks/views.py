@@ -245,7 +245,7 @@ def deck_try(request, pk):
             creator=request.user, kind="ccg", num_seats=2, computers_at={1: level}, clock_kind="none",
             clock_amount=0, allow_spectators=False, title=f"Practice: {deck.name}"[:80],
             creator_choice={"deck": deck.pk, "deck_version": deck.version, "preset": "ask"},
-            contribution=request.POST.get("contribution"))
+            contribution=request.POST.get("contribution"), deal_after_contribution=True)
     except game_services.ServiceError as exc:
         messages.error(request, f"This deck cannot be tried yet: {exc.message}")
         return redirect("deck_builder", pk=deck.pk)

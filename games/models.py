@@ -52,6 +52,12 @@ class Match(models.Model):
     commitment = models.CharField(max_length=64, blank=True, editable=False)
     rules_edition = models.CharField(max_length=32, blank=True, editable=False)
     record_format = models.PositiveSmallIntegerField(default=0, editable=False)
+    # A committed game whose seats were all filled when it was created (its creator and
+    # computer players) is not dealt in that request: it waits for the creator's contribution,
+    # which their page sends once it has shown them the commitment, until this time, when it
+    # is dealt with zeros in its place (games/table/services.py, ``match_contribute``). Null
+    # for every other game, and once the game is dealt.
+    deal_due = models.DateTimeField(null=True, blank=True, editable=False)
     # The full options setup() was called with at start (creator's options plus what the
     # kind's hooks added, e.g. decks), so the game replays exactly from seed + moves.
     setup_options = models.JSONField(null=True, blank=True)
@@ -107,6 +113,7 @@ class Match(models.Model):
                        models.CheckConstraint(condition=Q(takeover_after__gte=1) & Q(takeover_after__lte=5),
                                               name="match_takeover_after_range"),
                        models.CheckConstraint(condition=Q(min_reliability__lte=100), name="match_min_reliability_range")]
+        indexes = [models.Index(fields=["deal_due"], condition=Q(deal_due__isnull=False), name="match_deal_due")]
 
     def __str__(self):
         return f"{self.kind} #{self.pk}"

@@ -322,6 +322,10 @@ CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name) for name in 
 CELERY_BEAT_SCHEDULE["tournaments-sweep"] = {"task": "games.tasks.tournaments_sweep", "schedule": 60.0,
                                              "options": {"expires": 60.0}}
 TIMERS_USE_CELERY = bool(REDIS_URL)
+# How long a game set up as it is created (the rest computers) waits for its creator's page to
+# send a contribution before it is dealt with zeros in its place (games/table/services.py,
+# match_contribute): a page sends it as soon as it opens, a bot through the API need not.
+DEAL_WAIT_SECONDS = int(os.environ.get("DEAL_WAIT_SECONDS", "20"))
 # The next round of a tournament, once the last game of a round ends: paired by a task in the
 # clocks' lane (so the last mover does not wait for it), or in that request without Celery.
 TOURNAMENT_ROUNDS_BY_TASK = TIMERS_USE_CELERY

@@ -114,8 +114,8 @@ def _check(record: dict, report: Report) -> None:
     _check_contributions(contributions, players, at_setup, report)
     report.seed = _check_seed(seed, secret, contributions, report)
     state = _setup(game, at_setup, options, report.seed, report)
-    state = _replay(game, state, moves, at_setup, report)
-    report.outcome = _check_result(game, state, record["result"], players, report)
+    state, lost_on_time = _replay(game, state, moves, at_setup, report)
+    report.outcome = _check_result(game, state, record["result"], players, report, lost_on_time=lost_on_time)
 
 
 # --- the site's promise ---------------------------------------------------------------
@@ -188,13 +188,17 @@ def _setup(game: Game, players: int, options: dict, seed: int, report: Report) -
 
 # --- the moves ------------------------------------------------------------------------
 
-def _replay(game: Game, state: dict, moves: list[dict], seats: int, report: Report) -> dict:
+def _replay(game: Game, state: dict, moves: list[dict], seats: int, report: Report) -> tuple[dict, int | None]:
+    """The state after every move, and the seat the last move was a loss on time for (the
+    clock resigning a seat on its own turn: the referee's forfeit), or None."""
     counts = dict.fromkeys(MOVERS, 0)
+    lost_on_time = None
     for entry in moves:
         seq, seat, who, move = entry["seq"], entry["seat"], entry["who"], entry["move"]
         where = f"move {seq} (seat {seat + 1}, {who})"
         if game.outcome(state) is not None:
             raise Mismatch(f"{where}: the game was already over")
+        lost_on_time = seat if who == "clock" and move == RESIGN and _on_own_turn(game, state, seat) else None
         if move == JOIN_MOVE:
             state = _join(game, state, seats, entry, where)
             seats += 1
@@ -206,7 +210,11 @@ def _replay(game: Game, state: dict, moves: list[dict], seats: int, report: Repo
         report.moves += 1
     made = ", ".join(f"{who} {n}" for who, n in counts.items() if n)
     report.checked.append(f"moves: all {len(moves)} legal for their seats" + (f" (made by: {made})" if made else ""))
-    return state
+    return state, lost_on_time
+
+
+def _on_own_turn(game: Game, state: dict, seat: int) -> bool:
+    return any(p.seat == seat and p.kind in game.own_turn_waits for p in game.pending(state))
 
 
 def _join(game: Game, state: dict, seats: int, entry: dict, where: str) -> dict:
@@ -254,8 +262,7 @@ def _check_clock(game: Game, state: dict, seat: int, move: dict, where: str) -> 
         # two, or leaves a larger one at the table's limit, by a resignation the clock makes;
         # and a seat whose timeout move the rules refuse leaves the same way. Only a seat the
         # rules were waiting for on its own turn may lose so, or one whose move was refused.
-        own_turn = any(p.seat == seat and p.kind in game.own_turn_waits for p in game.pending(state))
-        if own_turn:
+        if _on_own_turn(game, state, seat):
             return _applied(game, state, seat, move, where)
         try:
             game.apply(state, seat, expected)
@@ -285,7 +292,12 @@ def _plain(value):
 
 # --- the result -----------------------------------------------------------------------
 
-def _check_result(game: Game, state: dict, recorded, players: list[dict], report: Report) -> dict | None:
+def _check_result(game: Game, state: dict, recorded, players: list[dict], report: Report, *,
+                  lost_on_time: int | None = None) -> dict | None:
+    """The recorded result against the rules' outcome. Its reason is compared exactly, but
+    for the site's own words in two endings the rules do not know: an aborted game (no
+    winner, and the moves must not end it) and a loss on time (the last move the clock's
+    resignation of a seat on its own turn: "Seat 2 ran out of time.")."""
     outcome = game.outcome(state)
     if isinstance(recorded, dict) and recorded.get("aborted") is True:
         # The referee ended the game before a person's first move: no result, whatever the moves.
@@ -296,18 +308,15 @@ def _check_result(game: Game, state: dict, recorded, players: list[dict], report
         return recorded
     if outcome is not None:
         expected = outcome.as_dict()
-        if isinstance(recorded, dict) and recorded.get("reason") != expected.get("reason") \
-                and {k: v for k, v in recorded.items() if k != "reason"} == {k: v for k, v in expected.items()
-                                                                                if k != "reason"}:
-            # The referee's words for a loss on time ("Seat 2 ran out of time.") stand for the
-            # rules' (a resignation): the result is the same.
-            report.checked.append(f"result: {recorded['reason']}")
-            return recorded
+        if lost_on_time is not None and recorded != expected:
+            # The referee's words for a loss on time stand for the rules' (a resignation):
+            # the same result, said as the site says it.
+            expected = dict(expected, reason=f"Seat {lost_on_time + 1} ran out of time.")
         if recorded != expected:
-            raise Mismatch(f"result: the moves end the game with {json.dumps(outcome.as_dict())}, "
+            raise Mismatch(f"result: the moves end the game with {json.dumps(expected)}, "
                            f"but the record says {json.dumps(recorded)}")
-        report.checked.append(f"result: {outcome.reason or 'as recorded'}")
-        return outcome.as_dict()
+        report.checked.append(f"result: {expected['reason'] or 'as recorded'}")
+        return expected
     if recorded is None:
         report.checked.append("result: none, and the moves did not end the game")
         return None

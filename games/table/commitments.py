@@ -3,8 +3,12 @@
 When a game is created the site draws a secret and publishes at once only its commitment
 (the hash of the secret with the game's id, kind and rules edition). Each seat taken before
 the game is set up adds a contribution: a person's comes from their browser (16 random bytes,
-sent on creating or joining), a computer seat's is all zeros. When every seat is filled the
-seed is derived from the secret and the contributions in seat order, and the secret stays
+sent on creating or joining), a computer seat's is all zeros. A game whose every seat is
+filled as it is created (its creator against computers) would be dealt from a contribution
+sent before its commitment existed, which the site could have ground its secret against: so
+that one is never used, and the game waits for its creator's page to send one
+(games/table/services.py, ``match_contribute``). When every seat is filled
+the seed is derived from the secret and the contributions in seat order, and the secret stays
 hidden until the game is over (finished or abandoned): it gives the seed, and the seed every
 card still to come. docs/verify.md says it for players and verifier writers.
 
@@ -100,11 +104,20 @@ def seed_at_setup(match: Match, seats) -> int:
 
 def public(match: Match, seats) -> dict | None:
     """What the game's JSON and page say of its commitment: the commitment, the edition, each
-    seat's contribution (None while it has none) from the start; the secret and the seed only
+    seat's contribution (None while it has none) from the start, and while the game waits
+    for its creator's contribution when it is dealt without it; the secret and the seed only
     once the game is over. None for a game not committed."""
     if not committed(match):
         return None
     over = is_over(match)
     return {"commitment": match.commitment, "edition": edition_value(match.rules_edition),
             "contributions": [s.contribution or None for s in seats],
-            "secret": match.secret if over else None, "seed": match.seed if over else None}
+            "secret": match.secret if over else None, "seed": match.seed if over else None,
+            "deal_due": deal_due_text(match)}
+
+
+def deal_due_text(match: Match) -> str | None:
+    """When a game waiting for its creator's contribution is dealt without it (ISO 8601);
+    None for every other game."""
+    waiting = match.deal_due is not None and match.status == Match.Status.OPEN
+    return match.deal_due.isoformat() if waiting else None

@@ -42,13 +42,22 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
                  computers_at: dict[int, str] | None = None, computer_delay: int = computers.DEFAULT_DELAY,
                  computer_takeover: bool = False, rated: bool = True, takeover_after: int = 2,
                  contribution: str | bytes | None = None, secret: bytes | None = None,
-                 min_reliability: int = 0) -> Match:
+                 min_reliability: int = 0, deal_after_contribution: bool = False) -> Match:
     """Create a match with the creator in seat 0 and invited users in the next seats.
 
     The game is committed (games/table/commitments.py): a secret is drawn and its commitment
     published now; ``contribution`` is the creator's share of the seed (32 hex digits from
     their browser; none: zeros). A caller that gives its own ``seed`` (tests keeping their
     deals) makes a game without a commitment; ``secret`` (tests) commits to a known secret.
+
+    A game whose every seat is filled now (the others all computers) would be set up in this
+    call, with a contribution sent before its creator saw the commitment: the site, drawing
+    the secret after reading it, could try secrets until the deal suited it. So such a game
+    never uses ``contribution``. With ``deal_after_contribution`` (the pages and the API) it
+    waits for the deal: the creator's page sends a contribution once it has shown the
+    commitment (``match_contribute``), or the game is dealt with zeros for it after
+    ``settings.DEAL_WAIT_SECONDS`` (``match_deal_due``). Without it (the site's own callers)
+    it is dealt at once, the creator's contribution zeros.
 
     ``computers_at`` gives seats (by index, never the creator's) to computer players of the
     named levels; invitees take the other seats in order. The game starts as soon as every
@@ -113,8 +122,10 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
             min_reliability=min_reliability)
         if seed is None:
             commitments.commit(match, secret)
+        dealt_now = len(computer_seats) == num_seats - 1
         seats = [Seat.objects.create(match=match, index=0, user=creator, accepted=True, choice=choice,
-                                     contribution=commitments.seat_contribution(match, contribution))]
+                                     contribution=_creator_contribution(match, contribution, dealt_now=dealt_now,
+                                                                        later=deal_after_contribution))]
         waiting = iter(invitees)
         for index in range(1, num_seats):
             if index in computer_seats:
@@ -129,8 +140,91 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
                         f"{creator.username} asks you for a rematch of {game.name} #{rematch_of.pk}." if rematch_of
                         else f"{creator.username} invites you to a game of {game.name}.")
         if all(s.accepted for s in seats):
-            _start(match, seats)
+            if deal_after_contribution and commitments.committed(match):
+                _deal_later(match)
+            else:
+                _start(match, seats)
     return match
+
+
+def _creator_contribution(match: Match, given, *, dealt_now: bool, later: bool) -> str:
+    """The creator's seat's contribution at creation: what they sent, unless the game is set
+    up in the same call (then it was sent before the commitment existed): none yet when it is
+    to come from their page, zeros when the game is dealt at once."""
+    if not dealt_now:
+        return commitments.seat_contribution(match, given)
+    return "" if later else commitments.seat_contribution(match, computer=True)
+
+
+def _deal_later(match: Match) -> None:
+    match.deal_due = timezone.now() + timedelta(seconds=settings.DEAL_WAIT_SECONDS)
+    match.save(update_fields=["deal_due"])
+
+
+def waiting_for_deal(match: Match) -> bool:
+    """Every seat is filled and the game waits for its creator's contribution (or its time)."""
+    return match.deal_due is not None and match.status == Match.Status.OPEN
+
+
+def match_contribute(*, match_id: int, user, contribution) -> Match:
+    """The creator's share of the seed of a game waiting for the deal, sent by their page
+    after it showed them the commitment: stored, and the game is dealt with it at once. A
+    game already dealt (the page sent it twice, or the time ran out) refuses it (409) and
+    keeps the contribution it was dealt with."""
+    contribution = commitments.contribution_text(contribution)
+    with transaction.atomic():
+        match, seats = lock_match(match_id)
+        mine = access.seat_of(user, seats)
+        if mine is None or not mine.accepted:
+            raise NotAllowed("Only a player of this game sends a contribution to it.")
+        if not waiting_for_deal(match) or mine.contribution:
+            raise StaleVersion("This game was dealt already: it takes no contribution now.")
+        mine.contribution = contribution
+        mine.save(update_fields=["contribution"])
+        _start(match, seats)
+    return match
+
+
+def match_deal_due(*, match_id: int, now=None) -> bool:
+    """Deal a game that waited for its creator's contribution past its time, zeros in place
+    of the missing one (a bot that sent none, a page without script). Whether it dealt."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match, seats = lock_match(match_id)
+        if match.deal_due is None or match.deal_due > now:
+            return False
+        if not waiting_for_deal(match):  # called off while it waited: nothing to deal
+            match.deal_due = None
+            match.save(update_fields=["deal_due"])
+            return False
+        try:
+            with transaction.atomic():
+                _start(match, seats)
+        except ServiceError as exc:
+            # It cannot be set up any more (a CCG deck changed while it waited): called off,
+            # so no sweep tries it again and again.
+            log.warning("match %s could not be dealt: %s", match.pk, exc.message)
+            match.deal_due = None
+            match.save(update_fields=["deal_due"])
+            _abandon_locked(match, seats)
+            return False
+    return True
+
+
+def deal_if_due(match: Match) -> bool:
+    """A read of a game (its page, its JSON) past its time to be dealt deals it then, before
+    the clocks' sweep comes round. Whether it did: the caller reads the game again."""
+    if match.deal_due is None or match.deal_due > timezone.now():
+        return False
+    return match_deal_due(match_id=match.pk)
+
+
+def deals_fire_due(*, limit: int = 200, now=None) -> int:
+    """Every game whose wait for the deal is over, dealt (the clocks' sweeps run it). Returns
+    how many."""
+    now = now or timezone.now()
+    due = list(Match.objects.filter(deal_due__lte=now).order_by("deal_due").values_list("pk", flat=True)[:limit])
+    return sum(match_deal_due(match_id=pk, now=now) for pk in due)
 
 
 def _check_min_reliability(minimum, invitees) -> None:
@@ -338,6 +432,9 @@ def _start(match: Match, seats: list[Seat]) -> None:
     except ValueError as exc:
         raise ServiceError(f"The game could not be set up: {exc}") from None
     fields = ["setup_options", "seed"]
+    if match.deal_due is not None:
+        match.deal_due = None
+        fields.append("deal_due")
     if match.rated and _bot_game_unrated(seats):
         match.rated = False
         fields.append("rated")
@@ -657,7 +754,8 @@ def _fitted(head: str, more: str) -> str:
     return cut[:end + 1] if end > len(head) else cut.rstrip() + "…"
 
 
-def match_rematch(*, match_id: int, user, contribution: str | bytes | None = None) -> tuple[Match, bool]:
+def match_rematch(*, match_id: int, user, contribution: str | bytes | None = None,
+                  deal_after_contribution: bool = False) -> tuple[Match, bool]:
     """A new game after a finished one: the same game and table options, clock, spectators
     and computer players, the same people invited (each accepts, choosing again what the
     game asks of a seat, the CCG's deck). The asker sits first and the others follow in
@@ -666,7 +764,8 @@ def match_rematch(*, match_id: int, user, contribution: str | bytes | None = Non
     seat where the game needs the players. One rematch per game: asked again, by anyone, it
     is the one already made (the CCG's drawn game makes its own at once). Returns (the
     rematch, whether this call made it); the finished game's pages are told (a bump).
-    ``contribution``: the asker's share of the rematch's seed (``match_create``)."""
+    ``contribution``, ``deal_after_contribution``: the asker's share of the rematch's seed,
+    and whether a rematch against computers waits for it to be sent again (``match_create``)."""
     with transaction.atomic():
         old, seats = lock_match(match_id)
         mine = next((s for s in seats if s.user_id == user.id and s.accepted), None)
@@ -691,7 +790,7 @@ def match_rematch(*, match_id: int, user, contribution: str | bytes | None = Non
             title=(f"Rematch: {base}" if base else f"Rematch of #{old.pk}")[:80],
             creator_choice=_own_choice(mine.choice), rematch_of=old, computer_delay=old.computer_delay,
             computer_takeover=old.computer_takeover, takeover_after=old.takeover_after, contribution=contribution,
-            min_reliability=old.min_reliability)
+            min_reliability=old.min_reliability, deal_after_contribution=deal_after_contribution)
         old.__dict__["_rematch"] = {"id": rematch.pk, "status": rematch.status}
         _bump(old, seats)
     return rematch, True
@@ -751,19 +850,23 @@ def match_abandon(*, match_id: int, user) -> Match:
             # Its result is owed to a tournament or a ladder: it ends as any game ends.
             raise ServiceError("A tournament or ladder game cannot be abandoned; resign instead.")
         if match.status == Match.Status.OPEN or (match.status == Match.Status.ACTIVE and match.move_count == 0):
-            was_active = match.status == Match.Status.ACTIVE
-            match.status = Match.Status.ABANDONED
-            match.finished_at = timezone.now()
-            match.seats.update(deadline=None, waiting_for="", waiting_key="", computer_due=None)
-            for seat in seats:
-                seat.deadline, seat.waiting_for, seat.waiting_key, seat.computer_due = None, "", "", None
-            _bump(match, seats, withdrawn=[s.user_id for s in seats if s.user_id])
-            hook = registry.room(match.kind).hooks.on_abandon
-            if hook and was_active:
-                hook(match)
+            _abandon_locked(match, seats)
         else:
             raise ServiceError("A game under way cannot be abandoned; resign instead.")
     return match
+
+
+def _abandon_locked(match: Match, seats: list[Seat]) -> None:
+    was_active = match.status == Match.Status.ACTIVE
+    match.status = Match.Status.ABANDONED
+    match.finished_at = timezone.now()
+    match.seats.update(deadline=None, waiting_for="", waiting_key="", computer_due=None)
+    for seat in seats:
+        seat.deadline, seat.waiting_for, seat.waiting_key, seat.computer_due = None, "", "", None
+    _bump(match, seats, withdrawn=[s.user_id for s in seats if s.user_id])
+    hook = registry.room(match.kind).hooks.on_abandon
+    if hook and was_active:
+        hook(match)
 
 
 # --- timers ----------------------------------------------------------------------------
@@ -968,11 +1071,12 @@ def _timeout_text(game_name: str, match: Match, described: str | None, seats: li
 def deadlines_fire_due(*, limit: int = 500, now=None) -> int:
     """The guarantee behind the Celery fast path: expire every overdue seat (read through the
     index on ``Seat.deadline``; each under the match lock, so a task firing at the same
-    moment makes the move once). Returns how many."""
+    moment makes the move once), and deal every game whose wait for its creator's
+    contribution is over (``deals_fire_due``). Returns how many."""
     now = now or timezone.now()
     overdue = list(Seat.objects.filter(deadline__lte=now, match__status=Match.Status.ACTIVE)
                    .order_by("deadline").values_list("match_id", "index")[:limit])
-    return sum(deadline_expire(match_id=m, seat_index=i) for m, i in overdue)
+    return sum(deadline_expire(match_id=m, seat_index=i) for m, i in overdue) + deals_fire_due(now=now)
 
 
 def deadlines_sweep(*, limit: int = 500) -> int:

@@ -5,6 +5,7 @@ OpenAPI document at /api/schema/ is generated from the same declarations (docs/a
 Views only translate: services and selectors do the work and raise ``ServiceError``."""
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal, Union
 
 from ninja import Body, Field, Path, Query, Router, Schema, Status
@@ -188,6 +189,9 @@ class CommitmentOut(Schema):
     contributions: list[str | None]
     secret: str | None
     seed: int | None
+    deal_due: datetime | None = Field(None, description="Set while every seat is filled and the game waits for its "
+                                                        "creator's contribution (POST .../contribute/): when it is "
+                                                        "dealt without one, with 16 zero bytes in its place.")
 
 
 class MatchOut(Schema):
@@ -232,7 +236,8 @@ def match_create(request, body: MatchCreateIn):
         vacation_days=body.clock.vacation_days, allow_spectators=body.spectators, title=body.title,
         creator_choice=body.choice, computers_at=_computer_seats(body.computers),
         computer_delay=body.computer_delay, computer_takeover=body.computer_takeover, rated=body.rated,
-        takeover_after=body.takeover_after, contribution=body.contribution, min_reliability=body.min_reliability)
+        takeover_after=body.takeover_after, contribution=body.contribution, min_reliability=body.min_reliability,
+        deal_after_contribution=True)
     return Status(201, selectors.match_payload(match, request.user))
 
 
@@ -253,7 +258,10 @@ def match_summary(match, user) -> dict:
 
 @router.get("matches/{int:id}/", response={200: MatchOut, **ERRORS}, auth=PUBLIC, url_name="api_match")
 def match_detail(request, match_id: MatchId):
-    return selectors.match_payload(selectors.match_get(match_id), request.user)
+    match = selectors.match_get(match_id)
+    if services.deal_if_due(match):
+        match = selectors.match_get(match_id)
+    return selectors.match_payload(match, request.user)
 
 
 # -- moves ----------------------------------------------------------------------------------
@@ -291,6 +299,10 @@ class RematchIn(In):
     contribution: Contribution | None = None
 
 
+class ContributeIn(In):
+    contribution: Contribution
+
+
 class OkOut(Schema):
     ok: bool
 
@@ -304,6 +316,16 @@ class StatusOut(Schema):
 def match_join(request, match_id: MatchId, body: JoinIn = Body(default_factory=JoinIn)):
     match = services.match_join(match_id=selectors.match_get(match_id).pk, user=request.user,
                                 choice=body.choice if body else None, contribution=body.contribution if body else None)
+    return selectors.match_payload(match, request.user)
+
+
+@router.post("matches/{int:id}/contribute/", response={200: MatchOut, 409: ErrorOut, **ERRORS}, url_name="api_match_contribute")
+def match_contribute(request, match_id: MatchId, body: ContributeIn):
+    """The creator's share in the seed of a game waiting for the deal (``commitment.deal_due``
+    set), sent after they saw its commitment: the game is dealt with it at once. 409 once
+    the game is dealt."""
+    match = services.match_contribute(match_id=selectors.match_get(match_id).pk, user=request.user,
+                                      contribution=body.contribution)
     return selectors.match_payload(match, request.user)
 
 
@@ -339,7 +361,8 @@ def match_rematch(request, match_id: MatchId, body: RematchIn = Body(default_fac
     the table), it answers with the rematch already made (200)."""
     ratelimits.check(request, "match_create")
     rematch, created = services.match_rematch(match_id=selectors.match_get(match_id).pk, user=request.user,
-                                              contribution=body.contribution if body else None)
+                                              contribution=body.contribution if body else None,
+                                              deal_after_contribution=True)
     return Status(201 if created else 200, selectors.match_payload(rematch, request.user))
 
 
@@ -445,6 +468,10 @@ class RecordMoveOut(BaseModel):
 
 
 class RecordResultOut(BaseModel):
+    """The outcome as stored, every key kept: an aborted game's ``"aborted": true`` is part of
+    what the checker reads."""
+    model_config = ConfigDict(extra="allow")
+
     winners: list[int]
     draw: bool
     reason: str

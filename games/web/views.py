@@ -95,7 +95,7 @@ def match_vs_computer(request):
         match = services.match_create(
             creator=request.user, kind=kind, num_seats=game.min_players, clock_kind="none", clock_amount=0,
             computers_at={i: level for i in range(1, game.min_players)}, creator_choice=choice,
-            contribution=request.POST.get("contribution"))
+            contribution=request.POST.get("contribution"), deal_after_contribution=True)
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("home")
@@ -153,7 +153,7 @@ def match_new(request):
                     computer_takeover=form.cleaned_data["computer_takeover"],
                     rated=form.cleaned_data["rated"], takeover_after=form.cleaned_data["takeover_after"],
                     contribution=request.POST.get("contribution"),
-                    min_reliability=form.cleaned_data["min_reliability"])
+                    min_reliability=form.cleaned_data["min_reliability"], deal_after_contribution=True)
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
@@ -175,6 +175,8 @@ class _RoomPanel:
 
 def match_detail(request, match_id):
     match, seats = _viewable_or_404(match_id, request.user)
+    if services.deal_if_due(match):  # its creator's page never sent a contribution
+        match, seats = _viewable_or_404(match_id, request.user)
     my_seat = selectors.seat_of(match, request.user, seats)
     mine = access.seat_of(request.user, seats)
     invited = mine is not None and not mine.accepted
@@ -200,6 +202,8 @@ def match_detail(request, match_id):
         "chat": selectors.chat_for(match, player=my_seat is not None, reader=request.user),
         "can_chat": selectors.can_chat(match, request.user, seats), **_room_assets(match.kind),
         "fairness": _fairness(match, seats),
+        "send_contribution": (services.waiting_for_deal(match) and mine is not None and mine.accepted
+                              and not mine.contribution),
         # "Round 2 of the Spring Swiss", linked: a tournament's or a ladder's game says so.
         "competition": tournament_selectors.competition_of(match),
         "seat_form": registry.room(match.kind).seat_form_for(request.user, prefix="seat")
@@ -216,6 +220,8 @@ def match_action(request, match_id, action):
                                                  choice=raw_values(seat_form) if seat_form is not None else None,
                                                  contribution=request.POST.get("contribution")),
              "decline": lambda: services.match_decline(match_id=match.pk, user=request.user),
+             "contribute": lambda: services.match_contribute(match_id=match.pk, user=request.user,
+                                                             contribution=request.POST.get("contribution")),
              "resign": lambda: services.match_resign(match_id=match.pk, user=request.user),
              "abandon": lambda: services.match_abandon(match_id=match.pk, user=request.user),
              "spectator-chat": lambda: services.chat_spectators_set(match_id=match.pk, user=request.user,

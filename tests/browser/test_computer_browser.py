@@ -129,9 +129,12 @@ def test_two_clicks_from_home_and_try_this_deck(live_url, new_page, worker):
     page.select_option("[data-testid=vs-computer-kind]", "duel")
     page.click("[data-testid=vs-computer-go]")
     page.wait_for_url(f"{live_url}/games/*/")
+    page.wait_for_selector("[data-testid=hand] button:not([disabled])")  # my move, on a board that works
     duel = Match.objects.get(creator__username="bedevere")
     assert duel.kind == "duel" and duel.status == "active"
-    page.wait_for_selector("[data-testid=hand] button:not([disabled])")  # my move, on a board that works
+    # Dealt with the bytes the page sent once it had shown the commitment (docs/verify.md).
+    sent = duel.seats.get(index=0).contribution
+    assert len(sent) == 32 and sent != "0" * 32 and sent in page.inner_text("[data-testid=contributions]")
     assert "Computer (Knight)" in page.inner_text("#seats")
 
     deck = Deck.objects.filter(owner__username="bedevere").order_by("pk").first()
@@ -139,6 +142,7 @@ def test_two_clicks_from_home_and_try_this_deck(live_url, new_page, worker):
     page.goto(f"{live_url}/decks/{deck.pk}/")
     page.click("[data-testid=try-deck]")
     page.wait_for_url(f"{live_url}/games/*/")
+    page.wait_for_selector("[data-testid=practice-ante]")  # dealt: the page that sent the contribution is gone
     wait_live(page)
     match = Match.objects.get(creator=deck.owner, kind="ccg")
     assert match.kind == "ccg" and match.status == "active" and match.practice

@@ -87,7 +87,11 @@ def test_home_page_plays_against_the_computer(client, make_user):
     r = client.post("/games/against-the-computer/", {"kind": "cupquest"})
     match = Match.objects.get()
     assert r.status_code == 302 and r.url == f"/games/{match.pk}/"
-    assert match.status == "active" and match.clock == "none"
+    # Dealt once the page has sent the player's contribution (docs/verify.md).
+    assert match.status == "open" and match.deal_due is not None and match.clock == "none"
+    client.post(f"/games/{match.pk}/contribute/", {"contribution": "ab" * 16})
+    match.refresh_from_db()
+    assert match.status == "active"
     assert [s.computer for s in match.seats.all()] == ["", "knight"]
     assert client.post("/games/against-the-computer/", {"kind": "nonsense"}).status_code == 302
     assert Match.objects.count() == 1
@@ -118,6 +122,9 @@ def test_the_json_api_gives_seats_to_computers(client, make_user):
                            content_type="application/json")
     assert response.status_code == 201, response.content
     body = response.json()
+    assert body["status"] == "open" and body["commitment"]["deal_due"]
+    body = client.post(f"/api/matches/{body['id']}/contribute/", {"contribution": "ab" * 16},
+                       content_type="application/json").json()
     assert body["status"] == "active"
     assert [s["username"] for s in body["seats"]] == ["alice", "Computer 2 (Knight)", "Computer 3 (Random squire)"]
     kinds = {g["kind"]: g["computer_levels"] for g in client.get("/api/games/").json()["games"]}

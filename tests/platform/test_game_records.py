@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 from datetime import timedelta
 
 import pytest
@@ -49,7 +50,8 @@ def test_a_new_game_publishes_its_commitment_and_each_contribution_at_once(clien
     secret = bytes.fromhex(match.secret)
     assert len(secret) == C.SECRET_BYTES and match.seed is None, "no seed before every seat is filled"
     assert created.json()["commitment"] == {"commitment": C.commitment(secret, match.pk, "duel", 1), "edition": 1,
-                                            "contributions": [MINE, None], "secret": None, "seed": None}
+                                            "contributions": [MINE, None], "secret": None, "seed": None,
+                                            "deal_due": None}
     client.force_login(bob)
     joined = _post(client, f"/api/matches/{match.pk}/join/", {"contribution": THEIRS}).json()
     match.refresh_from_db()
@@ -100,6 +102,176 @@ def test_the_pages_send_a_contribution_from_the_browser(client, make_user):
     assert [s.contribution for s in match.seats.order_by("index")] == [MINE, "0" * 32]
 
 
+# A form that creates a game or takes a seat: the pages post these (the API's JSON is apart).
+_SEATING_ACTION = re.compile(r"/(games/new|games/against-the-computer|games/\d+/(join|contribute)|decks/\d+/try)/$")
+
+
+def _seating_forms(html: str, url: str) -> list[str]:
+    """The bodies of the page's forms that create a game or take a seat (a form without an
+    action posts to its own page)."""
+    forms = re.findall(r"<form\b([^>]*)>(.*?)</form>", html, re.S)
+    return [body for attrs, body in forms
+            if _SEATING_ACTION.search((re.search(r'action="([^"]*)"', attrs) or [None, url])[1])]
+
+
+def test_every_form_that_seats_a_player_carries_a_contribution(client, make_user):
+    """Home, the lobby (the one-click Join), friends, a profile, the deck builder and a
+    game's page: each form that creates a game or takes a seat sends the browser's bytes."""
+    from games.players import profiles
+
+    ensure_card_database()
+    alice, bob = make_user("alice"), make_user("bob")
+    deck = prepared_player(alice)
+    services.match_create(creator=bob, kind="duel", num_seats=2)
+    services.match_create(creator=bob, kind="cupquest", num_seats=3)
+    waiting = services.match_create(creator=alice, kind="duel", num_seats=2, computers_at={1: "knight"},
+                                    deal_after_contribution=True)
+    profiles.follow(user=alice, name="bob")
+    client.force_login(alice)
+    found = {}
+    for url in ("/", "/lobby/", "/friends/", "/players/bob/", f"/decks/{deck.pk}/", "/games/new/",
+                f"/games/{waiting.pk}/"):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        forms = _seating_forms(response.content.decode(), url)
+        assert all('name="contribution"' in body for body in forms), url
+        found[url] = len(forms)
+    assert found["/lobby/"] >= 2 and found["/"] >= 1 and found[f"/decks/{deck.pk}/"] == 1, found
+    assert found["/games/new/"] == 1 and found[f"/games/{waiting.pk}/"] == 1, found
+
+
+def _dealt_against_the_computer(creator, contribution):
+    """A Grail Duel against the Knight, dealt with the creator's contribution sent after the
+    commitment, as their page sends it."""
+    match = services.match_create(creator=creator, kind="duel", num_seats=2, computers_at={1: "knight"},
+                                  computer_delay=60, deal_after_contribution=True)
+    return services.match_contribute(match_id=match.pk, user=creator, contribution=contribution)
+
+
+def _waiting(match) -> tuple:
+    """What a refused contribution must leave as it was."""
+    match = Match.objects.get(pk=match.pk)
+    return (match.status, match.version, match.seed, match.deal_due,
+            [s.contribution for s in match.seats.order_by("index")])
+
+
+def test_a_game_against_the_computer_waits_for_a_contribution_sent_after_its_commitment(client, make_user):
+    """Created with every other seat a computer, a game is not dealt in that request: the
+    creator's contribution sent with it (before any commitment existed) is never used; the
+    one sent afterwards (POST .../contribute/) is, and deals the game."""
+    alice = make_user("alice")
+    client.force_login(alice)
+    created = _post(client, "/api/matches/", {"kind": "duel", "seats": 2, "contribution": MINE,
+                                              "computers": [{"seat": 1, "level": "knight"}]})
+    assert created.status_code == 201 and created.json()["status"] == "open"
+    promise = created.json()["commitment"]
+    assert promise["deal_due"] and promise["contributions"] == [None, "0" * 32]
+    match = Match.objects.get(pk=created.json()["id"])
+    assert match.seed is None and match.state is None and match.started_at is None
+    dealt = _post(client, f"/api/matches/{match.pk}/contribute/", {"contribution": THEIRS})
+    assert dealt.status_code == 200 and dealt.json()["status"] == "active"
+    assert dealt.json()["commitment"]["contributions"] == [THEIRS, "0" * 32]
+    assert dealt.json()["commitment"]["deal_due"] is None
+    match.refresh_from_db()
+    assert match.seed == C.seed_from(bytes.fromhex(match.secret), [bytes.fromhex(THEIRS), bytes(16)])
+    assert match.deal_due is None and match.state == registry.get("duel").setup(2, {}, match.seed)
+
+
+def test_the_secret_is_drawn_before_the_contribution_it_is_dealt_with_is_read(client, make_user, monkeypatch):
+    """The server's own order, through the pages ("Play against the computer", then the page's
+    contribution): every contribution the seed is derived from was read after the commitment."""
+    alice = make_user("alice")
+    client.force_login(alice)
+    steps = []
+    commitments = records.commitments
+    for name in ("commit", "contribution_text", "seed_at_setup"):
+        real = getattr(commitments, name)
+
+        def spy(*args, _real=real, _name=name, **kwargs):
+            steps.append((_name, args[0] if _name == "contribution_text" else None))
+            return _real(*args, **kwargs)
+        monkeypatch.setattr(commitments, name, spy)
+    client.post("/games/against-the-computer/", {"kind": "duel", "contribution": THEIRS})
+    match = Match.objects.get()
+    page = client.get(f"/games/{match.pk}/").content.decode()
+    assert "data-send-contribution" in page and match.commitment in page and match.status == "open"
+    client.post(f"/games/{match.pk}/contribute/", {"contribution": MINE})
+    match.refresh_from_db()
+    assert match.status == "active"
+    assert steps == [("contribution_text", THEIRS), ("commit", None), ("contribution_text", MINE),
+                     ("seed_at_setup", None)]
+    assert match.seed == C.seed_from(bytes.fromhex(match.secret), [bytes.fromhex(MINE), bytes(16)])
+
+
+def test_a_game_whose_creator_sends_no_contribution_is_dealt_with_zeros(client, make_user, settings):
+    """A bot through the API, a page without script: after its wait, the clocks' sweep (or
+    the first read of the game) deals it, with zeros for the creator."""
+    assert "games.tasks.timers_sweep" in settings.CLOCK_TASKS
+    from games import tasks
+
+    alice = make_user("alice")
+    swept = services.match_create(creator=alice, kind="duel", num_seats=2, computers_at={1: "knight"},
+                                  computer_delay=60, deal_after_contribution=True)
+    read = services.match_create(creator=alice, kind="cupquest", num_seats=2, computers_at={1: "random"},
+                                 computer_delay=60, deal_after_contribution=True)
+    assert tasks.timers_sweep() == 0 and Match.objects.get(pk=swept.pk).status == "open", "not before its time"
+    Match.objects.filter(pk__in=[swept.pk, read.pk]).update(deal_due=timezone.now() - timedelta(seconds=1))
+    client.force_login(alice)
+    assert client.get(f"/api/matches/{read.pk}/").json()["status"] == "active"
+    assert tasks.timers_sweep() == 1
+    for match in (swept, read):
+        match.refresh_from_db()
+        assert match.status == "active" and match.deal_due is None
+        assert [s.contribution for s in match.seats.order_by("index")] == ["", "0" * 32]
+        assert match.seed == C.seed_from(bytes.fromhex(match.secret), [bytes(16), bytes(16)])
+    assert tasks.timers_sweep() == 0, "dealt once"
+
+
+@pytest.mark.parametrize("body", [{}, {"contribution": "abc"}, {"contribution": "G" * 32},
+                                  {"contribution": "00" * 17}, {"contribution": None}, {"contribution": 7}])
+def test_a_bad_contribution_is_refused_and_changes_nothing(client, make_user, body):
+    alice = make_user("alice")
+    match = services.match_create(creator=alice, kind="duel", num_seats=2, computers_at={1: "knight"},
+                                  deal_after_contribution=True)
+    before = _waiting(match)
+    client.force_login(alice)
+    refused = _post(client, f"/api/matches/{match.pk}/contribute/", body)
+    assert refused.status_code == 400 and _waiting(match) == before
+    client.post(f"/games/{match.pk}/contribute/", {"contribution": body.get("contribution") or "zz"})
+    assert _waiting(match) == before
+
+
+def test_a_contribution_comes_from_the_creator_once_and_only_while_the_game_waits(client, make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(creator=alice, kind="duel", num_seats=2, computers_at={1: "knight"},
+                                  deal_after_contribution=True)
+    open_game = services.match_create(creator=alice, kind="duel", num_seats=2, contribution=MINE,
+                                      deal_after_contribution=True)
+    before, open_before = _waiting(match), _waiting(open_game)
+    client.force_login(bob)
+    assert _post(client, f"/api/matches/{match.pk}/contribute/", {"contribution": THEIRS}).status_code == 403
+    client.force_login(alice)
+    assert _post(client, f"/api/matches/{open_game.pk}/contribute/", {"contribution": THEIRS}).status_code == 409
+    assert _waiting(match) == before and _waiting(open_game) == open_before
+    assert _post(client, f"/api/matches/{match.pk}/contribute/", {"contribution": MINE}).status_code == 200
+    dealt = _waiting(match)
+    assert _post(client, f"/api/matches/{match.pk}/contribute/", {"contribution": THEIRS}).status_code == 409
+    assert _waiting(match) == dealt and dealt[-1] == [MINE, "0" * 32]
+
+
+def test_the_secret_comes_from_the_systems_random_source(make_user, monkeypatch):
+    """secrets.token_bytes, 32 bytes, and nothing else: the commitment follows what it gives."""
+    asked = []
+
+    def token_bytes(n):
+        asked.append(n)
+        return bytes(range(100, 100 + n))
+    monkeypatch.setattr(records.commitments.secrets, "token_bytes", token_bytes)
+    match = services.match_create(creator=make_user("alice"), kind="duel", num_seats=2)
+    assert asked == [C.SECRET_BYTES] and match.secret == bytes(range(100, 132)).hex()
+    assert match.commitment == C.commitment(bytes(range(100, 132)), match.pk, "duel", 1)
+
+
 def test_a_game_given_its_own_seed_is_not_committed(client, make_match):
     """Games stored before commitments keep their seed and replay as stored; so do the
     tests' games created with a seed of their own: "no commitment", in the JSON and the page."""
@@ -134,8 +306,7 @@ def test_a_game_keeps_the_edition_it_committed_to(make_user, monkeypatch):
 
 def test_a_game_under_way_gives_a_record_without_its_secret(client, make_user):
     alice = make_user("alice")
-    match = services.match_create(creator=alice, kind="duel", num_seats=2, computers_at={1: "knight"},
-                                  computer_delay=60, contribution=MINE)
+    match = _dealt_against_the_computer(alice, MINE)
     client.force_login(alice)
     record = client.get(f"/api/matches/{match.pk}/record/").json()
     assert record["complete"] is False and record["status"] == "active"
@@ -187,7 +358,8 @@ def _played_to_the_end(kind: str, make_user) -> tuple[Match, object]:
     seats = game.min_players
     match = services.match_create(creator=alice, kind=kind, num_seats=seats, creator_choice=choice,
                                   computers_at={i: "knight" for i in range(1, seats)}, clock_kind="none",
-                                  clock_amount=0, contribution=os.urandom(16).hex())
+                                  clock_amount=0, deal_after_contribution=True)
+    match = services.match_contribute(match_id=match.pk, user=alice, contribution=os.urandom(16).hex())
     for step in range(STEPS):
         match.refresh_from_db()
         if match.status != "active":
@@ -243,6 +415,69 @@ def test_a_downloaded_record_of_every_kind_checks_and_tampering_is_caught(kind, 
     assert caught(lambda r: r["contributions"].__setitem__(0, "ab" * 16)).startswith("seed: ")
     assert caught(lambda r: r.__setitem__("secret", "cd" * 32)).startswith("commitment: ")
     assert caught(lambda r: r.__setitem__("result", {"winners": [0], "draw": True, "reason": "?"})).startswith("result: ")
+    if report.checked[-1] != "result: no person was left playing, and the seats still in won":
+        # The rules ended it: their reason, word for word (the referee's words stand only for
+        # a loss on time). A game the site stopped with no person left has its own words.
+        assert caught(lambda r: r["result"].__setitem__("reason", "Seat 1 ran out of time.")).startswith("result: ")
+
+
+def _duel_between(make_user) -> tuple[Match, dict]:
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(creator=alice, kind="duel", num_seats=2, invite=["bob"], clock_kind="hours",
+                                  clock_amount=12, contribution=MINE)
+    services.match_join(match_id=match.pk, user=bob, contribution=THEIRS)
+    return Match.objects.get(pk=match.pk), {0: alice, 1: bob}
+
+
+def _run_out(match: Match, seat: int) -> Match:
+    Seat.objects.filter(match=match, index=seat).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert services.deadline_expire(match_id=match.pk, seat_index=seat)
+    return Match.objects.get(pk=match.pk)
+
+
+def _checked(client, user, match) -> tuple[dict, dict]:
+    client.force_login(user)
+    return (client.get(f"/api/matches/{match.pk}/record/").json(),
+            client.get(f"/api/matches/{match.pk}/check/").json())
+
+
+def test_a_game_lost_on_time_checks_with_the_referees_words_and_only_those(client, make_user):
+    """The clock resigns a seat whose own turn ran out in a game of two: the result says
+    "Seat N ran out of time." where the rules would say it resigned. That checks; any other
+    reason, or a claim that the game was aborted, is caught."""
+    match, people = _duel_between(make_user)
+    game = registry.get("duel")
+    while Seat.objects.filter(match=match, own_moves=0).exists():  # both have moved: no abort
+        seat = game.pending(match.state)[0].seat
+        services.move_submit(match_id=match.pk, user=people[seat], move=game.legal_moves(match.state, seat)[0],
+                             version=match.version)
+        match.refresh_from_db()
+    late = game.pending(match.state)[0].seat
+    match = _run_out(match, late)
+    assert match.status == "finished" and match.outcome["reason"] == f"Seat {late + 1} ran out of time."
+    record, check = _checked(client, people[0], match)
+    assert check["ok"], check["problem"]
+    assert record["moves"][-1]["who"] == "clock" and record["moves"][-1]["move"] == {"type": "resign"}
+    for result in (dict(record["result"], reason=f"Seat {late + 1} ran out of patience."),
+                   dict(record["result"], reason=f"Seat {2 - late} ran out of time."),
+                   {"aborted": True, "winners": [], "draw": False, "reason": record["result"]["reason"]}):
+        problem = verify.check_record(dict(record, result=result)).problem
+        assert problem and problem.startswith("result: "), result
+
+
+def test_an_aborted_game_checks(client, make_user):
+    """A person whose time ran out before their first move aborts the game: no result. Its
+    record checks with the site's words; a winner slipped into it is caught."""
+    match, people = _duel_between(make_user)
+    first = registry.get("duel").pending(match.state)[0].seat
+    match = _run_out(match, first)
+    assert match.status == "aborted"
+    record, check = _checked(client, people[0], match)
+    assert record["complete"] and record["result"]["aborted"] is True
+    assert check["ok"], check["problem"]
+    assert check["checked"][-1] == "result: aborted before every person had moved; no winner"
+    won = dict(record["result"], winners=[1 - first])
+    assert verify.check_record(dict(record, result=won)).problem.startswith("result: ")
 
 
 def test_who_made_each_move_person_computer_or_clock(make_user, client):
@@ -324,8 +559,7 @@ def test_the_finished_games_page_offers_its_record_and_its_check(client, make_us
 
 def test_a_running_games_page_shows_the_commitment_but_not_the_secret(client, make_user):
     alice = make_user("alice")
-    match = services.match_create(creator=alice, kind="duel", num_seats=2, computers_at={1: "knight"},
-                                  computer_delay=60, contribution=MINE)
+    match = _dealt_against_the_computer(alice, MINE)
     client.force_login(alice)
     page = client.get(f"/games/{match.pk}/").content.decode()
     assert match.commitment in page and MINE in page and match.secret not in page
