@@ -84,8 +84,44 @@ def match_payload(match: Match, user, *, seats: list[Seat] | None = None) -> dic
         "creator": match.creator_id and next((s.user.username for s in seats if s.user_id == match.creator_id), None),
         "log": log_for(match, my_seat, seats=seats, names=names) if match.move_count else
         opening_lines(match, my_seat, seats, game=game, names=names),
+        "moved_since_turn": moved_since_turn_for(match, my_seat, game=game),
     })
     return payload
+
+
+# How many records back the pieces moved since a player's last turn are looked for, and how
+# many are read at a time: a six-player Camelot round is well within the first batch, and a
+# seat that has not ended a turn for longer than the cap is marked from the cap's moves.
+SINCE_TURN_RECORDS = 2000
+SINCE_TURN_BATCH = 200
+
+
+def moved_since_turn_for(match: Match, seat: int | None, *, game) -> dict | None:
+    """The pieces others moved since this seat's last turn ended (``Game.moved_since_turn``),
+    and ``upto``, the last record that covers: the page marks them, then reads the log lines
+    it receives after ``upto`` the same way. Whatever the page's log still holds, a move made
+    many lines ago is marked. None for a spectator, a game not under way, or one that marks
+    nothing; the game's records are read only as far back as it asks."""
+    if seat is None or match.status != Match.Status.ACTIVE or match.state is None:
+        return None
+    units = game.moved_since_turn(match.state, seat, _events_newest_first(match, seat))
+    return None if units is None else {"upto": match.move_count, "units": units}
+
+
+def _events_newest_first(match: Match, seat: int):
+    """The stored events this seat may see, newest first, a batch of records at a time (read
+    lazily: the rules stop where they have what they need), from the record the state shows."""
+    below, read = match.move_count + 1, 0
+    while read < SINCE_TURN_RECORDS:
+        rows = list(MoveRecord.objects.filter(match=match, seq__lt=below).order_by("-seq")
+                    .values_list("seq", "events")[:SINCE_TURN_BATCH])
+        for _seq, events in rows:
+            for raw in reversed(events):
+                if Event.from_dict(raw).visible_to(seat):
+                    yield raw
+        if len(rows) < SINCE_TURN_BATCH:
+            return
+        below, read = rows[-1][0], read + len(rows)
 
 
 def opening_lines(match: Match, seat: int | None, seats: list[Seat], *, game,
