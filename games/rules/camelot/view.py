@@ -60,13 +60,18 @@ def moved_since_turn(state: dict, seat: int, events_newest_first) -> dict[str, s
     the reserve), for the units other players moved in that time, read from the move events
     back to that end of turn. A unit back where it was (a move taken back) or gone (dead) is
     left out: nothing to see."""
+    units = state["units"]
     first_from: dict[str, str | None] = {}
     for event in events_newest_first:
         kind, data = event.get("kind"), event.get("data") or {}
         if kind == "end_turn" and data.get("seat") == seat:
             break
-        if kind == "move" and data.get("unit") and data.get("seat") != seat:
+        uid = data.get("unit")
+        if kind != "move" or not uid:
+            continue
+        # Moves stored before they said who made them: the unit's owner did.
+        mover = data["seat"] if "seat" in data else units.get(uid, {}).get("seat")
+        if mover != seat:
             # Read newest first: the last one written is where the unit stood first.
-            first_from[data["unit"]] = data.get("from")
-    units = state["units"]
+            first_from[uid] = data.get("from")
     return {uid: was for uid, was in first_from.items() if uid in units and units[uid]["hex"] != was}
