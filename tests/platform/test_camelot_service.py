@@ -445,3 +445,30 @@ def test_what_others_moved_since_your_turn_comes_with_your_view_however_long_ago
     assert payload["moved_since_turn"] == {"upto": match.move_count, "units": since}
     client.logout()
     assert client.get(f"/api/matches/{match.pk}/").json()["moved_since_turn"] is None
+
+
+def test_a_line_stored_with_raw_coordinates_is_shown_with_the_boards_names(camelot, client):
+    """A game stored before hexes had names keeps "takes the Entry hex -7,7" in its records:
+    the game's page, its log in the API, its history and the recap say the hex's name, and
+    the record itself is left as it was played."""
+    match, users = camelot
+    chooser = match.state["order"][0]
+    entry = next(m for m in GAME.legal_moves(match.state, chooser) if m["type"] == "entry")
+    match = _submit(match, users, chooser, entry)
+    record = MoveRecord.objects.get(match=match, seq=match.move_count)
+    old = f"Seat {chooser + 1} takes the Entry hex {entry['hex']}."
+    square = load_board("standard").hex_name(entry["hex"])
+    named = f"{PLAYERS[chooser]} takes the Entry hex {square}."
+    record.events = [{**e, "text": old} if e["kind"] == "entry" else e for e in record.events]
+    record.save(update_fields=["events"])
+    watcher = next(s for s in range(len(users)) if s != chooser)
+    client.force_login(users[watcher])
+    shown = [client.get(f"/api/matches/{match.pk}/").json()["log"],
+             client.get(f"/api/matches/{match.pk}/log/").json()["log"]]
+    for log in shown:
+        assert named in [line["text"] for line in log]
+    # The pages link the player's name: the words after it are the hex's name, never its key.
+    for page in (f"/games/{match.pk}/history/", f"/games/{match.pk}/"):  # the history, the recap
+        html = client.get(page).content.decode()
+        assert f"takes the Entry hex {square}." in html and f"Entry hex {entry['hex']}" not in html
+    assert old in [e["text"] for e in MoveRecord.objects.get(pk=record.pk).events]

@@ -23,6 +23,7 @@ from .board import load as load_board
 from .movement import Mover
 from .pieces import COUNT, MODE_WORDS, NAMES, TYPES, item_name, unit_label, unit_name
 from .setup import entry_chooser, entry_choices, new_state
+from .squares import named_coordinates
 from .state import board_of, controls, frozen, turn_of
 from .state_copy import copy_state
 from .view import build_view, moved_since_turn
@@ -120,6 +121,12 @@ class Camelot(Game):
         view = build_view(state, seat)
         view["takeback"] = self.takeback_mark(state, seat)
         return view
+
+    def log_words(self, text):
+        # Lines stored before hexes had names give the rules' coordinates ("moves to -5,-1").
+        # Every such game was played on the standard board (the only board then; a later
+        # board's lines are named when they are written).
+        return named_coordinates(text, load_board("standard").names)
 
     def moved_since_turn(self, state, seat, events_newest_first):
         return moved_since_turn(state, seat, events_newest_first)
