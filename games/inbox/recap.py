@@ -19,6 +19,7 @@ from __future__ import annotations
 from django.db.models import Max
 from django.utils import timezone
 
+from games import registry
 from games.table import access, selectors
 from games.models import ChatMessage, Match, MatchVisit, MoveRecord, Seat
 from games.rules.base import Event
@@ -45,12 +46,13 @@ def recap_for(match: Match, user, seats: list[Seat]) -> dict | None:
                    .values("seq", "events", "by_timeout")[:MAX_RECORDS])
     records.reverse()
     names = selectors.seat_names(seats)
+    game = registry.get(match.kind)
     lines = []
     for record in records:
         for raw in record["events"]:
             event = Event.from_dict(raw)
             if event.visible_to(seat):
-                lines.append({"seq": record["seq"], "text": selectors.with_names(event.text, seats, names),
+                lines.append({"seq": record["seq"], "text": selectors.line_words(game, event.text, names),
                               "timeout": record["by_timeout"]})
     unread = (ChatMessage.objects.filter(match=match, spectators=False, pk__gt=chat_since)
               .exclude(user=user).exclude(user_id__in=access.muted_authors(user))  # those they blocked

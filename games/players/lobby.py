@@ -3,7 +3,7 @@
 Which games are offered is games/table/access.py's rule as a query: public games with a seat
 nobody holds (a private game's seats are all given when it is created), and public games
 under way whose rules would deal a newcomer in (``Game.add_seat``: Fluxx's late joiners,
-``_taking_newcomers``), listed with them and marked "under way"; none the viewer already sits
+``_taking_newcomers``) and that no tournament or ladder drew, listed with them and marked "under way"; none the viewer already sits
 at or left, none where a seated player blocked the viewer. Each page costs the same
 statements however many games there are: a count, the page's matches (with their open
 seats counted and whether a friend sits there, as subqueries), and their seats with players
@@ -82,8 +82,9 @@ def highest_minimum_met(viewer) -> int:
 def _taking_newcomers() -> tuple[Q, Case]:
     """Games under way that would deal a newcomer in now, as a condition on matches, read
     from the columns alone: a kind whose rules have ``add_seat``, a seat fewer than its most
-    players, and its table option that lets newcomers in (``Game.newcomer_option``). And the
-    seats such a game could still deal (its most players less those seated)."""
+    players, and its table option that lets newcomers in (``Game.newcomer_option``); never a
+    tournament's or a ladder's game, whose players the competition chose (access refuses the
+    join). And the seats such a game could still deal (its most players less those seated)."""
     takes, most = Q(pk__in=[]), []
     for room in registry.rooms():
         game = room.game
@@ -94,7 +95,7 @@ def _taking_newcomers() -> tuple[Q, Case]:
             kind &= Q(**{f"options__{game.newcomer_option}": True})
         takes |= kind
         most.append(When(kind=room.kind, then=Value(game.max_players) - F("num_seats")))
-    return Q(status=Match.Status.ACTIVE) & takes, Case(*most, default=Value(0), output_field=IntegerField())
+    return Q(status=Match.Status.ACTIVE, competition="") & takes, Case(*most, default=Value(0), output_field=IntegerField())
 
 
 def _asking_a_choice() -> Case:

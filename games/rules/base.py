@@ -293,6 +293,21 @@ class Game:
         ``state`` is the state the move was made in, so the piece or card can be named."""
         return move.get("type", "move")
 
+    def log_words(self, text: str) -> str:
+        """A stored log line's words as the site says them now. A game whose older records
+        said something in a way it no longer does rewrites it here, words only (Camelot's
+        lines stored before hexes had names gave raw coordinates); the stored record is never
+        changed, so the game still replays and verifies as it was played."""
+        return text
+
+    def moved_since_turn(self, state: State, seat: int, events_newest_first) -> dict[str, str | None] | None:
+        """The pieces other players moved since ``seat``'s last turn ended, each with where it
+        stood before (None: it was brought on), for the board to mark; None for a game that
+        marks nothing. ``events_newest_first``: the events this seat may see, as stored
+        dicts, newest first, read from the store only as far as this reads them, so a game
+        stops at the seat's own end of turn (and one that marks nothing reads none)."""
+        return None
+
     def seats_out(self, state: State) -> dict[int, str]:
         """Seats whose players are out of a game that may go on without them, each with why,
         as words that follow a name ("resigned", "conceded the doubled ante"). The shell

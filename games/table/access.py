@@ -78,8 +78,9 @@ def can_view(match, user, seats) -> bool:
 def join_refusal(match, user, seats) -> ServiceError | None:
     """Why this person may not take a seat in this game (None: they may, if there is one).
     An invitation admits its holder to a private game; a private game admits nobody else;
-    nobody sits again at a table they left; a table that asks for players who finish their
-    games seats only those whose record meets it, invited or not."""
+    nobody sits again at a table they left; nobody joins a tournament's or a ladder's game
+    under way; a table that asks for players who finish their games seats only those whose
+    record meets it, invited or not."""
     if not _signed_in(user):
         return Unauthenticated("Log in to join a game.")
     mine = seat_of(user, seats)
@@ -91,6 +92,10 @@ def join_refusal(match, user, seats) -> ServiceError | None:
         return NotAllowed("A player at this table has blocked you, so you cannot sit down here.")
     if mine is None and is_private(match):
         return NotAllowed("This game is by invitation only.")
+    if match.competition:
+        # The competition chose its players and owes each a result: a stranger dealt in
+        # would play a game that counts for nothing, or spoil one that counts for others.
+        return NotAllowed("This is a tournament or ladder game: only the players it drew play here.")
     # Asked last, of someone who could otherwise sit (an open seat, or their invitation).
     return reliability_refusal(match, user)
 

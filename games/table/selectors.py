@@ -84,8 +84,44 @@ def match_payload(match: Match, user, *, seats: list[Seat] | None = None) -> dic
         "creator": match.creator_id and next((s.user.username for s in seats if s.user_id == match.creator_id), None),
         "log": log_for(match, my_seat, seats=seats, names=names) if match.move_count else
         opening_lines(match, my_seat, seats, game=game, names=names),
+        "moved_since_turn": moved_since_turn_for(match, my_seat, game=game),
     })
     return payload
+
+
+# How many records back the pieces moved since a player's last turn are looked for, and how
+# many are read at a time: a six-player Camelot round is well within the first batch, and a
+# seat that has not ended a turn for longer than the cap is marked from the cap's moves.
+SINCE_TURN_RECORDS = 2000
+SINCE_TURN_BATCH = 200
+
+
+def moved_since_turn_for(match: Match, seat: int | None, *, game) -> dict | None:
+    """The pieces others moved since this seat's last turn ended (``Game.moved_since_turn``),
+    and ``upto``, the last record that covers: the page marks them, then reads the log lines
+    it receives after ``upto`` the same way. Whatever the page's log still holds, a move made
+    many lines ago is marked. None for a spectator, a game not under way, or one that marks
+    nothing; the game's records are read only as far back as it asks."""
+    if seat is None or match.status != Match.Status.ACTIVE or match.state is None:
+        return None
+    units = game.moved_since_turn(match.state, seat, _events_newest_first(match, seat))
+    return None if units is None else {"upto": match.move_count, "units": units}
+
+
+def _events_newest_first(match: Match, seat: int):
+    """The stored events this seat may see, newest first, a batch of records at a time (read
+    lazily: the rules stop where they have what they need), from the record the state shows."""
+    below, read = match.move_count + 1, 0
+    while read < SINCE_TURN_RECORDS:
+        rows = list(MoveRecord.objects.filter(match=match, seq__lt=below).order_by("-seq")
+                    .values_list("seq", "events")[:SINCE_TURN_BATCH])
+        for _seq, events in rows:
+            for raw in reversed(events):
+                if Event.from_dict(raw).visible_to(seat):
+                    yield raw
+        if len(rows) < SINCE_TURN_BATCH:
+            return
+        below, read = rows[-1][0], read + len(rows)
 
 
 def opening_lines(match: Match, seat: int | None, seats: list[Seat], *, game,
@@ -97,7 +133,7 @@ def opening_lines(match: Match, seat: int | None, seats: list[Seat], *, game,
         return []
     events = [e.as_dict() for e in game.opening_events(match.state)]
     names = seat_names(seats) if names is None else names
-    return [{**line, "provisional": True} for line in _log_lines(1, events, False, seat, names, game.log_data)]
+    return [{**line, "provisional": True} for line in _log_lines(1, events, False, seat, names, game)]
 
 
 def change_payload(match: Match, seats: list[Seat], seat: int | None, *, game, prev: int, records,
@@ -116,7 +152,7 @@ def change_payload(match: Match, seats: list[Seat], seat: int | None, *, game, p
                     "ending": ending_for(match, seat, seats, game=game, names=names, ratings=shared["ratings"]),
                     "situation": situation_for(match, seat, seats, game=game, names=names),
                     "rematch": shared["rematch"],
-                    "events": [_line(seq, event, with_names(event.text, seats, names), by_timeout, game.log_data)
+                    "events": [_line(seq, event, line_words(game, event.text, names), by_timeout, game.log_data)
                                for seq, by_timeout, event in shared["events"] if event.visible_to(seat)]})
     return payload
 
@@ -136,17 +172,24 @@ def change_shared(match: Match, seats: list[Seat], records) -> dict:
                        for record in records for raw in record.events]}
 
 
-def _log_lines(seq: int, events: list[dict], by_timeout: bool, seat: int | None, names,
-               with_data: bool = False) -> list[dict]:
-    """The lines of one record this seat may see, in players' ``names`` (None: as the rules
-    wrote them); with their events' data when the rules ask for it (``Game.log_data``)."""
+def _log_lines(seq: int, events: list[dict], by_timeout: bool, seat: int | None, names, game) -> list[dict]:
+    """The lines of one record this seat may see, in players' ``names`` (None: seats as the
+    rules wrote them) and the words the game says today (``line_words``); with their events'
+    data when the rules ask for it (``Game.log_data``)."""
     out = []
     for raw in events:
         event = Event.from_dict(raw)
         if event.visible_to(seat):
-            text = _named(event.text, names) if names is not None else event.text
-            out.append(_line(seq, event, text, by_timeout, with_data))
+            out.append(_line(seq, event, line_words(game, event.text, names), by_timeout, game.log_data))
     return out
+
+
+def line_words(game, text: str, names: dict[int, str] | None) -> str:
+    """A stored log line as a person reads it: in the game's words of today
+    (``Game.log_words``: Camelot's old lines name hexes), with players' ``names`` for seats
+    (None: "Seat 2", as the rules wrote it)."""
+    text = game.log_words(text)
+    return _named(text, names) if names is not None else text
 
 
 def _line(seq: int, event: Event, text: str, by_timeout: bool, with_data: bool) -> dict:
@@ -360,9 +403,9 @@ def log_for(match: Match, seat: int | None, *, limit: int = LOG_TAIL, seats: lis
         names = seat_names(seats)
     records = list(MoveRecord.objects.filter(match=match).order_by("-seq")
                    .values("seq", "events", "by_timeout")[:limit])
-    with_data = registry.get(match.kind).log_data
+    game = registry.get(match.kind)
     return [line for record in reversed(records)
-            for line in _log_lines(record["seq"], record["events"], record["by_timeout"], seat, names, with_data)]
+            for line in _log_lines(record["seq"], record["events"], record["by_timeout"], seat, names, game)]
 
 
 def chat_for(match: Match, *, after_id: int = 0, limit: int = CHAT_TAIL, player: bool = True,
@@ -514,5 +557,5 @@ def replay_frames(match: Match, user, *, upto: int | None = None, as_seat: int |
         events = [Event.from_dict(e) for e in records[-1].events]
     names = seat_names(seats)
     return {"step": upto, "total": total, "seat": seat, "view": game.view_for(state, seat),
-            "events": [_named(e.text, names) for e in events if full or e.visible_to(seat)],
+            "events": [line_words(game, e.text, names) for e in events if full or e.visible_to(seat)],
             "mover": records[-1].seat if upto else None, "state": state if full else None}

@@ -194,6 +194,11 @@ class CommitmentOut(Schema):
                                                         "dealt without one, with 16 zero bytes in its place.")
 
 
+class MovedSinceTurnOut(Schema):
+    upto: int
+    units: dict[str, str | None]
+
+
 class MatchOut(Schema):
     """The game as the viewer may see it: ``view`` and ``legal_moves`` are the rules' own;
     ``ending`` is set once the game is over (for this viewer), ``situation`` says why a game
@@ -220,6 +225,11 @@ class MatchOut(Schema):
     rematch: RematchOut | None = None
     commitment: CommitmentOut | None = Field(None, description="Null for a game set up without a commitment "
                                                                "(every game before they began).")
+    moved_since_turn: MovedSinceTurnOut | None = Field(
+        None, description="For a player in a game under way whose board marks them (Camelot): the "
+                          "pieces other players moved since this player's last turn ended, each with "
+                          "the hex it stood on before, as the view's units name hexes (null: brought on), "
+                          "as of move ``upto``; the log's later move events add to it.")
 
 
 @router.get("matches/", response={200: MatchListOut, **ERRORS}, url_name="api_matches")

@@ -4,7 +4,8 @@
    viewer's browser language and in the time zone they chose in their settings (the body's
    data-time-zone; the browser's own zone when they chose none). One timer a page keeps every
    clock current: a <time class="clock" data-deadline="..."> drawn by the server (the lists of
-   games) or by a script (Grail.clock on the game page). */
+   games, a tournament's start and round deadlines) or by a script (Grail.clock on the game
+   page). */
 (function () {
   "use strict";
 
@@ -20,6 +21,8 @@
 
   function timeLeft(iso) { var r = remaining(iso); return r ? r + " left" : "time is up"; }
   function within(iso) { var r = remaining(iso); return r ? "within " + r : "now: the time is up"; }
+  // A moment that starts something rather than ends it (a tournament's start): "in 2 days".
+  function from(iso) { var r = remaining(iso); return r ? "in " + r : "now"; }
 
   function zone() {
     var chosen = document.body && document.body.dataset.timeZone;
@@ -37,10 +40,12 @@
   }
 
   function words(node) {
-    return node.dataset.how === "within" ? within(node.dataset.deadline) : timeLeft(node.dataset.deadline);
+    var how = node.dataset.how, iso = node.dataset.deadline;
+    return how === "within" ? within(iso) : how === "in" ? from(iso) : timeLeft(iso);
   }
 
-  // A clock: "… left" (or, with how === "within", "within …"), the moment itself on hover.
+  // A clock: "… left" (or, with how === "within", "within …"; with "in", "in …"), the moment
+  // itself on hover.
   function clock(iso, how, testid) {
     var node = document.createElement("time");
     node.className = "clock";

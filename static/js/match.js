@@ -784,10 +784,20 @@
     });
     if (window.Notification && Notification.permission === "default") {
       document.addEventListener("click", function ask() {
-        Notification.requestPermission(); document.removeEventListener("click", ask);
+        document.removeEventListener("click", ask);
+        // Older browsers answer through the callback, newer ones through the promise.
+        var asked = Notification.requestPermission(notificationsAnswered);
+        if (asked && asked.then) asked.then(notificationsAnswered);
       });
     }
   };
+
+  /* A player who answered "Block" would otherwise never learn why no notification comes:
+     the page says how to allow them, and where reminders by e-mail are. */
+  function notificationsAnswered(answer) {
+    var note = document.getElementById("push-refused");
+    if (note && answer === "denied") note.hidden = false;
+  }
 
   /* The replay, move by move. The address always names the move shown (?at=N), so it is a
      link to share; the page opens at the move its address names. Once the game is over the

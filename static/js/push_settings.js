@@ -11,11 +11,13 @@
   // A person who never chose a zone is offered their browser's.
   if (zone && zone.value === "UTC" && here && zone.querySelector(`option[value="${here}"]`)) zone.value = here;
 
+  const fallback = document.querySelector("[data-push-fallback]");
+  // A link that asks for the e-mail option (the game page's, after notifications were refused).
+  if (fallback && location.hash === "#email-reminders") fallback.hidden = false;
   const box = document.querySelector("[data-push]");
   if (!box) return;
   const button = box.querySelector("[data-testid=push-on]");
   const status = box.querySelector("[data-push-status]");
-  const fallback = document.querySelector("[data-push-fallback]");
 
   const WORDS = {
     unsupported: "This browser cannot receive push notifications. On an iPhone or iPad, add the site to the "

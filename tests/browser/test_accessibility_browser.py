@@ -1,7 +1,7 @@
 """Accessible pages, checked in Chromium with axe-core (axe-playwright-python ships it): the
 home page, a game page of each kind, the deck builder, a profile and the settings have no
 serious or critical violations. Every control of every game's table can be reached with the
-Tab key and shows where the focus is."""
+Tab key and shows where the focus is, and in every game a move is made with the keyboard alone."""
 from __future__ import annotations
 
 import pytest
@@ -140,11 +140,50 @@ def _player_to_act(match, users):
     return users[seat.index] if seat else users[0]
 
 
+def _tab_to(page, selector: str, limit: int = 400) -> None:
+    """Press Tab until the focus is on ``selector`` (round the page again if need be)."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement && document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+# One move of each game's opening, by keyboard alone: (the control Tab goes to, the key that
+# presses it) in turn, and the move's type. Camelot's turn has a test of its own below.
+KEYBOARD_MOVES = {
+    "duel": ([("button.grail-card[data-card]", "Enter")], "play"),
+    # A card of the hand opens in a dialog (the focus goes into it), which has its plays.
+    "fluxx": ([("button.fx-card.playable", "Enter"), ("dialog [data-testid=play]", "Enter")], "play"),
+    # A card of the hand chosen, then one of the hexes it may go to.
+    "cupquest": ([("button.cq-card[data-card]", " "), ("polygon.cq-dest", "Enter")], "move"),
+    # The opening cut, at the place the page offers.
+    "ccg": ([("button.ccg-move[data-move=cut]", "Enter")], "cut"),
+}
+
+
+def _move_by_keyboard(page, match, user, kind: str) -> None:
+    from games.models import MoveRecord
+
+    steps, kind_of_move = KEYBOARD_MOVES[kind]
+    version = page.evaluate("() => Grail.page.data.version")
+    for selector, key in steps:
+        page.wait_for_selector(selector)
+        _tab_to(page, selector)
+        page.keyboard.press(key)
+    page.wait_for_function("v => Grail.page.data.version > v", arg=version)
+    made = MoveRecord.objects.filter(match=match).order_by("-seq").first()
+    assert made.user_id == user.pk and made.move["type"] == kind_of_move, made.move
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_control_of_a_game_is_reached_by_tab_and_shows_its_focus(live_url, new_page, kind):
+    """And, but in Camelot (whose turn is played below), the player makes a move with Tab,
+    Enter and Space alone."""
     match, users = _started(kind)
+    player = _player_to_act(match, users)
     page = new_page()
-    log_in(page, live_url, _player_to_act(match, users).username)
+    log_in(page, live_url, player.username)
     page.goto(f"{live_url}/games/{match.pk}/")
     page.wait_for_selector("[data-testid=board] *")
     page.wait_for_selector("#conn.up")
@@ -158,6 +197,8 @@ def test_every_control_of_a_game_is_reached_by_tab_and_shows_its_focus(live_url,
     unfocused = page.evaluate(UNFOCUSED)
     plain = [s["name"] for i, s in reached.items() if s["look"] == unfocused[i]]
     assert plain == [], "focus not shown on these controls"
+    if kind in KEYBOARD_MOVES:
+        _move_by_keyboard(page, match, player, kind)
 
 
 def test_a_camelot_turn_is_played_from_the_keyboard_alone(live_url, new_page):
@@ -192,12 +233,8 @@ def test_a_camelot_turn_is_played_from_the_keyboard_alone(live_url, new_page):
     assert [s["name"] for i, s in reached.items() if s["look"] == unfocused[i]] == []
 
     # Play: skip the attacks, pick a piece of the reserve, go to a glowing hex, end the turn.
-    def tab_to(selector: str, limit: int = 400) -> None:
-        for _ in range(limit):
-            page.keyboard.press("Tab")
-            if page.evaluate("s => document.activeElement && document.activeElement.matches(s)", selector):
-                return
-        raise AssertionError(f"Tab never reached {selector}")
+    def tab_to(selector: str) -> None:
+        _tab_to(page, selector)
 
     move = next(m for m in GAME.legal_moves(match.state, seat) if m["type"] == "enter" and not m.get("teleport"))
     version = match.version

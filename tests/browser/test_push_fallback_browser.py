@@ -63,3 +63,26 @@ def test_a_browser_its_push_service_will_not_register_is_told_so_in_words(settin
     assert "Registration failed" not in page.content() and "AbortError" not in page.content()
     assert page.locator("[data-testid=push-fallback]").is_visible()
     assert errors == []
+
+
+def test_a_refusal_on_the_game_page_is_answered_with_how_to_allow_and_the_email_option(live_url, new_page, make_user,
+                                                                                        make_match):
+    """The game page asks for notifications at the first click; answered "Block", it says
+    what the settings page says of a refusal, and links to the e-mail reminders there."""
+    match, _ = make_match(kind="duel", users=[make_user("arthur"), make_user("bedevere")])
+    page = new_page()
+    page.add_init_script(f"({REFUSED})()")
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    log_in(page, live_url, "arthur")
+    page.goto(f"{live_url}/games/{match.pk}/")
+    refused = page.locator("[data-testid=push-refused]")
+    assert refused.is_hidden()  # nothing was asked yet
+    page.click("h1")
+    refused.wait_for()
+    said = " ".join(refused.inner_text().split())
+    assert "blocks notifications from the site" in said and "set Notifications to “Allow”" in said
+    page.click("[data-testid=push-refused-email]")
+    page.wait_for_selector("[data-testid=email-reminders]:visible")  # the option is in view, with or without push
+    assert page.url.endswith("/accounts/settings/#email-reminders")
+    assert errors == []

@@ -28,7 +28,7 @@ from games.table.replay import state_at
 from games.rules.camelot import editions
 from games.rules.camelot.board import load as load_board
 from tests.browser.test_camelot_browser import (
-    CLOCK, GAME, PLAYERS, SEED, _carrier, duel_script, race_script, scripted)
+    CLOCK, GAME, PLAYERS, SEED, _carrier, duel_script, moved_script, race_script, scripted)
 
 pytestmark = pytest.mark.django_db
 # Moves sent from two threads at once need committed rows (each thread has its connection).
@@ -420,3 +420,55 @@ def test_a_move_taken_back_through_the_shell_is_logged_replays_and_is_refused_tw
     assert Seat.objects.get(match=match, index=a).deadline == deadline
     assert f"{PLAYERS[a]} takes back a move ({GAME.describe_move(step, before)})." in _words(match)
     assert _replays(match)
+
+
+def test_what_others_moved_since_your_turn_comes_with_your_view_however_long_ago(camelot, client):
+    """The pieces other players moved since a player's last turn are sent with that player's
+    view, read from the whole record: a move made more lines ago than the page's log holds
+    (another holder here brings a piece on and takes it back, again and again) is still
+    there. A spectator, who has no turn, is sent none."""
+    match, users = camelot
+    script, final, since = moved_script()
+    match = _play(match, users, script)
+    me = final["order"][0]
+    other = next(s for s in match.state["tokens"] if s != me)
+    for _ in range(selectors.LOG_TAIL // 2 + 5):
+        enter = next(m for m in GAME.legal_moves(match.state, other) if m["type"] == "enter" and not m.get("teleport"))
+        match = _submit(match, users, other, enter)
+        match = _submit(match, users, other, {"type": "takeback", "mark": GAME.takeback_mark(match.state, other)})
+    client.force_login(users[me])
+    payload = client.get(f"/api/matches/{match.pk}/").json()
+    # The move that put those pieces where they are is older than the log the page is sent.
+    first_seq = {line["seq"] for line in payload["log"]}
+    assert not any(line["kind"] == "move" and line["data"]["unit"] in since for line in payload["log"])
+    assert min(first_seq) > len(script)
+    assert payload["moved_since_turn"] == {"upto": match.move_count, "units": since}
+    client.logout()
+    assert client.get(f"/api/matches/{match.pk}/").json()["moved_since_turn"] is None
+
+
+def test_a_line_stored_with_raw_coordinates_is_shown_with_the_boards_names(camelot, client):
+    """A game stored before hexes had names keeps "takes the Entry hex -7,7" in its records:
+    the game's page, its log in the API, its history and the recap say the hex's name, and
+    the record itself is left as it was played."""
+    match, users = camelot
+    chooser = match.state["order"][0]
+    entry = next(m for m in GAME.legal_moves(match.state, chooser) if m["type"] == "entry")
+    match = _submit(match, users, chooser, entry)
+    record = MoveRecord.objects.get(match=match, seq=match.move_count)
+    old = f"Seat {chooser + 1} takes the Entry hex {entry['hex']}."
+    square = load_board("standard").hex_name(entry["hex"])
+    named = f"{PLAYERS[chooser]} takes the Entry hex {square}."
+    record.events = [{**e, "text": old} if e["kind"] == "entry" else e for e in record.events]
+    record.save(update_fields=["events"])
+    watcher = next(s for s in range(len(users)) if s != chooser)
+    client.force_login(users[watcher])
+    shown = [client.get(f"/api/matches/{match.pk}/").json()["log"],
+             client.get(f"/api/matches/{match.pk}/log/").json()["log"]]
+    for log in shown:
+        assert named in [line["text"] for line in log]
+    # The pages link the player's name: the words after it are the hex's name, never its key.
+    for page in (f"/games/{match.pk}/history/", f"/games/{match.pk}/"):  # the history, the recap
+        html = client.get(page).content.decode()
+        assert f"takes the Entry hex {square}." in html and f"Entry hex {entry['hex']}" not in html
+    assert old in [e["text"] for e in MoveRecord.objects.get(pk=record.pk).events]

@@ -168,3 +168,31 @@ def test_games_under_way_cost_no_statement_more(client, make_user, make_match):
     filtered, fluxx = cost("/lobby/?kind=fluxx&sort=fewest_open")
     assert len(ids) == 1 and len(more) == 4 and len(fluxx) == 3
     assert before == after == filtered
+
+
+def test_a_tournament_or_ladder_game_under_way_takes_no_newcomer(client, make_user):
+    """A Fluxx game drawn by a tournament or a ladder would deal a newcomer in by its rules,
+    but its players were chosen: the lobby does not list it, its page offers no Join, and a
+    join (from the page or the API) is refused and changes nothing."""
+    ordinary = []
+    for competition in ("tournament", "ladder"):
+        alice, bob = make_user(), make_user()
+        drawn = services.match_create_seated(creator=alice, kind="fluxx", holders=[alice, bob],
+                                             competition=competition)
+        assert drawn.status == "active" and drawn.options["late_joiners"]
+        ordinary.append(_running_fluxx(make_user)[0].pk)
+        viewer = make_user()
+        client.login(username=viewer.username, password=PASSWORD)
+        assert set(_ids(client.get("/lobby/", {"kind": "fluxx"}).content.decode())) == set(ordinary)
+        page = client.get(f"/games/{drawn.pk}/").content.decode()
+        assert 'data-testid="join-running"' not in page
+        before = (drawn.version, drawn.num_seats, drawn.move_count)
+        refused = client.post(f"/games/{drawn.pk}/join/", follow=True).content.decode()
+        assert "only the players it drew play here" in refused
+        api = client.post(f"/api/matches/{drawn.pk}/join/", {}, content_type="application/json")
+        assert api.status_code == 403 and "only the players it drew" in api.json()["error"]["message"]
+        drawn.refresh_from_db()
+        assert (drawn.version, drawn.num_seats, drawn.move_count) == before
+        assert not drawn.seats.filter(user=viewer).exists()
+        client.logout()
+        assert drawn.pk not in _ids(client.get("/lobby/").content.decode())

@@ -4,17 +4,30 @@ tournament game's page says of it, and where a tournament's notice leads (a push
 digest)."""
 from __future__ import annotations
 
+import re
+from datetime import timedelta
+
 import pytest
 from django.core import mail
+from django.utils import timezone
 
 from games.inbox import emails, push
-from games.models import Notification, Tournament, TournamentEntry, TournamentGame
+from games.models import Notification, Tournament, TournamentEntry, TournamentGame, TournamentRound
 from games.tournaments import services
 from tests.platform.tournament_helpers import commit, rounds_inline  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rounds_inline")]
 
 GOOD = {"kind": "duel", "format": "swiss", "rounds": 3, "max_players": 8}
+
+
+def _clock(html: str, testid: str) -> tuple[str, str, str]:
+    """The clock marked ``testid``: its moment, how it is said ("left", "in"), its words."""
+    tag = re.search(rf'<time class="clock"[^>]*data-testid="{testid}"[^>]*>([^<]*)</time>', html)
+    assert tag, f"no clock {testid}"
+    attrs = dict(re.findall(r'([\w-]+)="([^"]*)"', tag.group(0).split(">")[0]))
+    assert attrs["data-deadline"] == attrs["datetime"]
+    return attrs["datetime"], attrs.get("data-how", "left"), tag.group(1)
 
 
 def _post(client, url, body=None):
@@ -128,11 +141,21 @@ def test_the_pages_list_create_and_show_a_tournament(client, make_user, commit):
         assert commit(client.post, f"/tournaments/{t.pk}/join/").status_code == 302
     assert TournamentEntry.objects.filter(tournament=t, status="entered").count() == 3
     client.force_login(merlin)
+    starts = timezone.now() + timedelta(days=2, hours=3)
+    Tournament.objects.filter(pk=t.pk).update(starts_at=starts)
     page = client.get(f"/tournaments/{t.pk}/").content.decode()
     assert 'data-testid="start"' in page and 'data-testid="standings"' in page
+    # Moments are clocks (static/js/clocks.js): relative, and in the viewer's own zone on hover.
+    at, how, text = _clock(page, "starts-at")
+    assert (at, how) == (starts.isoformat(), "in") and text.startswith("in 2")
+    assert " UTC." not in page
     commit(client.post, f"/tournaments/{t.pk}/start/")
     live = client.get(f"/tournaments/{t.pk}/?part=live").content.decode()
     assert 'data-testid="round-1"' in live and "/games/" in live and "<html" not in live
+    deadline = TournamentRound.objects.get(tournament=t, number=1).deadline
+    at, how, text = _clock(live, "round-deadline")
+    assert (at, how) == (deadline.isoformat(), "left") and text.endswith(" left")
+    assert " UTC." not in live
     listing = client.get("/tournaments/?kind=fluxx&format=tables").content.decode()
     assert t.name in listing
     assert t.name not in client.get("/tournaments/?kind=duel").content.decode()

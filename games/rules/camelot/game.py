@@ -23,9 +23,10 @@ from .board import load as load_board
 from .movement import Mover
 from .pieces import COUNT, MODE_WORDS, NAMES, TYPES, item_name, unit_label, unit_name
 from .setup import entry_chooser, entry_choices, new_state
+from .squares import named_coordinates
 from .state import board_of, controls, frozen, turn_of
 from .state_copy import copy_state
-from .view import build_view
+from .view import build_view, moved_since_turn
 
 MAX_QUESTION = 300
 TURN_MOVES = ("declare", "enter", "move", "drop", "strike", "ask_ally", "ask_disengage", "end_turn")
@@ -43,7 +44,8 @@ class Camelot(Game):
     # "Taking back a move"), in games of edition 3 on (``allows_takebacks``); edition 3 let
     # a declaration be taken back too.
     takebacks = True
-    # The page marks the pieces moved since a player's last turn from the log's move events.
+    # The page marks the pieces moved since a player's last turn (``moved_since_turn``, then
+    # the move events of the log lines that arrive after it).
     log_data = True
     wait_words = {"turn": "move", "entry": "choose an Entry hex", "ally": "answer a call to join an attack",
                   "disengage": "answer a request to disengage", "revive": "decide whether Morgan brings a unit back"}
@@ -119,6 +121,15 @@ class Camelot(Game):
         view = build_view(state, seat)
         view["takeback"] = self.takeback_mark(state, seat)
         return view
+
+    def log_words(self, text):
+        # Lines stored before hexes had names give the rules' coordinates ("moves to -5,-1").
+        # Every such game was played on the standard board (the only board then; a later
+        # board's lines are named when they are written).
+        return named_coordinates(text, load_board("standard").names)
+
+    def moved_since_turn(self, state, seat, events_newest_first):
+        return moved_since_turn(state, seat, events_newest_first)
 
     def allows_takebacks(self, state):
         # Games started before take-backs replay exactly as stored: no chain in their states.

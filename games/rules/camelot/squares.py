@@ -20,6 +20,8 @@ hands the page every name and where each edge label goes (``Board.public``).
 """
 from __future__ import annotations
 
+import re
+
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
@@ -51,3 +53,14 @@ def edge_labels(hexes, radius: int) -> list[dict]:
         if bottom == radius:
             out.append({"kind": "file", "text": letter, "at": f"{q},{bottom + 1}"})
     return out
+
+
+# A hex as the rules key it ("-5,-1"), standing alone in a sentence: not part of a longer
+# number or list ("1,2,3"), and with no space after the comma (a list of dice has one).
+_COORDINATES = re.compile(r"(?<![\w,.])-?\d+,-?\d+(?![\w,]|\.\d)")
+
+
+def named_coordinates(text: str, names: dict[str, str]) -> str:
+    """``text`` with every hex written as coordinates that ``names`` knows ("moves to -5,-1")
+    named as the board's edges read ("moves to c6"); anything else as it came."""
+    return _COORDINATES.sub(lambda m: names.get(m.group(0), m.group(0)), text)

@@ -53,3 +53,25 @@ def build_view(state: dict, seat: int | None) -> dict:
         "result": dict(state["result"]) if state["result"] else None,
         "attack": attack,
     }
+
+
+def moved_since_turn(state: dict, seat: int, events_newest_first) -> dict[str, str | None]:
+    """Unit id -> the hex it first left since ``seat`` last ended a turn (None: brought on from
+    the reserve), for the units other players moved in that time, read from the move events
+    back to that end of turn. A unit back where it was (a move taken back) or gone (dead) is
+    left out: nothing to see."""
+    units = state["units"]
+    first_from: dict[str, str | None] = {}
+    for event in events_newest_first:
+        kind, data = event.get("kind"), event.get("data") or {}
+        if kind == "end_turn" and data.get("seat") == seat:
+            break
+        uid = data.get("unit")
+        if kind != "move" or not uid:
+            continue
+        # Moves stored before they said who made them: the unit's owner did.
+        mover = data["seat"] if "seat" in data else units.get(uid, {}).get("seat")
+        if mover != seat:
+            # Read newest first: the last one written is where the unit stood first.
+            first_from[uid] = data.get("from")
+    return {uid: was for uid, was in first_from.items() if uid in units and units[uid]["hex"] != was}

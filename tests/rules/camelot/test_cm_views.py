@@ -63,3 +63,32 @@ def test_views_do_not_change_the_state():
     view["units"]["x"] = {}
     view["players"][0]["pool"]["arthur"] = 99
     assert json.dumps(state, sort_keys=True) == before
+
+
+def test_what_others_moved_since_a_seats_last_turn_is_read_back_to_its_end_of_turn():
+    """Newest first, back to the seat's own end of turn: each piece others moved, with where
+    it stood first; not its own pieces (even in old events that do not say who moved), not a
+    piece back where it stood, not a dead one, nothing from before that end of turn."""
+    state = table(3)
+    mine = put(state, 0, "galahad", "-5,0")
+    theirs = put(state, 1, "galahad", "0,1")
+    back = put(state, 2, "arthur", "2,2")
+    dead = put(state, 1, "arthur", "3,3")
+    state["units"][mine]["hex"], state["units"][theirs]["hex"] = "-5,-1", "0,-1"
+    events_oldest_first = [
+        {"kind": "move", "data": {"unit": theirs, "seat": 1, "from": "9,9", "to": "0,1"}},  # before my end of turn
+        {"kind": "end_turn", "data": {"seat": 0}},
+        {"kind": "move", "data": {"unit": theirs, "seat": 1, "from": "0,1", "to": "0,0"}},
+        {"kind": "move", "data": {"unit": theirs, "seat": 1, "from": "0,0", "to": "0,-1"}},
+        {"kind": "move", "data": {"unit": mine, "to": "-5,-1"}},  # stored before moves said who
+        {"kind": "move", "data": {"unit": back, "seat": 2, "from": "2,2", "to": "2,1"}},
+        {"kind": "takeback", "data": {"seat": 2}},
+        {"kind": "move", "data": {"unit": dead, "seat": 1, "from": "3,3", "to": "3,2"}},
+        {"kind": "end_turn", "data": {"seat": 1}},
+    ]
+    del state["units"][dead]
+    newest_first = iter(reversed(events_oldest_first))
+    assert GAME.moved_since_turn(state, 0, newest_first) == {theirs: "0,1"}
+    # Read no further than the end of turn: the shell reads the store only as far as this.
+    assert next(newest_first) is events_oldest_first[0]
+    assert GAME.moved_since_turn(state, 1, reversed(events_oldest_first)) == {}  # its turn just ended

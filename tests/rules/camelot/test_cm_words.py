@@ -111,3 +111,14 @@ def test_the_log_opens_with_the_rolls_that_gave_the_turn_tokens():
     assert state["tokens"] == [first, second]
     (single,) = GAME.opening_events(GAME.setup(4, {"turn_based": True}, 3))
     assert f"Seat {first + 1} takes the turn token;" in single.text
+
+
+def test_lines_stored_before_hexes_had_names_are_shown_with_the_names():
+    """Old records said "moves to -5,-1": shown now, every hex of the board is named as its
+    edges read; numbers that are not a hex of the board, and lists, are left as they are."""
+    assert GAME.log_words("Seat 1's Galahad 1 moves to -5,-1.") == "Seat 1's Galahad 1 moves to c9."
+    assert GAME.log_words("Seat 2 takes the Entry hex -7,7.") == f"Seat 2 takes the Entry hex {BOARD.hex_name('-7,7')}."
+    assert GAME.log_words("Seat 1 brings Arthur on to 0,0 (from 1,-1)") == "Seat 1 brings Arthur on to h8 (from i9)"
+    for untouched in ("Opening rolls, highest first: Seat 1 rolled 6, Seat 2 5.", "Seat 1 moves to 40,2.",
+                      "Values 1,2,3 apply.", "A sum of 3,5.5 is none.", "Already at c9."):
+        assert GAME.log_words(untouched) == untouched

@@ -354,18 +354,23 @@
     return g;
   }
 
-  /* The pieces other players moved since this player's last turn ended, read from the log's
-     move events (Camelot's log lines carry their data): unit -> the hex it first left in that
-     time (null: brought on from the reserve). Pieces back where they were (a move taken
+  /* The pieces other players moved since this player's last turn ended: unit -> the hex it
+     first left in that time (null: brought on from the reserve). The server says which as of
+     a move (data.moved_since_turn, read from the whole record, so a move older than the log's
+     tail is still marked); the log lines that arrived after that move add to it, and the
+     player's own end of turn since starts afresh. Pieces back where they were (a move taken
      back) are left out. A spectator has no turn of their own: nothing is marked. */
   function movedSinceMyTurn(data) {
-    var me = data.my_seat, log = data.log || [], out = {};
+    var me = data.my_seat, out = {};
     if (me === null || me === undefined || data.replay) return out;
+    var since = data.moved_since_turn || { upto: 0, units: {} };
+    var later = (data.log || []).filter(function (line) { return line.seq > since.upto; });
     var start = 0;
-    log.forEach(function (line, i) {
+    later.forEach(function (line, i) {
       if (line.kind === "end_turn" && line.data && line.data.seat === me) start = i + 1;
     });
-    log.slice(start).forEach(function (line) {
+    if (start === 0) Object.keys(since.units || {}).forEach(function (uid) { out[uid] = since.units[uid]; });
+    later.slice(start).forEach(function (line) {
       var d = line.data;
       if (line.kind !== "move" || !d || !d.unit || d.seat === me) return;
       if (!(d.unit in out)) out[d.unit] = d.from || null;
