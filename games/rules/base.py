@@ -269,6 +269,14 @@ class Game:
     def _resign(self, state: State, seat: int) -> list[Event]:  # pragma: no cover
         raise NotImplementedError
 
+    def takeover_move(self, state: State, seat: int) -> Move | None:
+        """The move the site records when a computer player takes ``seat`` for the rest of the
+        game, before the computer's first move, or None when the rules need not know (the
+        default). A game whose rules treat such a seat differently (the CCG's: it stakes
+        nothing more) records it so, in its state: the game then replays from its log with
+        it. No player is offered it; the record's mover is the clock (games/rules/verify.py)."""
+        return None
+
     def clocks_paused(self, state: State) -> bool:
         """True while the table has stopped every clock (Camelot's pause for a question).
 

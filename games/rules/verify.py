@@ -237,7 +237,8 @@ def _check_move(game: Game, state: dict, seat: int, who: str, move: dict, where:
     re-made: its level and generator are the site's, not the rules', so only that it was
     offered and legal is checked. The clock's move must be the rules' own ``timeout_move``
     for a seat whose clock was running (waited for, clocks not stopped), or resigning the
-    seat when the rules refuse their own timeout move (the site's last resort)."""
+    seat when the rules refuse their own timeout move (the site's last resort), or the
+    rules' ``takeover_move`` for the seat when a computer player took it."""
     if who == "clock":
         return _check_clock(game, state, seat, move, where)
     try:
@@ -250,6 +251,11 @@ def _check_move(game: Game, state: dict, seat: int, who: str, move: dict, where:
 
 
 def _check_clock(game: Game, state: dict, seat: int, move: dict, where: str) -> dict:
+    takeover = game.takeover_move(state, seat)
+    if takeover is not None and move == takeover:
+        # The site's record of a computer player taking the seat (``Game.takeover_move``):
+        # the rules say when it may be made, whatever the seat was asked.
+        return _applied(game, state, seat, move, where)
     if game.clocks_paused(state):
         raise Mismatch(f"{where}: every clock was stopped, so no time could run out")
     if seat not in {p.seat for p in game.pending(state)}:

@@ -96,8 +96,8 @@ def match_create(*, creator, kind: str, num_seats: int, options: dict | None = N
     if computer_takeover and num_seats < 3:
         raise ServiceError("A computer player takes over seats only in games of three or more.")
     if computer_takeover and not practice and registry.room(kind).hooks.on_finish is not None:
-        # The game's end moves something outside it (the CCG's antes): no computer may
-        # inherit a person's stake.
+        # The game's end moves something outside it (the CCG's antes): a person who resigns
+        # there leaves; only the clock hands such a seat over, and then it stakes nothing.
         raise ServiceError(f"In {game.name} a computer player can take over a seat only in a game "
                            "against the computer.")
     if not allow_spectators or not game.allows_spectators:
@@ -1028,11 +1028,9 @@ def _walked_out(seat: Seat) -> None:
 
 def _computer_may_take(match: Match) -> bool:
     """Whether a computer player may take over a person's seat at this table: the kind has
-    one, and the game's end moves nothing outside it (the CCG's antes: no computer may
-    inherit a person's stake) unless it is a practice game."""
-    if computers.default_level(match.kind) is None:
-        return False
-    return match.practice or registry.room(match.kind).hooks.on_finish is None
+    one. Where the rules treat such a seat apart (the CCG's: it stakes nothing more, so no
+    computer risks a departed person's cards), the takeover records it (``_computer_takeover``)."""
+    return computers.default_level(match.kind) is not None
 
 
 def _abort(match: Match, seats: list[Seat], seat: Seat, why: str) -> None:
@@ -1285,11 +1283,23 @@ def _computer_takeover(match: Match, seats: list[Seat], seat: Seat, *, why: str)
     # What the seat owes is the computer's decision from now: its delay starts here.
     seat.computer_due = timezone.now() + timedelta(seconds=match.computer_delay) if seat.waiting_for else None
     seat.save(update_fields=["user", "computer", "left_by", "choice", "computer_due"])
-    name = registry.get(match.kind).name
+    game = registry.get(match.kind)
     _notify(former, match, Notification.Kind.TIMEOUT if why.startswith("ran out of time") else Notification.Kind.GAME_OVER,
-            f"You {why} in {name} #{match.pk}: {computers.display_name(seat, seats)} plays your seat from now on.")
-    _bump(match, seats)
+            f"You {why} in {game.name} #{match.pk}: {computers.display_name(seat, seats)} plays your seat from now on.")
+    if not _takeover_record(match, seats, seat, game):
+        _bump(match, seats)
     computers.schedule_on_commit(match, [seat] if seat.computer_due else [], apply=computer_move_apply)
+
+
+def _takeover_record(match: Match, seats: list[Seat], seat: Seat, game) -> bool:
+    """Record the rules' own move for a seat a computer just took (``Game.takeover_move``; the
+    CCG's seat stakes nothing more from now on), as the clock's, before the computer's first
+    move, so the game replays from its log exactly. False when the rules need none."""
+    move = game.takeover_move(match.state, seat.index)
+    if move is None:
+        return False
+    _apply(match, seats, seat.index, move, user=None, key=f"takeover-{seat.index}-{match.version}", by_timeout=True)
+    return True
 
 
 # --- chat and notifications ------------------------------------------------------------

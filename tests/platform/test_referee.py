@@ -3,7 +3,7 @@
 - A game of two: running out of time on one's own turn loses it, rated as a loss; a whole
   game is never played by the clock.
 - Three or more: the clock ends a late seat's turn once; ``takeover_after`` time-outs in a
-  row hand the seat to a computer player (or, where none may inherit a stake, the seat leaves).
+  row hand the seat to a computer player (or, in a game with no computer player, the seat leaves).
 - A person who leaves before their first move of their own (resigning or running out of
   time) aborts the game: no result, not rated. A late joiner never aborts one.
 - A wait with a default (a decision, a discard) is answered by the clock and counts for nothing.

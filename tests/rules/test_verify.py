@@ -401,3 +401,30 @@ def test_the_command_line_exit_codes(records, tmp_path):
     assert out.stdout.strip().splitlines()[-1].startswith("MISMATCH: commitment: ")
     out = _run(tmp_path / "missing.json")
     assert out.returncode == 1 and "cannot read" in out.stdout
+
+
+def _with_hand_over(record: dict, seat: int, before_seq: int) -> dict:
+    """``record`` with the clock's CCG hand-over of ``seat`` inserted before move
+    ``before_seq``, the seqs after it and the result as the rules then give them."""
+    game = verify.rules_for("ccg")
+    moves = [dict(m) for m in record["moves"]]
+    at = next(i for i, m in enumerate(moves) if m["seq"] == before_seq)
+    moves.insert(at, {"seq": before_seq, "seat": seat, "time": moves[at]["time"], "who": "clock",
+                      "move": game.takeover_move(game.setup(2, record["setup_options"], record["seed"]), seat)})
+    for n, m in enumerate(moves, start=1):
+        m["seq"] = n
+    state = game.setup(2, record["setup_options"], record["seed"])
+    for m in moves:
+        state, _ = game.apply(state, m["seat"], m["move"])
+    return dict(record, moves=moves, result=json.loads(json.dumps(game.outcome(state).as_dict())))
+
+
+def test_the_clocks_hand_over_of_a_ccg_seat_checks_and_only_the_clock_makes_it(records):
+    record = records["ccg"]
+    entry = next(m for m in record["moves"] if m["seq"] > 10 and m["who"] == "person")
+    handed = _with_hand_over(record, entry["seat"], entry["seq"])
+    assert verify.check_record(handed).ok, verify.check_record(handed).problem
+    inserted = next(m for m in handed["moves"] if m["move"] == {"type": "hand_over"})
+    inserted["who"] = "person"
+    assert _problem(handed) == (f"move {inserted['seq']} (seat {entry['seat'] + 1}, person): not legal: "
+                                "That move is not open to you now.")

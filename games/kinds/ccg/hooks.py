@@ -247,9 +247,11 @@ def on_finish(match, seats, outcome) -> None:
     winner = None
     if result["status"] == "won":
         _stake_owed(match, seats)  # a card that could not be staked when drawn, if a copy came home since
-        winner = next(seat.user for seat in seats if seat.index == result["winner"])
+        # The rules never let a seat without a person win the ante (it was handed to a computer:
+        # games/rules/ccg/turns.py, ``ante_kept_home``); should one ever, the cards go home.
+        winner = next((seat.user for seat in seats if seat.index == result["winner"] and seat.user_id), None)
     _close_ante(match, winner, _ledger_note(match, seats, result))
-    if result["status"] == "carried_over":
+    if result["status"] == "carried_over" and all(seat.user_id for seat in seats):
         _start_rematch(match)
 
 
@@ -259,7 +261,7 @@ def _ledger_note(match, seats, result) -> str:
     if result["status"] == "carried_over":
         return f"Game #{match.pk} was drawn: the ante is carried over to its rematch (15.1)."
     reason = selectors.with_names((match.outcome or {}).get("reason") or "", seats)
-    if result["status"] == "won":
+    if result["status"] == "won" or result.get("home"):  # the reason says who won and why the cards go home
         return f"Game #{match.pk}: {reason}"[:200]
     return f"Game #{match.pk} ended without the Grail found, so no one wins the ante: {reason}"[:200]
 

@@ -15,6 +15,12 @@ copies are used up is passed over, face down where it lies, and the next card of
 that can be staked goes in instead: a cut at any position is made, and says nothing of the
 cards passed over. A player who cannot pay a doubling from the cards he can stake may not
 accept it (nor double), and is told so before answering (docs/rules/ccg-web.md).
+
+A seat handed to a computer player after its person left (``S.stakes_nothing``) stakes
+nothing more: the cards its person already put in stay there, but no card of that deck
+goes in from then on, so it may neither double nor accept a double; an offer made to it
+can only be conceded, as for any player who cannot pay. The person's cards are theirs to
+risk, and nobody is left to risk them.
 """
 from __future__ import annotations
 
@@ -54,6 +60,8 @@ def _limits(state, seat):
 def draw(state, seat):
     """The topmost card of ``seat``'s deck that its owner can stake goes into the ante (the
     cards above it stay as they lie, face down); None if there is none."""
+    if S.stakes_nothing(state, seat):
+        return None
     deck = state["p"][seat]["deck"]
     limits = _limits(state, seat)
     index = len(deck) - 1
@@ -81,7 +89,10 @@ def stakeable_count(state, seat):
 
 def can_match(state, seat):
     """Whether ``seat`` can pay its share of a doubled ante from cards it can stake. A deck
-    too short to pay at all is the rules' own case (paying from it loses), not this one."""
+    too short to pay at all is the rules' own case (paying from it loses), not this one.
+    A seat that stakes nothing can never pay."""
+    if S.stakes_nothing(state, seat):
+        return False
     deck = state["p"][seat]["deck"]
     return stakeable_count(state, seat) >= min(stake(state, seat), len(deck))
 
@@ -91,14 +102,14 @@ def stake(state, seat):
 
 
 def may_double(state, seat):
-    if not state["opts"]["double_the_ante"] or state["solo"] is not None:
+    if not state["opts"]["double_the_ante"] or state["solo"] is not None or S.stakes_nothing(state, seat):
         return False
     return seat not in state["doubling"]["since"] and can_match(state, seat)
 
 
 def open_offer(state, seat, events):
     wait = [s for s in S.alive(state) if s != seat]
-    if not wait or state["p"][seat]["out"]:
+    if not wait or state["p"][seat]["out"] or S.stakes_nothing(state, seat):
         return
     state["steps"].append({"k": "offer", "from": seat, "wait": wait, "accepted": []})
     events.append(ev("offer", f"Seat {seat + 1} doubles the ante: accept or concede.", data={"from": seat}))
@@ -147,7 +158,8 @@ def settle_offer(state, step, events):
 
 def ante_result(state):
     """Who gets which ante cards: the finder wins them all; a draw carries them over to
-    the rematch; any other ending returns each card to its owner."""
+    the rematch; any other ending returns each card to its owner, and says why ("home")
+    when only a seat handed to a computer kept the ante from being won or carried."""
     res = state["result"]
     cards = [{"iid": i, "code": state["inst"][i], "owner": state["own"][i]} for i in state["ante"]]
     if res is None:
@@ -157,6 +169,8 @@ def ante_result(state):
     if res["ante"] == "carried":
         return {"status": "carried_over", "cards": cards,
                 "carried_ante": [{"owner": c["owner"], "card": state["cards"][c["code"]]} for c in cards]}
+    if res.get("home"):  # won or carried but for a seat handed to a computer (turns.ante_kept_home)
+        return {"status": "returned", "cards": cards, "home": res["home"]}
     return {"status": "returned", "cards": cards}
 
 
@@ -184,6 +198,12 @@ def ending_words(state, seat):
             return ["Nothing was in the ante."]
         if res["ante"] == "won":
             return [f"Seat {res['finder'] + 1} found the Holy Grail and wins the ante: {_cards(state)}."]
+        if res.get("home") == "computer_found":
+            return [f"Seat {res['finder'] + 1} found the Holy Grail for the player who left it, but a seat played by a "
+                    f"computer wins no cards, so the ante goes back to its owners: {_cards(state)}."]
+        if res.get("home") == "computer_seat":
+            return [f"The game is drawn, and a seat is played by a computer since its player left, so no rematch "
+                    f"starts and nothing is carried over: the ante goes back to its owners: {_cards(state)}."]
         if res["ante"] == "carried":
             return [f"The game is drawn: the ante ({_cards(state)}) is carried over to a rematch between the same "
                     "players, which starts at once, each adding a new card (15.1)."]

@@ -54,6 +54,7 @@ def resolve_search(state, act, events):
                                 "searched in vain: the win is theirs, but only the Grail wins the ante, so it goes "
                                 "back to its owners.", ante="returned")
         else:
+            carry = "." if turns.ante_kept_home(state, "carried", None) else "; play again with the ante carried over."
             turns.finish(state, events, draw=True,
-                         reason="Every area of Avalon was searched and the Grail not found: a draw; "
-                                "play again with the ante carried over.", ante="carried")
+                         reason="Every area of Avalon was searched and the Grail not found: a draw" + carry,
+                         ante="carried")

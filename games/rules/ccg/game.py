@@ -14,6 +14,9 @@ from .cards import MAX_QUOTE
 # taken, up to twice the longest quote a card may print.
 MAX_SAID = 2 * MAX_QUOTE
 
+# The site's own move when a computer player takes a seat whose person left (``takeover_move``).
+HAND_OVER = {"type": "hand_over"}
+
 
 def fast_copy(x):
     """A deep copy of plain JSON data. marshal (standard library, in memory, no I/O) copies
@@ -76,7 +79,12 @@ class MPHGGame(Game):
             raise IllegalMove("There is no such seat.")
         new = copy_for_move(state)
         try:
-            events = self._resign(new, seat) if move["type"] == "resign" else self._apply(new, seat, move)
+            if move["type"] == "resign":
+                events = self._resign(new, seat)
+            elif move["type"] == HAND_OVER["type"]:
+                events = self._hand_over(new, seat, move)
+            else:
+                events = self._apply(new, seat, move)
         finally:
             del new[S.COW]
         # Every applied move is counted: the pending keys below are made from the count.
@@ -118,6 +126,29 @@ class MPHGGame(Game):
         turns.defeat(state, seat, events, "resigned")
         flow.advance(state, events)
         return events
+
+    def takeover_move(self, state, seat):
+        """The site hands a seat to a computer player for the rest of the game (its person
+        left it): from then on it stakes nothing (``S.stakes_nothing``). Recorded as a move of
+        the site's own, so the game replays with it; no player is ever offered it."""
+        if state["result"] is not None or state["p"][seat]["out"] or S.stakes_nothing(state, seat):
+            return None
+        return dict(HAND_OVER)
+
+    def _hand_over(self, state, seat, move):
+        if move != HAND_OVER:
+            raise IllegalMove("A hand-over carries nothing but its type.")
+        if state["p"][seat]["out"]:
+            raise IllegalMove("That seat is out of the game.")
+        if S.stakes_nothing(state, seat):
+            raise IllegalMove("That seat is played by a computer already.")
+        state["stakes_nothing"] = sorted([*state.get("stakes_nothing", ()), seat])
+        mine = sum(1 for i in state["ante"] if state["own"][i] == seat)
+        kept = ("it has no card in the ante" if not mine else "its 1 card in the ante stays there" if mine == 1
+                else f"its {mine} cards in the ante stay there")
+        return [Event("hand_over", f"Seat {seat + 1} is played by a computer from now on: {kept}, and it stakes "
+                                   "nothing more, so it neither doubles the ante nor accepts a double, and finding "
+                                   "the Grail would win it the game but no cards.", data={"seat": seat})]
 
     def view_for(self, state, seat):
         return view.view_for(state, seat)
@@ -198,7 +229,7 @@ class MPHGGame(Game):
                 "discard": "discards a card", "choose": "takes a choice" if move.get("option") != "ignore"
                 else "lets the revealed card be", "search": "searches for the Grail",
                 "give_up": "gives up the search", "call_draw": "calls the game a draw",
-                "resign": "resigns"}.get(t, t.replace("_", " "))
+                "resign": "resigns", "hand_over": "is handed to a computer player"}.get(t, t.replace("_", " "))
 
 
 def ante_result(state):

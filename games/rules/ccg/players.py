@@ -223,6 +223,8 @@ def knight(view: dict, legal: list[dict], rng: Rng) -> dict:
     if "cut" in by_type:
         moves = by_type["cut"]
         return moves[len(moves) // 2]
+    if "concede" in by_type and _stakes_nothing(sight):
+        return by_type["concede"][0]  # the rules offer no accepting either; the policy says so too
     if "accept" in by_type:
         return _answer_double(sight, by_type)
     if "discard" in by_type:  # balancing a hand, or a card that makes it discard
@@ -481,9 +483,15 @@ def _block(sight: _Sight, plays: list[dict]) -> dict | None:
                                       + (sight.card(m["card"]).get("wits") or 0), -m["card"], m["to"]))
 
 
+def _stakes_nothing(sight: _Sight) -> bool:
+    """A seat the computer took over from a person who left: the person's cards are theirs
+    to risk, so it never doubles nor accepts a double (the rules do not offer it either)."""
+    return bool(sight.v["players"][sight.me].get("stakes_nothing"))
+
+
 def _end(sight: _Sight, ends: list[dict]) -> dict:
     double = [m for m in ends if m.get("double")]
-    if double:
+    if double and not _stakes_nothing(sight):
         stake = sum(1 for a in sight.v["ante"] if a["owner"] == sight.me)
         if sight.lead_ahead() >= AHEAD_BY and sight.mine["deck_count"] >= 2 * stake + 8:
             return double[0]

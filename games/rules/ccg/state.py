@@ -55,6 +55,13 @@ def alive(state: dict) -> list[int]:
     return [s for s in range(state["n"]) if not state["p"][s]["out"]]
 
 
+def stakes_nothing(state: dict, seat: int) -> bool:
+    """Whether ``seat`` was handed to a computer player for the rest of the game (its person
+    left it): such a seat puts no card into the ante and wins none (``game.MPHGGame``'s
+    ``hand_over``). ``state["stakes_nothing"]`` is absent until a seat is handed over."""
+    return seat in state.get("stakes_nothing", ())
+
+
 def left_of(state: dict, seat: int) -> int | None:
     """The next seat still playing, clockwise from ``seat`` (None if ``seat`` is alone)."""
     n = state["n"]

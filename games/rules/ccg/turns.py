@@ -52,6 +52,10 @@ def draw_bonus(state, seat) -> int:
 def finish(state, events, winners=(), draw=False, reason="", ante="returned", finder=None):
     if state["result"] is not None:
         return
+    home = ante_kept_home(state, ante, finder)
+    if home is not None:
+        ante = "returned"
+        reason = f"{reason} {HOME_WORDS[home].format(seat=finder + 1 if finder is not None else 0)}"
     # The final line names every player who fell before the end, and why (a resignation, a
     # conceded doubled ante), so no one reads "Seat 1 gives up the search" without the cause.
     fallen = [f"Seat {s + 1} {out_why(p)}" for s, p in enumerate(state["p"]) if p["out"] and s not in winners]
@@ -59,10 +63,37 @@ def finish(state, events, winners=(), draw=False, reason="", ante="returned", fi
         reason = "; ".join(fallen) + ". " + reason
     state["result"] = {"winners": list(winners), "draw": draw, "reason": reason,
                        "ante": ante, "finder": finder}
+    if home is not None:
+        state["result"]["home"] = home
     state["steps"] = []
     state["todo"] = []
     state["reveal"] = None
     events.append(ev("end", reason))
+
+
+# Why the ante goes home although the game's end would have it won or carried over
+# (``result["home"]``), in the words the end adds to its reason.
+HOME_WORDS = {
+    "computer_found": "Seat {seat} is played by a computer since its player left, and a seat played by a "
+                      "computer wins no cards: the game is theirs, but the ante goes back to its owners.",
+    "computer_seat": "A seat is played by a computer since its player left, so no rematch starts and nothing is "
+                     "carried over: the ante goes back to its owners.",
+}
+
+
+def ante_kept_home(state, ante, finder):
+    """"computer_found" when the Grail's finder is a seat handed to a computer player
+    (``S.stakes_nothing``): its person is gone, so nobody could take the cards, and the
+    computer staked nothing of its own; "computer_seat" when a draw would carry the ante over
+    to a rematch between the same players, which a departed player cannot join. Else None."""
+    handed = state.get("stakes_nothing")
+    if not handed:
+        return None
+    if ante == "won" and finder in handed:
+        return "computer_found"
+    if ante == "carried":
+        return "computer_seat"
+    return None
 
 
 def out_why(p) -> str:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import marshal
 
+from . import state as S
+
 
 def view_for(state, seat):
     return seat_view(state, seat, *public_view(state))
@@ -61,6 +63,7 @@ def public_view(state):
             "representative": p["rep"], "position": p["pos"], "came_from": p["from"],
             "castle": dict(p["castle"]), "disabled": dict(p["disabled"]),
             "moved": p["moved"], "must_dispute": p["must"], "effects": dict(p["fx"]),
+            "stakes_nothing": S.stakes_nothing(state, s),
             "england": [area_view(a) for a in p["england"]],
         })
     out = {
