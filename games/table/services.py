@@ -539,14 +539,18 @@ def _fields_not_offered(game, state, seat: int, move: dict) -> list[str]:
         candidates = game.offered_candidates(state, seat, move)
     except Exception:  # noqa: BLE001 - a move the listing cannot read has no such near miss
         return []
+    # A field the game declares free for this type (a quote, an aim) is the player's own:
+    # a bad value there is told by its own check, never as a field not theirs to send.
+    free = set(game.free_fields.get(move.get("type"), ()))
     for candidate in candidates:
         if not isinstance(candidate, dict) or candidate.get("type") != move.get("type"):
             continue
         if not set(candidate) < set(move):
             continue
-        plain = {name: move[name] for name in candidate}
-        if game.offered(state, seat, plain) is None:
-            return sorted(set(move) - set(candidate))
+        extra = sorted(set(move) - set(candidate) - free)
+        plain = {name: move[name] for name in move if name in candidate or name in free}
+        if extra and game.offered(state, seat, plain) is None:
+            return extra
     return []
 
 
