@@ -58,9 +58,13 @@
     return node;
   }
 
+  // Each second, but a clock's text is written only when its words change ("3 days left" holds
+  // for hours): writing the same words still makes the browser lay out and paint the page
+  // again, a phone's battery every second for nothing.
   function tick() {
     document.querySelectorAll(".clock[data-deadline]").forEach(function (c) {
-      c.textContent = words(c);
+      var now = words(c);
+      if (c.textContent !== now) c.textContent = now;
       if (!c.title) c.title = atTime(c.dataset.deadline);
     });
   }

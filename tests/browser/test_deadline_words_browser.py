@@ -79,6 +79,19 @@ def test_a_days_clock_says_days_left_and_the_other_player_may_add_a_day(live_url
     assert hours_left - 1.1 < hours_shown <= hours_left + 0.1, (hours_shown, hours_left)
     assert hours_shown >= 24 * 2  # a three-day clock reads in days
     assert not re.search(r"\d+/\d+/\d{4}", page.inner_text("body"))  # no "11/27/2026"
+    # The clocks tick each second but write their words only when the words change: a write
+    # of the same words still makes the browser lay out and paint the page again.
+    writes = page.evaluate("""() => new Promise(done => {
+        let same = 0;
+        const clocks = [...document.querySelectorAll('.clock')], last = clocks.map(c => c.textContent);
+        const seen = new MutationObserver(changes => {
+            const written = new Set(changes.map(m => clocks.findIndex(c => c.contains(m.target))));
+            written.forEach(i => { if (clocks[i].textContent === last[i]) same += 1; last[i] = clocks[i].textContent; });
+        });
+        clocks.forEach(c => seen.observe(c, {childList: true, characterData: true, subtree: true}));
+        setTimeout(() => { seen.disconnect(); done(same); }, 2500);
+    })""")
+    assert writes == 0, writes
 
     # "+ time" gives alice the game's time for a move, at most a day: the server's deadline
     # moves a day later, and the page, told over its socket, shows a day more left.
