@@ -108,8 +108,8 @@ def test_another_seat_that_finds_the_grail_still_wins_the_ante():
     assert res["status"] == "won" and res["winner"] == 0 and "home" not in res
 
 
-def test_a_draw_with_a_seat_handed_over_carries_nothing_over():
-    s = _handed(seat=2)
+def _drawn(s):
+    """``s`` played on to a draw: the last unsearched area searched and the Grail not found."""
     for i in range(3):
         S.area(s, f"A.{i}")["searched"] = True
     s["failed_searches"] = 0
@@ -117,7 +117,11 @@ def test_a_draw_with_a_seat_handed_over_carries_nothing_over():
     place_rt(s, 0, "A.3")
     s["turn"] = 0
     grail_deck(s, 0, [0])
-    s = pass_window(play(s, 0, {"type": "search"}))
+    return pass_window(play(s, 0, {"type": "search"}))
+
+
+def test_a_draw_with_a_seat_handed_over_carries_nothing_over():
+    s = _drawn(_handed(seat=2))
     out = GAME.outcome(s)
     assert out.draw and "carried over." not in out.reason and "no rematch starts" in out.reason
     res = ante_result(s)
@@ -127,13 +131,5 @@ def test_a_draw_with_a_seat_handed_over_carries_nothing_over():
 
 
 def test_a_draw_without_a_seat_handed_over_still_carries_the_ante():
-    s = new_game(players=3)
-    for i in range(3):
-        S.area(s, f"A.{i}")["searched"] = True
-    s["failed_searches"] = 0
-    set_area(s, "A.3", ["moor"])
-    place_rt(s, 0, "A.3")
-    s["turn"] = 0
-    grail_deck(s, 0, [0])
-    s = pass_window(play(s, 0, {"type": "search"}))
+    s = _drawn(new_game(players=3))
     assert ante_result(s)["status"] == "carried_over"
