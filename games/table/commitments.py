@@ -116,8 +116,12 @@ def public(match: Match, seats) -> dict | None:
             "deal_due": deal_due_text(match)}
 
 
+def waiting_for_deal(match: Match) -> bool:
+    """Every seat is filled and the game waits for its creator's contribution (or its time)."""
+    return match.deal_due is not None and match.status == Match.Status.OPEN
+
+
 def deal_due_text(match: Match) -> str | None:
     """When a game waiting for its creator's contribution is dealt without it (ISO 8601);
     None for every other game."""
-    waiting = match.deal_due is not None and match.status == Match.Status.OPEN
-    return match.deal_due.isoformat() if waiting else None
+    return match.deal_due.isoformat() if waiting_for_deal(match) else None

@@ -161,11 +161,6 @@ def _deal_later(match: Match) -> None:
     match.save(update_fields=["deal_due"])
 
 
-def waiting_for_deal(match: Match) -> bool:
-    """Every seat is filled and the game waits for its creator's contribution (or its time)."""
-    return match.deal_due is not None and match.status == Match.Status.OPEN
-
-
 def match_contribute(*, match_id: int, user, contribution) -> Match:
     """The creator's share of the seed of a game waiting for the deal, sent by their page
     after it showed them the commitment: stored, and the game is dealt with it at once. A
@@ -177,7 +172,7 @@ def match_contribute(*, match_id: int, user, contribution) -> Match:
         mine = access.seat_of(user, seats)
         if mine is None or not mine.accepted:
             raise NotAllowed("Only a player of this game sends a contribution to it.")
-        if not waiting_for_deal(match) or mine.contribution:
+        if not commitments.waiting_for_deal(match) or mine.contribution:
             raise StaleVersion("This game was dealt already: it takes no contribution now.")
         mine.contribution = contribution
         mine.save(update_fields=["contribution"])
@@ -193,7 +188,7 @@ def match_deal_due(*, match_id: int, now=None) -> bool:
         match, seats = lock_match(match_id)
         if match.deal_due is None or match.deal_due > now:
             return False
-        if not waiting_for_deal(match):  # called off while it waited: nothing to deal
+        if not commitments.waiting_for_deal(match):  # called off while it waited: nothing to deal
             match.deal_due = None
             match.save(update_fields=["deal_due"])
             return False

@@ -202,7 +202,7 @@ def match_detail(request, match_id):
         "chat": selectors.chat_for(match, player=my_seat is not None, reader=request.user),
         "can_chat": selectors.can_chat(match, request.user, seats), **_room_assets(match.kind),
         "fairness": _fairness(match, seats),
-        "send_contribution": (services.waiting_for_deal(match) and mine is not None and mine.accepted
+        "send_contribution": (commitments.waiting_for_deal(match) and mine is not None and mine.accepted
                               and not mine.contribution),
         # "Round 2 of the Spring Swiss", linked: a tournament's or a ladder's game says so.
         "competition": tournament_selectors.competition_of(match),
