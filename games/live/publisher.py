@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import weakref
 
 import redis
@@ -24,6 +25,8 @@ from django.conf import settings
 
 from games.table import unit_of_work
 from grailsite import metrics
+
+log = logging.getLogger(__name__)
 
 PUBSUB_BACKEND = "channels_redis.pubsub.RedisPubSubChannelLayer"
 
@@ -134,11 +137,28 @@ def _publish_by_shard(messages, layer) -> list[int]:
     shards = _by_shard(messages, layer)
     results = {}
     for url, items in shards.items():
-        pipe = _client(url).pipeline(transaction=False)
-        for _i, channel, payload in items:
-            pipe.publish(channel, payload)
-        results[url] = pipe.execute()
+        results[url] = _published(url, items)
     return _in_order(messages, shards, results)
+
+
+def _published(url: str, items) -> list[int]:
+    """PUBLISH ``items`` to one shard in a pipeline, sent a second time on a connection that
+    failed: a lost message leaves its pages waiting for their heartbeat (25 s). A connection
+    whose health check timed out on a busy machine is left disconnected by redis-py, which
+    then fails the same attempt with an AttributeError from its closed reader rather than a
+    RedisError; the second attempt connects afresh."""
+    try:
+        return _pipeline(url, items).execute()
+    except (redis.RedisError, AttributeError):
+        log.info("publishing to %s failed once; sending again", url, exc_info=True)
+    return _pipeline(url, items).execute()
+
+
+def _pipeline(url: str, items):
+    pipe = _client(url).pipeline(transaction=False)
+    for _i, channel, payload in items:
+        pipe.publish(channel, payload)
+    return pipe
 
 
 def _collected(messages) -> bool:
