@@ -314,6 +314,10 @@ def _check_result(game: Game, state: dict, recorded, players: list[dict], report
         return recorded
     if outcome is not None:
         expected = outcome.as_dict()
+        # The rules' keys of the result are compared; the site's notes beside them (why a game
+        # was not rated) are not the rules' to give.
+        if isinstance(recorded, dict):
+            recorded = {key: recorded.get(key) for key in expected}
         if lost_on_time is not None and recorded != expected:
             # The referee's words for a loss on time stand for the rules' (a resignation):
             # the same result, said as the site says it.

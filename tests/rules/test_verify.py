@@ -226,6 +226,16 @@ def test_a_changed_result_is_caught(kind, records):
     assert _problem(record).startswith("result: the moves end the game with ")
 
 
+def test_the_sites_note_beside_a_result_is_not_compared(records):
+    """The site notes beside a result why a game was not rated; the rules' keys are what the
+    moves are checked against, and a changed one is still caught."""
+    record = copy.deepcopy(records["duel"])
+    record["result"]["not_rated"] = "Not rated: Seat 2 made no move of their own."
+    assert verify.check_record(record).ok
+    record["result"]["winners"] = [0] if record["result"]["winners"] != [0] else [1]
+    assert _problem(record).startswith("result: the moves end the game with ")
+
+
 def test_a_changed_id_kind_or_edition_breaks_the_commitment(records):
     for change in ({"match": 8}, {"edition": 2}, {"kind": "cupquest"}):
         assert _problem(dict(records["duel"], **change)).startswith("commitment: the revealed secret with game ")
